@@ -1,0 +1,386 @@
+"""Rule sets, card values and orders, legal cards and trick winners (RULES.md sections 2, 3, 9).
+
+A :class:`Rules` value holds every option of a rule set. The presets ``official`` and ``house``
+are found by name for each game, and any option can be changed:
+
+>>> rules = Rules.preset("official", "coinche")
+>>> rules.rounding, rules.undertrump, rules.replace(undertrump="must").undertrump
+('nearest', 'may', 'must')
+>>> Rules.preset("house", "coinche").deal_total(NO_TRUMP)
+130
+
+The play rules work on plain ints: a card is 0..31, a hand a 32-bit mask (see :mod:`cards`).
+
+>>> from rebelote.cards import parse_card, cards_mask, mask_cards, card_str
+>>> hand = cards_mask([parse_card("JH"), parse_card("KD")])
+>>> trick = [parse_card(c) for c in ("AS", "TS", "7S")]
+>>> [card_str(c) for c in mask_cards(legal_cards(hand, trick, HEARTS, rules))]
+['JH']
+>>> trick_winner(trick + [parse_card("JH")], HEARTS), trick_points(trick + [parse_card("JH")], HEARTS)
+(3, 41)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final, Literal, get_args
+
+from rebelote.cards import SUIT_MASKS, SUIT_NAMES, Card, Mask
+
+Game = Literal["belote", "coinche"]
+GAMES: Final[tuple[Game, ...]] = ("belote", "coinche")
+
+# Trump modes: a suit 0..3, no-trump or all-trump.
+TrumpMode = int
+SPADES, HEARTS, DIAMONDS, CLUBS, NO_TRUMP, ALL_TRUMP = range(6)
+TRUMP_NAMES: Final = (*SUIT_NAMES, "no-trump", "all-trump")
+_TRUMP_ALIASES: Final = {
+    **{name: i for i, name in enumerate(TRUMP_NAMES)},
+    "s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+    "pique": 0, "coeur": 1, "cœur": 1, "carreau": 2, "trefle": 3, "trèfle": 3,
+    "notrump": 4, "no_trump": 4, "nt": 4, "sans-atout": 4, "sa": 4,
+    "alltrump": 5, "all_trump": 5, "at": 5, "tout-atout": 5, "ta": 5,
+}
+
+Direction = Literal["clockwise", "counterclockwise"]
+Undertrump = Literal["must", "may"]
+DeclarationTie = Literal["nobody", "first"]
+AllTrumpScale = Literal["reduced", "trump"]
+Rounding = Literal["nearest", "none"]
+Litige = Literal["hold", "defense"]
+
+# Values by rank index 7 8 9 T J Q K A.
+TRUMP_VALUES: Final = (0, 0, 14, 10, 20, 3, 4, 11)
+PLAIN_VALUES: Final = (0, 0, 0, 10, 2, 3, 4, 11)
+ALL_TRUMP_REDUCED: Final = (0, 0, 9, 5, 14, 1, 3, 6)
+# Strength by rank index, higher is stronger.
+TRUMP_ORDER: Final = (0, 1, 6, 4, 7, 2, 3, 5)  # J 9 A 10 K Q 8 7
+PLAIN_ORDER: Final = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
+DIX_DE_DER: Final = 10
+CAPOT_LAST_TRICK: Final = 100
+
+
+class RulesError(ValueError):
+    """An option or a rule set that does not exist."""
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules forbid; the message names the rule."""
+
+
+def parse_trump(text: object) -> TrumpMode:
+    """``'hearts'``, ``'no-trump'``, ``'all-trump'`` (and a few aliases) to a trump mode."""
+    if isinstance(text, str):
+        mode = _TRUMP_ALIASES.get(text.strip().lower())
+        if mode is not None:
+            return mode
+    raise RulesError(
+        f"{text!r} is not a trump: spades, hearts, diamonds, clubs, no-trump or all-trump"
+    )
+
+
+def trump_name(mode: TrumpMode) -> str:
+    return TRUMP_NAMES[mode]
+
+
+def round_mark(points: int) -> int:
+    """Round to the nearest ten, 5 up: 85 -> 90, 84 -> 80, 187 -> 190."""
+    return (points + 5) // 10 * 10 if points >= 0 else -((-points + 4) // 10 * 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A rule set: every option of RULES.md section 9, for one game.
+
+    Build one with :meth:`preset` and change options with :meth:`replace`.
+    """
+
+    game: Game = "coinche"
+    name: str = "official"
+    direction: Direction = "clockwise"
+    undertrump: Undertrump = "may"
+    overtrump_partner: bool = True
+    declarations: bool = True
+    belote_counts_for_contract: bool = True
+    declaration_tie: DeclarationTie = "nobody"
+    all_trump_scale: AllTrumpScale = "reduced"
+    no_trump_aces: Literal[19, 11] = 19
+    rounding: Rounding = "nearest"
+    generale: bool = True
+    generale_value: int = 500
+    coinche_capot: bool = True
+    belote_no_all_trump: bool = False
+    litige: Litige = "hold"
+    belote_alone_wins: bool = False
+    target: int = 1000
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_option(f.name, getattr(self, f.name))
+
+    @staticmethod
+    def preset(name: str = "official", game: str = "coinche") -> Rules:
+        """The rule set ``official`` or ``house`` of ``game`` (``belote`` or ``coinche``)."""
+        if game not in GAMES:
+            raise RulesError(f"game: {game!r} is not a game (belote, coinche)")
+        if name not in PRESET_NAMES:
+            raise RulesError(f"rules: {name!r} is not a rule set ({', '.join(PRESET_NAMES)})")
+        return _preset(name, game)
+
+    @staticmethod
+    def from_options(
+        name: str = "official", game: str = "coinche", options: Mapping[str, Any] | None = None
+    ) -> Rules:
+        """A preset with ``options`` (a JSON object of option names and values) applied."""
+        rules = Rules.preset(name, game)
+        if options is None:
+            return rules
+        if not isinstance(options, Mapping):
+            raise RulesError("options: must be an object of rule options")
+        return rules.replace(**dict(options))
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed; an unknown option or a wrong value is an error."""
+        for key, value in changes.items():
+            if key not in OPTION_NAMES:
+                raise RulesError(
+                    f"options.{key}: unknown rule option (known: {', '.join(OPTION_NAMES)})"
+                )
+            _check_option(key, value)
+        return dataclasses.replace(self, **changes)
+
+    def options(self) -> dict[str, Any]:
+        """Every option as a JSON-ready object."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name not in ("game", "name")}
+
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from this rule set's preset."""
+        base = Rules.preset(self.name if self.name in PRESET_NAMES else "official", self.game)
+        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+
+    # -- totals ------------------------------------------------------------------------------
+    def card_total(self, trump: TrumpMode) -> int:
+        """The points in the 32 cards: 152, 120 in house no-trump, 248 on the trump scale."""
+        return sum(card_values(trump, self.no_trump_aces, self.all_trump_scale))
+
+    def deal_total(self, trump: TrumpMode) -> int:
+        """Card points plus the dix de der: 162 (house no-trump 130)."""
+        return self.card_total(trump) + DIX_DE_DER
+
+    def capot_total(self, trump: TrumpMode) -> int:
+        """Card points plus 100 for the last trick: 252 (house no-trump 220)."""
+        return self.card_total(trump) + CAPOT_LAST_TRICK
+
+    def fall_base(self, trump: TrumpMode) -> int:
+        """The deal total rounded to ten, as a coinche mark counts it: 160 (house no-trump 130)."""
+        return round_mark(self.deal_total(trump))
+
+    def capot_base(self, trump: TrumpMode) -> int:
+        """The capot total rounded to ten: 250 (house no-trump 220)."""
+        return round_mark(self.capot_total(trump))
+
+    @property
+    def must_undertrump(self) -> bool:
+        return self.undertrump == "must"
+
+
+_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
+    "game": GAMES,
+    "direction": get_args(Direction),
+    "undertrump": get_args(Undertrump),
+    "declaration_tie": get_args(DeclarationTie),
+    "all_trump_scale": get_args(AllTrumpScale),
+    "no_trump_aces": (19, 11),
+    "rounding": get_args(Rounding),
+    "litige": get_args(Litige),
+}
+_BOOLS: Final = frozenset({
+    "overtrump_partner", "declarations", "belote_counts_for_contract", "generale",
+    "coinche_capot", "belote_no_all_trump", "belote_alone_wins",
+})
+OPTION_NAMES: Final = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name not in ("game", "name")
+)
+PRESET_NAMES: Final = ("official", "house")
+
+
+def _check_option(key: str, value: Any) -> None:
+    if key in _CHOICES:
+        choices = _CHOICES[key]
+        if isinstance(value, bool) or value not in choices:
+            shown = ", ".join(str(c) for c in choices)
+            raise RulesError(f"options.{key}: {value!r} is not one of {shown}")
+    elif key in _BOOLS:
+        if not isinstance(value, bool):
+            raise RulesError(f"options.{key}: must be true or false, not {value!r}")
+    elif key == "target":
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise RulesError(f"options.target: must be a positive whole number, not {value!r}")
+    elif key == "generale_value":
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0 or value % 10:
+            raise RulesError(
+                f"options.generale_value: must be a positive multiple of ten, not {value!r}"
+            )
+    elif key == "name":
+        if not isinstance(value, str):
+            raise RulesError(f"rules: {value!r} is not a rule set name")
+
+
+@lru_cache(maxsize=None)
+def _preset(name: str, game: str) -> Rules:
+    belote = game == "belote"
+    return Rules(
+        game=game,  # type: ignore[arg-type]
+        name=name,
+        undertrump="must" if belote else "may",
+        rounding="none" if belote or name == "house" else "nearest",
+        no_trump_aces=11 if name == "house" else 19,
+    )
+
+
+# -- card tables -------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def card_values(trump: TrumpMode, no_trump_aces: int = 19, all_trump_scale: str = "reduced"
+                ) -> tuple[int, ...]:
+    """The value of each of the 32 cards in a trump mode."""
+    out: list[int] = []
+    for suit in range(4):
+        if trump == ALL_TRUMP:
+            row = TRUMP_VALUES if all_trump_scale == "trump" else ALL_TRUMP_REDUCED
+        elif trump == suit:
+            row = TRUMP_VALUES
+        elif trump == NO_TRUMP:
+            row = (*PLAIN_VALUES[:7], no_trump_aces)
+        else:
+            row = PLAIN_VALUES
+        out.extend(row)
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def card_powers(trump: TrumpMode) -> tuple[int, ...]:
+    """The strength of each card in a trump mode: trumps 8..15, other cards 0..7 in suit order."""
+    out: list[int] = []
+    for suit in range(4):
+        if trump == ALL_TRUMP:
+            out.extend(TRUMP_ORDER)
+        elif trump == suit:
+            out.extend(8 + p for p in TRUMP_ORDER)
+        else:
+            out.extend(PLAIN_ORDER)
+    return tuple(out)
+
+
+def _values_for(trump: TrumpMode, rules: Rules | None) -> tuple[int, ...]:
+    if rules is None:
+        return card_values(trump)
+    return card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
+
+
+def card_value(card: Card, trump: TrumpMode, rules: Rules | None = None) -> int:
+    return _values_for(trump, rules)[card]
+
+
+def trick_winner(trick: Sequence[Card], trump: TrumpMode) -> int:
+    """The index in ``trick`` (play order) of the card that wins it so far.
+
+    The highest trump wins; without trump, the highest card of the led suit.
+    """
+    if not trick:
+        raise IllegalActionError("trick: an empty trick has no winner")
+    powers = card_powers(trump)
+    led = trick[0] >> 3
+    best = 0
+    best_power = powers[trick[0]]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        p = powers[c]
+        if p > best_power and ((c >> 3) == led or (trump < 4 and (c >> 3) == trump)):
+            best, best_power = i, p
+    return best
+
+
+def trick_points(trick: Sequence[Card], trump: TrumpMode, rules: Rules | None = None) -> int:
+    """The card points of a trick (without the dix de der)."""
+    values = _values_for(trump, rules)
+    return sum(values[c] for c in trick)
+
+
+def _above(mask: Mask, card: Card, powers: tuple[int, ...]) -> Mask:
+    """The cards of ``mask`` (one suit) stronger than ``card``."""
+    limit = powers[card]
+    out = 0
+    m = mask
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        if powers[c] > limit:
+            out |= low
+        m ^= low
+    return out
+
+
+def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules) -> Mask:
+    """The cards of ``hand`` the next player may play on ``trick`` (RULES.md section 3)."""
+    if not trick:
+        return hand
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASKS[led]
+    n = len(trick)
+    win = trick_winner(trick, trump)
+    partner_winning = n >= 2 and win == n - 2
+    if trump == NO_TRUMP:
+        return follow or hand
+    powers = card_powers(trump)
+    if trump == ALL_TRUMP:
+        if not follow:
+            return hand
+        if partner_winning and not rules.overtrump_partner:
+            return follow
+        return _above(follow, trick[win], powers) or follow
+    if follow:
+        if led != trump or (partner_winning and not rules.overtrump_partner):
+            return follow
+        return _above(follow, trick[win], powers) or follow
+    if partner_winning:
+        return hand
+    trumps = hand & SUIT_MASKS[trump]
+    if not trumps:
+        return hand
+    winning = trick[win]
+    if winning >> 3 != trump:
+        return trumps
+    higher = _above(trumps, winning, powers)
+    if higher:
+        return higher
+    return trumps if rules.undertrump == "must" else hand
+
+
+def why_illegal(card: Card, hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules
+                ) -> str | None:
+    """``None`` if ``card`` may be played, else the rule that forbids it, as a sentence."""
+    from rebelote.cards import card_str
+
+    name = card_str(card)
+    if not hand >> card & 1:
+        return f"{name} is not in the hand"
+    allowed = legal_cards(hand, trick, trump, rules)
+    if allowed >> card & 1:
+        return None
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        if card >> 3 != led:
+            return f"{name}: must follow {SUIT_NAMES[led]}"
+        return f"{name}: must play higher than the best {SUIT_NAMES[led]} in the trick"
+    if trump < 4:
+        trumps = hand & SUIT_MASKS[trump]
+        if card >> 3 != trump:
+            return f"{name}: void in {SUIT_NAMES[led]}, must trump (the opponents are winning)"
+        if allowed & trumps:
+            return f"{name}: must overtrump"
+    return f"{name}: not allowed here"
