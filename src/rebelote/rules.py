@@ -16,7 +16,8 @@ The play rules work on plain ints: a card is 0..31, a hand a 32-bit mask (see :m
 >>> trick = [parse_card(c) for c in ("AS", "TS", "7S")]
 >>> [card_str(c) for c in mask_cards(legal_cards(hand, trick, HEARTS, rules))]
 ['JH']
->>> trick_winner(trick + [parse_card("JH")], HEARTS), trick_points(trick + [parse_card("JH")], HEARTS)
+>>> full = [*trick, parse_card("JH")]
+>>> trick_winner(full, HEARTS), trick_points(full, HEARTS)
 (3, 41)
 """
 
@@ -25,10 +26,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, Final, Literal, get_args
 
-from rebelote.cards import SUIT_MASKS, SUIT_NAMES, Card, Mask
+from rebelote.cards import SUIT_MASKS, SUIT_NAMES, Card, Mask, Seat
 
 Game = Literal["belote", "coinche"]
 GAMES: Final[tuple[Game, ...]] = ("belote", "coinche")
@@ -69,6 +70,17 @@ class RulesError(ValueError):
 
 class IllegalActionError(ValueError):
     """An action that the rules forbid; the message names the rule."""
+
+
+def seat_order(rules: Rules) -> tuple[Seat, ...]:
+    """The seats in the direction of play, from N: N E S W clockwise, N W S E otherwise."""
+    return ("N", "E", "S", "W") if rules.direction == "clockwise" else ("N", "W", "S", "E")
+
+
+def next_seat(seat: Seat, rules: Rules) -> Seat:
+    """The seat that plays after ``seat`` (RULES.md section 3, option ``direction``)."""
+    order = seat_order(rules)
+    return order[(order.index(seat) + 1) % 4]
 
 
 def parse_trump(text: object) -> TrumpMode:
@@ -225,12 +237,11 @@ def _check_option(key: str, value: Any) -> None:
             raise RulesError(
                 f"options.generale_value: must be a positive multiple of ten, not {value!r}"
             )
-    elif key == "name":
-        if not isinstance(value, str):
-            raise RulesError(f"rules: {value!r} is not a rule set name")
+    elif key == "name" and not isinstance(value, str):
+        raise RulesError(f"rules: {value!r} is not a rule set name")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _preset(name: str, game: str) -> Rules:
     belote = game == "belote"
     return Rules(
@@ -243,7 +254,7 @@ def _preset(name: str, game: str) -> Rules:
 
 
 # -- card tables -------------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def card_values(trump: TrumpMode, no_trump_aces: int = 19, all_trump_scale: str = "reduced"
                 ) -> tuple[int, ...]:
     """The value of each of the 32 cards in a trump mode."""
@@ -261,7 +272,7 @@ def card_values(trump: TrumpMode, no_trump_aces: int = 19, all_trump_scale: str 
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_powers(trump: TrumpMode) -> tuple[int, ...]:
     """The strength of each card in a trump mode: trumps 8..15, other cards 0..7 in suit order."""
     out: list[int] = []

@@ -1,0 +1,1 @@
+"""Command-line plugins: every module here defines ``register(app)`` adding its commands."""

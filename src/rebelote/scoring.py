@@ -1,0 +1,730 @@
+"""Scoring a deal: a pure function of a deal summary and a rule set (RULES.md section 6).
+
+A :class:`DealSummary` is what a counter at a real table knows of a deal: who took, the trick
+points, capot, the declarations that count, the belote, the contract and its coinche.
+:func:`score_deal` turns it into a :class:`DealScore`: the outcome, each team's mark, the litige
+reserve, and the lines of a result card that say why each team marks what it marks.
+
+>>> rules = Rules.preset("official", "coinche")
+>>> s = DealSummary.from_json({"trump": "spades", "taker": "NS", "contract": 90,
+...                            "points": {"NS": 97, "EW": 65}}, rules)
+>>> score = score_deal(s, rules)
+>>> score.outcome, score.score
+('made', (190, 70))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Final, Literal
+
+from rebelote.cards import TEAMS, Team
+from rebelote.errors import InputError
+from rebelote.rules import (
+    ALL_TRUMP,
+    HEARTS,
+    NO_TRUMP,
+    TRUMP_NAMES,
+    Game,
+    Rules,
+    RulesError,
+    TrumpMode,
+    card_values,
+    parse_trump,
+    round_mark,
+)
+
+Outcome = Literal["made", "failed", "litige", "void", "adjust"]
+Kind = Literal["deal", "void", "adjust"]
+Pair = tuple[int, int]
+
+BELOTE_POINTS: Final = 20
+CONTRACTS: Final = tuple(range(80, 161, 10))
+COINCHE_NAMES: Final = {1: "none", 2: "coinche", 4: "surcoinche"}
+_COINCHE_WORDS: Final = {
+    "none": 1, "coinche": 2, "surcoinche": 4, "contre": 2, "surcontre": 4,
+    "double": 2, "redouble": 4, "x2": 2, "x4": 4,
+}
+_DEAL_KEYS: Final = frozenset({
+    "game", "rules", "options", "trump", "taker", "contract", "coinche", "points", "cards",
+    "last_trick", "capot", "generale", "declarations", "belote", "held_over", "void", "adjust",
+    "id", "note",
+})
+
+
+def _idx(team: Team) -> int:
+    return 0 if team == "NS" else 1
+
+
+def _pair(ns: int, ew: int) -> Pair:
+    return (ns, ew)
+
+
+def _set(pair: Pair, i: int, value: int) -> Pair:
+    return (value, pair[1]) if i == 0 else (pair[0], value)
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """What a counter at a real table knows of a deal. Pairs are (NS, EW)."""
+
+    game: Game
+    taker: Team | None = None
+    trump: TrumpMode = HEARTS
+    points: Pair = (0, 0)
+    contract: int | str | None = None
+    coinche: int = 1
+    capot: Team | None = None
+    generale: bool = False
+    declarations: Pair = (0, 0)
+    belote: Pair = (0, 0)
+    held_over: int = 0
+    kind: Kind = "deal"
+    adjust: Pair = (0, 0)
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any], rules: Rules) -> DealSummary:
+        """Read and check a deal summary of INTERFACES.md; :class:`InputError` names the field."""
+        return _parse_summary(obj, rules)
+
+    @classmethod
+    def void(cls, game: Game) -> DealSummary:
+        return cls(game=game, kind="void")
+
+    @classmethod
+    def adjustment(cls, game: Game, ns: int, ew: int) -> DealSummary:
+        return cls(game=game, kind="adjust", adjust=(ns, ew))
+
+    @property
+    def defense(self) -> Team | None:
+        if self.taker is None:
+            return None
+        return "EW" if self.taker == "NS" else "NS"
+
+    def contract_value(self, rules: Rules) -> int:
+        """The value V of a coinche contract: the bid, 250 for capot, the générale's value."""
+        if self.contract == "capot":
+            return 250
+        if self.contract == "generale":
+            return rules.generale_value
+        return int(self.contract or 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal summary of INTERFACES.md, without ``game`` and ``rules``."""
+        if self.kind == "void":
+            out: dict[str, Any] = {"void": True}
+            if self.held_over:
+                out["held_over"] = self.held_over
+            return out
+        if self.kind == "adjust":
+            return {"adjust": {"NS": self.adjust[0], "EW": self.adjust[1]}}
+        out = {"trump": TRUMP_NAMES[self.trump], "taker": self.taker}
+        if self.game == "coinche":
+            out["contract"] = self.contract
+            out["coinche"] = COINCHE_NAMES[self.coinche]
+        out["points"] = {"NS": self.points[0], "EW": self.points[1]}
+        out["capot"] = self.capot
+        if self.generale:
+            out["generale"] = True
+        decl = {t: v for t, v in zip(TEAMS, self.declarations, strict=True) if v}
+        if decl:
+            out["declarations"] = decl
+        if self.belote != (0, 0):
+            if sum(self.belote) == 1 and self.trump != ALL_TRUMP:
+                out["belote"] = "NS" if self.belote[0] else "EW"
+            else:
+                out["belote"] = {t: n for t, n in zip(TEAMS, self.belote, strict=True) if n}
+        if self.held_over:
+            out["held_over"] = self.held_over
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One line of a result card: a team's figure for one reason, and the sentence saying it."""
+
+    key: str
+    ns: int | None
+    ew: int | None
+    text: str
+    args: tuple[tuple[str, object], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "NS": self.ns, "EW": self.ew, "text": self.text,
+                "args": dict(self.args)}
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """The score of one deal: outcome, marks (NS, EW), the litige reserve after it, and why."""
+
+    outcome: Outcome
+    score: Pair
+    held_over: int = 0
+    totals: Pair = (0, 0)
+    points: Pair = (0, 0)
+    lines: tuple[ResultLine, ...] = field(default=())
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "outcome": self.outcome,
+            "score": {"NS": self.score[0], "EW": self.score[1]},
+            "held_over": self.held_over,
+        }
+        if self.outcome not in ("void", "adjust"):
+            out["points"] = {"NS": self.points[0], "EW": self.points[1]}
+            out["totals"] = {"NS": self.totals[0], "EW": self.totals[1]}
+        if explain:
+            out["lines"] = [line.to_json() for line in self.lines]
+        return out
+
+
+# -- scoring -----------------------------------------------------------------------------------
+class _Card:
+    """Collects result-card lines."""
+
+    def __init__(self) -> None:
+        self.lines: list[ResultLine] = []
+
+    def add(self, key: str, ns: int | None, ew: int | None, text: str, **args: object) -> None:
+        self.lines.append(ResultLine(key, ns, ew, text, tuple(args.items())))
+
+
+def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
+    """Score one deal under ``rules`` (RULES.md section 6). Pure; the summary is trusted valid."""
+    card = _Card()
+    if summary.kind == "void":
+        card.add("void", 0, 0, "Deal voided by passes: nothing is marked.")
+        if summary.held_over:
+            card.add("held_over", None, None,
+                     f"The litige reserve of {summary.held_over} waits for the next deal.",
+                     reserve=summary.held_over)
+        return DealScore("void", (0, 0), summary.held_over, lines=tuple(card.lines))
+    if summary.kind == "adjust":
+        a = summary.adjust
+        card.add("adjust", a[0], a[1], f"Adjustment: NS {a[0]}, EW {a[1]}.")
+        return DealScore("adjust", a, summary.held_over, lines=tuple(card.lines))
+    if summary.taker is None:
+        raise InputError("taker", "missing: NS or EW")
+    if summary.game == "belote":
+        return _score_belote(summary, rules, card)
+    return _score_coinche(summary, rules, card)
+
+
+def _common(summary: DealSummary, rules: Rules, card: _Card
+            ) -> tuple[int, int, Pair, Pair, Pair, int, Pair]:
+    """Taker index, defense index, belote points, totals, judged totals, all declarations."""
+    t = _idx(summary.taker or "NS")
+    d = 1 - t
+    p = summary.points
+    belote = (summary.belote[0] * BELOTE_POINTS, summary.belote[1] * BELOTE_POINTS)
+    decl = summary.declarations
+    totals = (p[0] + decl[0] + belote[0], p[1] + decl[1] + belote[1])
+    if rules.belote_counts_for_contract:
+        judged = totals
+    else:
+        judged = (totals[0] - belote[0], totals[1] - belote[1])
+    if summary.capot:
+        card.add("capot", p[0], p[1],
+                 f"{summary.capot} won all eight tricks (capot): the last trick is worth 100.",
+                 team=summary.capot, total=p[_idx(summary.capot)])
+    else:
+        card.add("tricks", p[0], p[1], f"Trick points with the dix de der: NS {p[0]}, EW {p[1]}.")
+    if decl != (0, 0):
+        who: Team = "NS" if decl[0] else "EW"
+        card.add("declarations", decl[0], decl[1],
+                 f"Declarations: {who} showed the strongest and scores all of its own "
+                 f"({decl[_idx(who)]}).", team=who, value=decl[_idx(who)])
+    if belote != (0, 0):
+        card.add("belote", belote[0], belote[1],
+                 f"Belote-rebelote: NS {belote[0]}, EW {belote[1]}, kept whatever happens.")
+    card.add("total", totals[0], totals[1], f"Totals: NS {totals[0]}, EW {totals[1]}.")
+    all_decl = decl[0] + decl[1]
+    return t, d, belote, totals, judged, all_decl, p
+
+
+def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
+    t, d, belote, totals, judged, all_decl, p = _common(summary, rules, card)
+    taker: Team = TEAMS[t]
+    defense: Team = TEAMS[d]
+    deal_total = rules.deal_total(summary.trump)
+    marks: list[int] = [0, 0]
+    reserve_out = 0
+    if summary.capot == taker:
+        outcome: Outcome = "made"
+        marks[t] = p[t] + belote[t] + all_decl
+        marks[d] = belote[d]
+        card.add("mark", *_ordered(t, marks[t], marks[d]),
+                 f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl}; "
+                 f"{defense} keeps its belote.", case="capot")
+    elif summary.capot == defense or judged[t] < judged[d]:
+        outcome = "failed"
+        marks[d] = deal_total + all_decl + belote[d]
+        marks[t] = belote[t]
+        why = (f"{defense} capot" if summary.capot == defense
+               else f"{judged[t]} < {judged[d]}")
+        card.add("mark", *_ordered(t, marks[t], marks[d]),
+                 f"{taker} dedans ({why}): {defense} marks {deal_total} + all declarations "
+                 f"{all_decl} + its belote {belote[d]}; {taker} keeps its belote.", case="failed")
+    elif judged[t] > judged[d]:
+        outcome = "made"
+        marks[t], marks[d] = totals[t], totals[d]
+        card.add("mark", *_ordered(t, marks[t], marks[d]),
+                 f"Made ({judged[t]} > {judged[d]}): each team marks its total.", case="made")
+    else:
+        outcome = "litige"
+        if rules.litige == "hold":
+            marks[d] = totals[d]
+            marks[t] = belote[t]
+            reserve_out = totals[t] - belote[t]
+            card.add("mark", *_ordered(t, marks[t], marks[d]),
+                     f"Litige ({judged[t]} = {judged[d]}): {defense} marks its total; "
+                     f"{taker}'s {reserve_out} are held over for the winner of the next deal.",
+                     case="litige", reserve=reserve_out)
+        else:
+            marks[d] = deal_total + all_decl + belote[d]
+            marks[t] = belote[t]
+            card.add("mark", *_ordered(t, marks[t], marks[d]),
+                     f"Litige ({judged[t]} = {judged[d]}): the defense takes all, "
+                     f"{deal_total} + all declarations {all_decl} + its belote.",
+                     case="litige_defense")
+    if summary.held_over:
+        gets = t if outcome == "made" else d
+        marks[gets] += summary.held_over
+        card.add("held_over", *_ordered(gets, summary.held_over, 0),
+                 f"The litige reserve of {summary.held_over} goes to {TEAMS[gets]}.",
+                 team=TEAMS[gets], reserve=summary.held_over)
+    return _finish(outcome, marks, reserve_out, totals, p, rules, card)
+
+
+def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
+    t, d, belote, totals, judged, all_decl, p = _common(summary, rules, card)
+    taker: Team = TEAMS[t]
+    defense: Team = TEAMS[d]
+    value = summary.contract_value(rules)
+    m = summary.coinche
+    capot_t = summary.capot == taker
+    if summary.contract == "generale":
+        made = capot_t and summary.generale
+        why = "the taker alone won every trick" if made else "the taker did not win every trick"
+    elif summary.contract == "capot":
+        made = capot_t
+        why = f"{taker} won every trick" if made else f"{taker} lost a trick"
+    elif capot_t:
+        made, why = True, f"{taker} won every trick"
+    elif summary.capot == defense:
+        made, why = False, f"{defense} won every trick"
+    else:
+        made = judged[t] >= value and judged[t] > judged[d]
+        reach = "≥" if judged[t] >= value else "<"
+        ahead = ">" if judged[t] > judged[d] else "≤"
+        why = f"{judged[t]} {reach} {value} and {judged[t]} {ahead} {judged[d]}"
+    contract_name = summary.contract if isinstance(summary.contract, str) else str(value)
+    card.add("contract", None, None,
+             f"Contract {contract_name} ({value}) by {taker}: {why}: "
+             f"{'made' if made else 'failed'}.", taker=taker, value=value, made=made)
+    marks = [0, 0]
+    fall = rules.fall_base(summary.trump)
+    if made and m == 1:
+        if capot_t:
+            marks[t] = p[t] + belote[t] + all_decl + value
+            marks[d] = belote[d]
+            text = (f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl} "
+                    f"+ contract {value}; {defense} keeps its belote.")
+        else:
+            marks[t] = totals[t] + value
+            marks[d] = totals[d]
+            text = (f"Made: {taker} marks its total {totals[t]} + the contract {value}; "
+                    f"{defense} marks its total {totals[d]}.")
+        case = "made"
+    elif made:
+        base = rules.capot_base(summary.trump) if capot_t else fall
+        marks[t] = (base + all_decl + belote[t] + value) * m
+        marks[d] = belote[d]
+        text = (f"Made, ×{m}: {taker} marks ({base} + all declarations {all_decl} + belote "
+                f"{belote[t]} + contract {value}) × {m}; {defense} keeps only its belote.")
+        case = "made_multiplied"
+    else:
+        marks[d] = (fall + value + all_decl + belote[d]) * m
+        marks[t] = belote[t]
+        times = f" × {m}" if m > 1 else ""
+        text = (f"Failed: {defense} marks ({fall} + contract {value} + all declarations "
+                f"{all_decl} + its belote {belote[d]}){times}; {taker} keeps its belote.")
+        case = "failed"
+    card.add("mark", *_ordered(t, marks[t], marks[d]), text, case=case, multiplier=m)
+    return _finish("made" if made else "failed", marks, 0, totals, p, rules, card)
+
+
+def _ordered(first: int, a: int, b: int) -> tuple[int, int]:
+    """(NS, EW) from the figures of team index ``first`` and of the other team."""
+    return (a, b) if first == 0 else (b, a)
+
+
+def _finish(outcome: Outcome, marks: list[int], reserve: int, totals: Pair, points: Pair,
+            rules: Rules, card: _Card) -> DealScore:
+    score = (marks[0], marks[1])
+    if rules.rounding == "nearest":
+        rounded = (round_mark(marks[0]), round_mark(marks[1]))
+        if rounded != score:
+            card.add("rounding", rounded[0], rounded[1],
+                     f"Rounded to the nearest ten: NS {score[0]} → {rounded[0]}, "
+                     f"EW {score[1]} → {rounded[1]}.")
+        score = rounded
+    card.add("score", score[0], score[1], f"Marks: NS {score[0]}, EW {score[1]}.")
+    return DealScore(outcome, score, reserve, totals, points, tuple(card.lines))
+
+
+# -- reading a summary -------------------------------------------------------------------------
+def summary_rules(obj: Mapping[str, Any], game: str | None = None) -> Rules:
+    """The rule set named by an object's ``game``, ``rules`` and ``options``."""
+    if game is None:
+        raw_game = obj.get("game")
+        if raw_game is None:
+            if obj.get("void") is True or "adjust" in obj:
+                raw_game = "coinche"
+            else:
+                raise InputError("game", "missing: belote or coinche")
+        if raw_game not in ("belote", "coinche"):
+            raise InputError("game", f"{raw_game!r} is not a game: belote or coinche")
+        game = raw_game
+    name = obj.get("rules", "official")
+    if name is None:
+        name = "official"
+    if not isinstance(name, str) or name not in ("official", "house"):
+        raise InputError("rules", f"{name!r} is not a rule set: official or house")
+    options = obj.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise InputError("options", "must be an object of rule options")
+    try:
+        return Rules.from_options(name, game, options)
+    except RulesError as e:
+        msg = str(e)
+        fld, _, rest = msg.partition(": ")
+        raise InputError(fld, rest) from None
+
+
+def _int(obj: Mapping[str, Any], key: str, value: Any, *, minimum: int | None = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise InputError(key, f"must be a whole number, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise InputError(key, f"must be {minimum} or more, not {value}")
+    return int(value)
+
+
+def _team(key: str, value: Any, *, optional: bool = False) -> Team | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, str) and value.strip().upper() in TEAMS:
+        return value.strip().upper()  # type: ignore[return-value]
+    raise InputError(key, f"{value!r} is not a team: NS or EW" + (" or null" if optional else ""))
+
+
+def _team_pair(key: str, value: Any, *, minimum: int | None = 0) -> dict[Team, int]:
+    if not isinstance(value, Mapping):
+        raise InputError(key, f"must be an object of teams, like {{\"NS\": 20}}, not {value!r}")
+    out: dict[Team, int] = {}
+    for k, v in value.items():
+        team = _team(f"{key}", k)
+        assert team is not None
+        out[team] = _int(value, f"{key}.{team}", v, minimum=minimum)
+    return out
+
+
+@cache
+def team_declaration_totals() -> frozenset[int]:
+    """Every total that one team's declarations can make (two hands of eight cards).
+
+    A hand holds disjoint combinations: tierce (3 cards, 20), cinquante (4, 50), cent (5+, 100),
+    carrés (4 cards: 100, 150 or 200; each carré once in the deck: one of 200, one of 150 and
+    four of 100, in every trump mode).
+    """
+    seqs = [(3, 20), (4, 50), (5, 100)]
+    carres = [(200, 1), (150, 1), (100, 4)]
+    hand_options: list[tuple[int, tuple[int, int, int]]] = []  # (value, carré use)
+    items = [(n, v, None) for n, v in seqs] + [(4, v, i) for i, (v, _) in enumerate(carres)]
+    for k in range(0, 3):
+        for combo in itertools.combinations_with_replacement(items, k):
+            if sum(c[0] for c in combo) > 8:
+                continue
+            use = [0, 0, 0]
+            for c in combo:
+                if c[2] is not None:
+                    use[c[2]] += 1
+            hand_options.append((sum(c[1] for c in combo), (use[0], use[1], use[2])))
+    totals: set[int] = set()
+    for (v1, u1), (v2, u2) in itertools.product(hand_options, repeat=2):
+        if all(u1[i] + u2[i] <= carres[i][1] for i in range(3)):
+            totals.add(v1 + v2)
+    return frozenset(totals)
+
+
+@cache
+def card_point_sums(trump: TrumpMode, no_trump_aces: int, all_trump_scale: str) -> frozenset[int]:
+    """Every sum of card points that a set of cards can make in a trump mode."""
+    sums = {0}
+    for v in card_values(trump, no_trump_aces, all_trump_scale):
+        sums |= {s + v for s in sums}
+    return frozenset(sums)
+
+
+def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
+    if not isinstance(obj, Mapping):
+        raise InputError("", f"a deal summary is a JSON object, not {type(obj).__name__}")
+    unknown = sorted(k for k in obj if k not in _DEAL_KEYS and not str(k).startswith("_"))
+    if unknown:
+        raise InputError(unknown[0], "unknown field (known: " + ", ".join(sorted(
+            _DEAL_KEYS - {"id", "note"})) + ")")
+    game = rules.game
+    held = _int(obj, "held_over", obj.get("held_over", 0)) if "held_over" in obj else 0
+    if held and game == "coinche":
+        raise InputError("held_over", "coinche has no litige: nothing is held over")
+
+    if "void" in obj:
+        if obj["void"] is not True and obj["void"] is not False:
+            raise InputError("void", f"must be true or false, not {obj['void']!r}")
+        if obj["void"]:
+            extra = sorted(set(obj) - {"void", "game", "rules", "options", "held_over", "id",
+                                       "note"})
+            if extra:
+                raise InputError(extra[0], "a void deal carries nothing but its reserve")
+            return DealSummary(game=game, kind="void", held_over=held)
+    if "adjust" in obj:
+        extra = sorted(set(obj) - {"adjust", "game", "rules", "options", "held_over", "id",
+                                   "note", "void"})
+        if extra:
+            raise InputError(extra[0], "an adjustment line carries only the points it marks")
+        adj = _team_pair("adjust", obj["adjust"], minimum=None)
+        if not adj:
+            raise InputError("adjust", "give the points of at least one team, like {\"NS\": 50}")
+        return DealSummary(game=game, kind="adjust", held_over=held,
+                           adjust=(adj.get("NS", 0), adj.get("EW", 0)))
+
+    # trump
+    if "trump" in obj and obj["trump"] is not None:
+        try:
+            trump = parse_trump(obj["trump"])
+        except RulesError as e:
+            raise InputError("trump", str(e)) from None
+    else:
+        trump = HEARTS  # any suit: a suit contract counts the same in every suit
+    if "taker" not in obj or obj["taker"] is None:
+        raise InputError("taker", "missing: the team that took, NS or EW")
+    taker = _team("taker", obj["taker"])
+    assert taker is not None
+
+    # contract and coinche
+    contract: int | str | None = None
+    multiplier = 1
+    if game == "belote":
+        if obj.get("contract") is not None:
+            raise InputError("contract", "belote has no contract: the taker takes the turned "
+                                         "card (contracts are for coinche)")
+        if obj.get("coinche") not in (None, "none"):
+            raise InputError("coinche", "belote has no coinche (coinche is for coinche)")
+    else:
+        if obj.get("contract") is None:
+            raise InputError("contract", "missing: 80 to 160 by ten, \"capot\" or \"generale\"")
+        contract = _parse_contract(obj["contract"], rules)
+        raw = obj.get("coinche", "none")
+        if raw is None:
+            raw = "none"
+        if isinstance(raw, str) and raw.strip().lower() in _COINCHE_WORDS:
+            multiplier = _COINCHE_WORDS[raw.strip().lower()]
+        elif not isinstance(raw, bool) and raw in (1, 2, 4):
+            multiplier = int(raw)
+        else:
+            raise InputError("coinche", f"{raw!r} is not one of none, coinche, surcoinche")
+        if multiplier > 1 and contract in ("capot", "generale") and not rules.coinche_capot:
+            raise InputError("coinche", f"a {contract} contract cannot be coinched under these "
+                                        "rules (option coinche_capot is off)")
+
+    capot = _team("capot", obj.get("capot"), optional=True)
+    generale = obj.get("generale", False)
+    if generale is None:
+        generale = False
+    if not isinstance(generale, bool):
+        raise InputError("generale", f"must be true or false, not {generale!r}")
+
+    points, capot = _parse_points(obj, rules, trump, taker, capot)
+    if generale and capot != taker:
+        raise InputError("generale", "a générale is the taker alone winning every trick: "
+                                     f"capot must be {taker}")
+
+    # declarations
+    decl = (0, 0)
+    if obj.get("declarations") is not None:
+        d = _team_pair("declarations", obj["declarations"])
+        if d.get("NS", 0) and d.get("EW", 0):
+            raise InputError("declarations", "only one team scores declarations, the one that "
+                             "showed the strongest; got both NS and EW")
+        valid = team_declaration_totals()
+        for team, v in d.items():
+            if v and v not in valid:
+                raise InputError(f"declarations.{team}", f"{v} is not a sum of declarations "
+                                 "(tierce 20, cinquante 50, cent 100, carrés 100, 150, 200)")
+        if any(d.values()) and not rules.declarations:
+            raise InputError("declarations", "declarations are off in these rules "
+                                             "(option declarations)")
+        decl = (d.get("NS", 0), d.get("EW", 0))
+
+    belote = _parse_belote(obj.get("belote"), trump)
+    return DealSummary(
+        game=game, taker=taker, trump=trump, points=points, contract=contract,
+        coinche=multiplier, capot=capot, generale=generale, declarations=decl, belote=belote,
+        held_over=held,
+    )
+
+
+def _parse_contract(raw: Any, rules: Rules) -> int | str:
+    if isinstance(raw, str):
+        word = raw.strip().lower().replace("é", "e")
+        if word in ("capot", "250"):
+            return "capot"
+        if word == "generale":
+            if not rules.generale:
+                raise InputError("contract", "générale is off in these rules (option generale)")
+            return "generale"
+        if word.isdigit():
+            raw = int(word)
+        else:
+            raise InputError("contract", f"{raw!r} is not a contract: 80 to 160 by ten, "
+                                         "\"capot\" or \"generale\"")
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise InputError("contract", f"{raw!r} is not a contract: 80 to 160 by ten, "
+                                     "\"capot\" or \"generale\"")
+    if raw == 250:
+        return "capot"
+    if raw not in CONTRACTS:
+        raise InputError("contract", f"{raw} is not a contract: 80 to 160 by ten, "
+                                     "\"capot\" or \"generale\"")
+    return raw
+
+
+def _parse_belote(raw: Any, trump: TrumpMode) -> Pair:
+    if raw is None:
+        return (0, 0)
+    if isinstance(raw, str):
+        team = _team("belote", raw)
+        counts = {team: 1}
+    elif isinstance(raw, Mapping):
+        counts = {}
+        for k, v in raw.items():
+            team = _team("belote", k)
+            assert team is not None
+            counts[team] = _int(raw, f"belote.{team}", v)
+    else:
+        raise InputError("belote", f"{raw!r} is not a team (NS, EW) or counts like "
+                                   "{\"NS\": 1, \"EW\": 2}")
+    total = sum(counts.values())
+    if total and trump == NO_TRUMP:
+        raise InputError("belote", "there is no belote in no-trump")
+    limit = 4 if trump == ALL_TRUMP else 1
+    if total > limit:
+        where = "all-trump (one per suit)" if trump == ALL_TRUMP else "a suit contract"
+        raise InputError("belote", f"{total} belotes: at most {limit} in {where}")
+    return (counts.get("NS", 0), counts.get("EW", 0))
+
+
+def _parse_points(obj: Mapping[str, Any], rules: Rules, trump: TrumpMode, taker: Team,
+                  capot: Team | None) -> tuple[Pair, Team | None]:
+    deal_total = rules.deal_total(trump)
+    capot_total = rules.capot_total(trump)
+    card_total = rules.card_total(trump)
+    sums = card_point_sums(trump, rules.no_trump_aces, rules.all_trump_scale)
+    has_points = obj.get("points") is not None
+    has_cards = obj.get("cards") is not None
+    if has_points and has_cards:
+        raise InputError("points", "give either points (with the dix de der) or cards with "
+                                   "last_trick, not both")
+    if not has_points and not has_cards:
+        raise InputError("points", "missing: the takers' trick points with the dix de der "
+                                   "(or both teams'), or cards with last_trick")
+    if has_cards:
+        cards = _team_pair("cards", obj["cards"])
+        if not cards:
+            raise InputError("cards", "give the card points of at least one team")
+        for team, v in cards.items():
+            if v > card_total:
+                raise InputError(f"cards.{team}", f"{v} is more than the {card_total} points "
+                                                  "of the cards")
+            if v not in sums:
+                raise InputError(f"cards.{team}", f"no set of cards is worth {v}")
+        if len(cards) == 2 and cards["NS"] + cards["EW"] != card_total:
+            raise InputError("cards", f"{cards['NS']} + {cards['EW']} = "
+                             f"{cards['NS'] + cards['EW']}, the cards hold {card_total}")
+        known: Team = next(iter(cards))
+        other: Team = "EW" if known == "NS" else "NS"
+        full = {known: cards[known], other: card_total - cards[known]}
+        last = _team("last_trick", obj.get("last_trick"), optional=capot is not None)
+        if capot is not None:
+            if last is not None and last != capot:
+                raise InputError("last_trick", f"{capot} is capot, so {capot} won the last trick")
+            if full[capot] != card_total:
+                raise InputError(f"cards.{capot}", f"{capot} is capot and holds all "
+                                 f"{card_total} card points, not {full[capot]}")
+            last = capot
+        assert last is not None
+        bonus = 100 if capot is not None else 10
+        pts = {t: full[t] + (bonus if t == last else 0) for t in TEAMS}
+        return (pts["NS"], pts["EW"]), capot
+
+    given = _team_pair("points", obj["points"])
+    if not given:
+        raise InputError("points", "give the trick points of at least one team")
+    if capot is not None:
+        other_c: Team = "EW" if capot == "NS" else "NS"
+        if given.get(capot, capot_total) != capot_total or given.get(other_c, 0) != 0:
+            shown = f"{given.get('NS', '?')} / {given.get('EW', '?')}"
+            raise InputError("points", f"{capot} capot makes {capot_total} / 0 "
+                             f"(NS / EW: {_capot_pair(capot, capot_total)}), not {shown}")
+        return ((capot_total, 0) if capot == "NS" else (0, capot_total)), capot
+    if len(given) == 2:
+        ns, ew = given["NS"], given["EW"]
+        if {ns, ew} == {capot_total, 0}:
+            return (ns, ew), ("NS" if ns else "EW")
+        if ns + ew != deal_total:
+            raise InputError("points", f"{ns} + {ew} = {ns + ew}, a deal has {deal_total}"
+                             f" ({capot_total} / 0 for a capot)")
+    else:
+        team = next(iter(given))
+        v = given[team]
+        if v == capot_total:
+            pair = (v, 0) if team == "NS" else (0, v)
+            return pair, team
+        if v > deal_total:
+            raise InputError(f"points.{team}", f"{v} is more than the {deal_total} of a deal"
+                             f" ({capot_total} for a capot)")
+        ns, ew = (v, deal_total - v) if team == "NS" else (deal_total - v, v)
+    for team, v in (("NS", ns), ("EW", ew)):
+        if v not in sums and v - 10 not in sums:
+            raise InputError(f"points.{team}", f"{v} trick points cannot be made: no set of "
+                             "cards is worth that, with or without the dix de der")
+    return (ns, ew), None
+
+
+def _capot_pair(capot: Team, capot_total: int) -> str:
+    return f"{capot_total} / 0" if capot == "NS" else f"0 / {capot_total}"
+
+
+def summaries_from_json(deals: Sequence[Any], rules: Rules) -> list[DealSummary]:
+    """Read a game's deals; errors name the deal (``deals[2].points``), counted from 1."""
+    out: list[DealSummary] = []
+    for i, obj in enumerate(deals, start=1):
+        try:
+            if not isinstance(obj, Mapping):
+                raise InputError("", "a deal summary is a JSON object")
+            for key in ("rules", "options"):
+                if key in obj:
+                    raise InputError(key, "a game's deals share the game's rules")
+            if "game" in obj and obj["game"] != rules.game:
+                raise InputError("game", f"this game is {rules.game}")
+            out.append(DealSummary.from_json(obj, rules))
+        except InputError as e:
+            raise e.within(f"deals[{i}]") from None
+    return out
