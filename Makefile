@@ -1,0 +1,25 @@
+# The two commands of a fresh machine: `make run` (install, then serve the counter and the
+# table on http://127.0.0.1:8000 with an embedded SQLite database) and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench install
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $@
+
+install: $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/rebelote serve
+
+test: $(VENV)/.installed
+	bash scripts/test.sh
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy

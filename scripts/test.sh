@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every check of the project: system packages the tests need, lint, types, the test suite
+# (a PostgreSQL server on loopback for the PostgreSQL tests), and the seeds' vectors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${VENV:-.venv}/bin
+
+# Debian packages for the browser and PDF tests (installed when missing and we are root).
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v pdftotext >/dev/null || need+=(poppler-utils)
+if ((${#need[@]})) && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "== installing ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# A throwaway PostgreSQL server on loopback, when the machine has one.
+pg_stop() { :; }
+if [ -z "${REBELOTE_TEST_PG_URL:-}" ] && { command -v pg_ctl >/dev/null || [ -x /usr/lib/postgresql/15/bin/pg_ctl ]; }; then
+  PGBIN=$(dirname "$(readlink -f "$(command -v pg_ctl 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_ctl)")")
+  PGDIR=$(mktemp -d /tmp/rebelote-pg.XXXXXX)
+  PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  RUNAS=()
+  if [ "$(id -u)" = 0 ]; then chown postgres "$PGDIR" 2>/dev/null && RUNAS=(runuser -u postgres --); fi
+  if "${RUNAS[@]}" "$PGBIN/initdb" -D "$PGDIR/data" -U rebelote --auth=trust >/dev/null 2>&1 &&
+     "${RUNAS[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1" -l "$PGDIR/log" -w start >/dev/null 2>&1; then
+    "${RUNAS[@]}" "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U rebelote rebelote_test >/dev/null 2>&1 || true
+    export REBELOTE_TEST_PG_URL="postgresql+psycopg://rebelote@127.0.0.1:$PGPORT/rebelote_test"
+    pg_stop() { "${RUNAS[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$PGDIR"; }
+    echo "== PostgreSQL on 127.0.0.1:$PGPORT"
+  else
+    echo "== no PostgreSQL server could be started: its tests will be skipped"
+  fi
+fi
+trap pg_stop EXIT
+
+echo "== ruff"; "$BIN/ruff" check src tests bench
+echo "== mypy --strict"; "$BIN/mypy"
+echo "== pytest"; "$BIN/pytest" -n 2 -q --durations=10 "$@"
