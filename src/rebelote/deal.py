@@ -1,0 +1,970 @@
+"""The deal engine: one deal of Belote or Coinche from the shuffle to the result card.
+
+A :class:`DealState` is immutable and speaks the engine API of STYLE.md section 5:
+``current_player``, ``legal_actions()``, ``apply(action)``, ``is_terminal``, ``returns()``,
+``observation(seat)`` and ``determinize(seat, rng)``. Actions are small frozen values with a text
+form (:func:`parse_action`): bids (:class:`~rebelote.auction.Bid`), cards (:class:`Play`) and
+the choice not to declare (:data:`NO_DECLARATION`).
+
+>>> from rebelote.rules import Rules
+>>> state = DealState.new(Rules.preset("official", "coinche"), dealer=3, seed=7)
+>>> SEATS[state.current_player], [str(a) for a in state.legal_actions()[:3]]
+('N', ['pass', '80 spades', '80 hearts'])
+>>> for text in ("80 hearts", "pass", "pass", "pass"):
+...     state = state.apply(parse_action(text))
+>>> while not state.is_terminal:
+...     state = state.apply(state.legal_actions()[-1])
+>>> len(state.tricks), sum(state.summary().points) in (162, 252)
+(8, True)
+
+The play goes through :func:`rebelote.rules.legal_cards` (an equivalent mask routine,
+:func:`fast_legal`, is held equal to it by the tests); the finished deal is reduced to a
+:class:`~rebelote.scoring.DealSummary` and scored by :func:`~rebelote.scoring.score_deal`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from rebelote.auction import Auction, Bid, seat_step
+from rebelote.cards import SEATS, SUIT_MASKS, TEAMS, Mask, card_str, parse_card
+from rebelote.declarations import (
+    Combo,
+    belote_holders,
+    best_declarations,
+    candidates,
+    check_declarations,
+    declaring_team,
+)
+from rebelote.rules import (
+    ALL_TRUMP,
+    DIX_DE_DER,
+    NO_TRUMP,
+    TRUMP_NAMES,
+    IllegalActionError,
+    Rules,
+    card_powers,
+    card_values,
+    why_illegal,
+)
+from rebelote.scoring import DealScore, DealSummary, score_deal
+
+AUCTION, PLAY, OVER = 0, 1, 2
+PHASE_NAMES: Final = ("auction", "play", "over")
+
+
+# -- actions -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Playing a card (0..31); its text form is the card, ``JH``."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return card_str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """A seat's declarations, made with its first card. ``combos`` empty: it declares nothing.
+
+    Playing the first card without a ``Declare`` declares the hand's best set (the default).
+    """
+
+    combos: tuple[Combo, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.combos:
+            return "no-declaration"
+        return "declare " + "; ".join(str(c) for c in self.combos)
+
+
+Action = Bid | Play | Declare
+NO_DECLARATION: Final = Declare(())
+PLAYS: Final = tuple(Play(c) for c in range(32))
+
+
+def parse_action(text: str) -> Action:
+    """An action from its text: a bid (``pass``, ``90 hearts``...), a card (``JH``) or
+    ``no-declaration``; :class:`IllegalActionError` naming the problem otherwise."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"action: {text!r} is not an action")
+    t = text.strip()
+    if t.lower() in ("no-declaration", "no declaration", "nodeclaration", "no-declare"):
+        return NO_DECLARATION
+    if len(t) in (2, 3) and " " not in t:
+        try:
+            return PLAYS[parse_card(t)]
+        except ValueError:
+            pass
+    return Bid.parse(t)
+
+
+# -- fast legal cards --------------------------------------------------------------------------
+def _above_table(trump: int) -> tuple[int, ...]:
+    powers = card_powers(trump)
+    out = []
+    for c in range(32):
+        suit = c >> 3
+        out.append(sum(1 << x for x in range(suit * 8, suit * 8 + 8) if powers[x] > powers[c]))
+    return tuple(out)
+
+
+_ABOVE: Final = tuple(_above_table(t) for t in range(6))
+_POWERS: Final = tuple(card_powers(t) for t in range(6))
+
+
+def fast_legal(hand: Mask, trick: Sequence[int], win: int, trump: int, overtrump_partner: bool,
+               must_undertrump: bool) -> Mask:
+    """:func:`rebelote.rules.legal_cards` on masks, with ``win`` the index of the card winning
+    ``trick`` so far (the tests hold the two equal)."""
+    n = len(trick)
+    if not n:
+        return hand
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASKS[led]
+    if trump == NO_TRUMP:
+        return follow or hand
+    partner = n >= 2 and win == n - 2
+    if trump == ALL_TRUMP:
+        if not follow:
+            return hand
+        if partner and not overtrump_partner:
+            return follow
+        return (follow & _ABOVE[trump][trick[win]]) or follow
+    if follow:
+        if led != trump or (partner and not overtrump_partner):
+            return follow
+        return (follow & _ABOVE[trump][trick[win]]) or follow
+    if partner:
+        return hand
+    trumps = hand & SUIT_MASKS[trump]
+    if not trumps:
+        return hand
+    best = trick[win]
+    if best >> 3 != trump:
+        return trumps
+    higher = trumps & _ABOVE[trump][best]
+    if higher:
+        return higher
+    return trumps if must_undertrump else hand
+
+
+def _beats(card: int, best: int, led: int, trump: int) -> bool:
+    powers = _POWERS[trump]
+    suit = card >> 3
+    return powers[card] > powers[best] and (suit == led or (trump < 4 and suit == trump))
+
+
+# -- dealing -----------------------------------------------------------------------------------
+def shuffle_and_cut(rng: random.Random) -> list[int]:
+    """A shuffled 32-card deck, then cut (the bottom part goes on top)."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    cut = rng.randint(3, 29)
+    return deck[cut:] + deck[:cut]
+
+
+def deal_order(first: int, step: int) -> tuple[int, int, int, int]:
+    """The seats from ``first`` in the direction of play."""
+    return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """One deal, immutable. Seats are indexes 0..3 (N E S W); pairs of teams are (NS, EW).
+
+    ``hands`` are the cards each seat holds now (5 in a belote auction); ``stock`` the 11 cards
+    after the turned card, in dealing order (belote); ``tricks`` the finished tricks as
+    ``(leader, cards)``; ``trick`` the cards of the trick in play (``win`` indexes its winning
+    card); ``points`` the card points won (NS, EW) without the dix de der; ``winners`` a mask
+    of the seats that won a trick; ``start_hands`` the hands when play began; ``declared``
+    each seat's declarations (``None`` before its first card); ``best`` each seat's best
+    declarations (hidden information); ``belote`` the belote announcements ``(seat, card)``.
+    ``held_over`` is the litige reserve brought in and ``scores`` the game's totals before the
+    deal (both public, for the observation).
+    """
+
+    rules: Rules
+    dealer: int
+    hands: tuple[int, int, int, int]
+    auction: Auction
+    stock: tuple[int, ...] = ()
+    turned: int = -1
+    phase: int = AUCTION
+    player: int = 0
+    trump: int = -1
+    taker: int = -1
+    leader: int = 0
+    trick: tuple[int, ...] = ()
+    win: int = 0
+    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    points: tuple[int, int] = (0, 0)
+    winners: int = 0
+    start_hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+    declared: tuple[tuple[Combo, ...] | None, ...] = (None, None, None, None)
+    best: tuple[tuple[Combo, ...], ...] = ((), (), (), ())
+    belote: tuple[tuple[int, int], ...] = ()
+    held_over: int = 0
+    scores: tuple[int, int] = (0, 0)
+
+    # -- construction -------------------------------------------------------------------------
+    @staticmethod
+    def new(rules: Rules, dealer: int = 0, seed: int | None = None,
+            rng: random.Random | None = None, held_over: int = 0,
+            scores: tuple[int, int] = (0, 0)) -> DealState:
+        """A deal shuffled and cut by ``rng`` (or ``random.Random(seed)``) and dealt."""
+        if rng is None:
+            rng = random.Random(seed)
+        return DealState.from_deck(rules, dealer, shuffle_and_cut(rng), held_over, scores)
+
+    @staticmethod
+    def from_deck(rules: Rules, dealer: int, deck: Sequence[int], held_over: int = 0,
+                  scores: tuple[int, int] = (0, 0)) -> DealState:
+        """Deal ``deck`` (32 cards, top first) in packets from the dealer's next seat:
+        3-2-3 in coinche; 3-2 and a turned card in belote (the rest is the stock)."""
+        if sorted(deck) != list(range(32)):
+            raise IllegalActionError("deck: must hold each of the 32 cards once")
+        step = seat_step(rules)
+        order = deal_order((dealer + step) % 4, step)
+        hands = [0, 0, 0, 0]
+        pos = 0
+        packets = (3, 2) if rules.game == "belote" else (3, 2, 3)
+        for size in packets:
+            for seat in order:
+                for c in deck[pos:pos + size]:
+                    hands[seat] |= 1 << c
+                pos += size
+        if rules.game == "belote":
+            return DealState.from_hands(rules, dealer, hands, deck[pos], deck[pos + 1:],
+                                        held_over, scores)
+        return DealState.from_hands(rules, dealer, hands, held_over=held_over, scores=scores)
+
+    @staticmethod
+    def from_hands(rules: Rules, dealer: int, hands: Sequence[Mask], turned: int = -1,
+                   stock: Sequence[int] = (), held_over: int = 0,
+                   scores: tuple[int, int] = (0, 0)) -> DealState:
+        """A deal from given hands (masks, N E S W): 8 cards each in coinche; in belote 5 cards
+        each, the ``turned`` card and the 11 cards of the ``stock`` in dealing order."""
+        if not 0 <= dealer < 4:
+            raise IllegalActionError("dealer: must be a seat N, E, S or W")
+        hs = (hands[0], hands[1], hands[2], hands[3])
+        total = 0
+        for h in hs:
+            if total & h:
+                raise IllegalActionError("hands: a card is dealt twice")
+            total |= h
+        belote = rules.game == "belote"
+        size = 5 if belote else 8
+        if any(h.bit_count() != size for h in hs):
+            raise IllegalActionError(f"hands: each seat holds {size} cards at the auction")
+        if belote:
+            if len(stock) != 11 or not 0 <= turned < 32:
+                raise IllegalActionError("turned: a belote deal has a turned card and 11 more")
+            for c in (turned, *stock):
+                if total >> c & 1:
+                    raise IllegalActionError("hands: a card is dealt twice")
+                total |= 1 << c
+        step = seat_step(rules)
+        first = (dealer + step) % 4
+        auction = Auction.start(rules, first, turned if belote else -1)
+        return DealState(rules, dealer, hs, auction, tuple(stock) if belote else (),
+                         turned if belote else -1, AUCTION, first, held_over=held_over,
+                         scores=scores)
+
+    # -- the engine API -----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The seat (0..3) to act, -1 when the deal is over."""
+        return self.player if self.phase != OVER else -1
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def is_void(self) -> bool:
+        """The deal was voided by passes."""
+        return self.phase == OVER and self.auction.is_void
+
+    @property
+    def first(self) -> int:
+        """The seat after the dealer: it speaks first and leads the first trick."""
+        return self.auction.first
+
+    @property
+    def step(self) -> int:
+        return self.auction.step
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take (none when the deal is over)."""
+        if self.phase == PLAY:
+            out: list[Action] = [PLAYS[c] for c in _cards(self.legal_cards())]
+            if self.declared[self.player] is None and self.best[self.player]:
+                out.append(NO_DECLARATION)
+            return out
+        if self.phase == AUCTION:
+            return list(self.auction.legal_bids())
+        return []
+
+    def legal_cards(self) -> Mask:
+        """The cards the player to play may play (a mask; 0 outside the play)."""
+        if self.phase != PLAY:
+            return 0
+        r = self.rules
+        return fast_legal(self.hands[self.player], self.trick, self.win, self.trump,
+                          r.overtrump_partner, r.undertrump == "must")
+
+    def apply(self, action: Action | str) -> DealState:
+        """The state after the current player takes ``action`` (an action or its text).
+
+        An illegal action raises :class:`IllegalActionError` naming the rule."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self.phase == OVER:
+            raise IllegalActionError(f"{action}: the deal is over")
+        seat = SEATS[self.player]
+        if isinstance(action, Play):
+            if self.phase != PLAY:
+                raise IllegalActionError(f"{seat} {action}: cards are played after the auction")
+            return self._play(action.card)
+        if isinstance(action, Declare):
+            if self.phase != PLAY:
+                raise IllegalActionError(f"{seat} {action}: declarations come with the first "
+                                         "card")
+            return self._declare(action)
+        if self.phase != AUCTION:
+            raise IllegalActionError(f"{seat} {action}: the auction is over, play a card")
+        return self._bid(action)
+
+    def returns(self) -> tuple[int, int, int, int]:
+        """Each seat's deal result: its team's mark minus the other team's (0 before the end)."""
+        if self.phase != OVER:
+            return (0, 0, 0, 0)
+        ns, ew = self.score().score
+        return (ns - ew, ew - ns, ns - ew, ew - ns)
+
+    # -- auction ------------------------------------------------------------------------------
+    def _bid(self, bid: Bid) -> DealState:
+        auction = self.auction.apply(bid)
+        if not auction.is_over:
+            return replace(self, auction=auction, player=auction.player)
+        if auction.is_void:
+            return replace(self, auction=auction, phase=OVER, player=-1)
+        taker = auction.taker
+        trump = auction.trump
+        hands = list(self.hands)
+        if self.rules.game == "belote":
+            pos = 0
+            for seat in deal_order(self.first, self.step):
+                n = 2 if seat == taker else 3
+                if seat == taker:
+                    hands[seat] |= 1 << self.turned
+                for c in self.stock[pos:pos + n]:
+                    hands[seat] |= 1 << c
+                pos += n
+        hs = (hands[0], hands[1], hands[2], hands[3])
+        if self.rules.declarations:
+            best = tuple(best_declarations(h, trump) for h in hs)
+            declared: tuple[tuple[Combo, ...] | None, ...] = (None, None, None, None)
+        else:
+            best = ((), (), (), ())
+            declared = ((), (), (), ())
+        return replace(self, auction=auction, hands=hs, phase=PLAY, player=self.first,
+                       trump=trump, taker=taker, leader=self.first, start_hands=hs,
+                       declared=declared, best=best)
+
+    # -- play ---------------------------------------------------------------------------------
+    def _declare(self, action: Declare) -> DealState:
+        p = self.player
+        if self.declared[p] is not None:
+            raise IllegalActionError(f"{SEATS[p]} {action}: declarations are made with the "
+                                     "first card only")
+        if action.combos:
+            reason = check_declarations(action.combos, self.start_hands[p], self.trump)
+            if reason is not None:
+                raise IllegalActionError(f"{SEATS[p]} declarations: {reason}")
+        declared = list(self.declared)
+        declared[p] = action.combos
+        return replace(self, declared=tuple(declared))
+
+    def _play(self, card: int) -> DealState:
+        p = self.player
+        hand = self.hands[p]
+        rules = self.rules
+        trump = self.trump
+        trick = self.trick
+        legal = fast_legal(hand, trick, self.win, trump, rules.overtrump_partner,
+                           rules.undertrump == "must")
+        if not legal >> card & 1:
+            reason = why_illegal(card, hand, trick, trump, rules) or f"{card_str(card)}: illegal"
+            raise IllegalActionError(f"{SEATS[p]} {reason}")
+        declared = self.declared
+        if declared[p] is None:
+            d = list(declared)
+            d[p] = self.best[p]
+            declared = (d[0], d[1], d[2], d[3])
+        belote = self.belote
+        if trump != NO_TRUMP and card & 7 in (5, 6) and (trump == ALL_TRUMP or card >> 3 == trump):
+            pair = 0b0110_0000 << (card & 0x18)
+            if self.start_hands[p] & pair == pair:
+                belote = (*belote, (p, card))
+        hands = list(self.hands)
+        hands[p] = hand & ~(1 << card)
+        hs = (hands[0], hands[1], hands[2], hands[3])
+        n = len(trick)
+        win = self.win
+        if n and _beats(card, trick[win], trick[0] >> 3, trump):
+            win = n
+        trick = (*trick, card)
+        step = self.step
+        if n < 3:
+            return DealState(rules, self.dealer, hs, self.auction, self.stock, self.turned, PLAY,
+                             (p + step) % 4, trump, self.taker, self.leader, trick, win,
+                             self.tricks, self.points, self.winners, self.start_hands, declared,
+                             self.best, belote, self.held_over, self.scores)
+        values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
+        winner = (self.leader + win * step) % 4
+        pts = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
+        points = (self.points[0] + pts, self.points[1]) if winner & 1 == 0 else \
+            (self.points[0], self.points[1] + pts)
+        tricks = (*self.tricks, (self.leader, trick))
+        phase = OVER if len(tricks) == 8 else PLAY
+        return DealState(rules, self.dealer, hs, self.auction, self.stock, self.turned, phase,
+                         winner if phase == PLAY else -1, trump, self.taker, winner, (), 0,
+                         tricks, points, self.winners | 1 << winner, self.start_hands, declared,
+                         self.best, belote, self.held_over, self.scores)
+
+    def playout(self, rng: random.Random) -> DealState:
+        """The deal played to its end with random legal cards (and default declarations), on a
+        fast path; the result equals applying the same cards one by one."""
+        if self.phase != PLAY:
+            raise IllegalActionError("playout: the deal is not in its play")
+        rules = self.rules
+        trump = self.trump
+        step = self.step
+        ot, mu = rules.overtrump_partner, rules.undertrump == "must"
+        values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
+        hands = list(self.hands)
+        declared = list(self.declared)
+        belote = list(self.belote)
+        trick = list(self.trick)
+        tricks = list(self.tricks)
+        points = list(self.points)
+        winners = self.winners
+        win = self.win
+        p = self.player
+        leader = self.leader
+        start = self.start_hands
+        choice = rng.choice
+        while len(tricks) < 8:
+            legal = fast_legal(hands[p], trick, win, trump, ot, mu)
+            card = choice(_cards(legal))
+            if declared[p] is None:
+                declared[p] = self.best[p]
+            if trump != NO_TRUMP and card & 7 in (5, 6) and (
+                    trump == ALL_TRUMP or card >> 3 == trump):
+                pair = 0b0110_0000 << (card & 0x18)
+                if start[p] & pair == pair:
+                    belote.append((p, card))
+            hands[p] &= ~(1 << card)
+            if trick and _beats(card, trick[win], trick[0] >> 3, trump):
+                win = len(trick)
+            trick.append(card)
+            if len(trick) < 4:
+                p = (p + step) % 4
+                continue
+            winner = (leader + win * step) % 4
+            points[winner & 1] += values[trick[0]] + values[trick[1]] + values[trick[2]] + \
+                values[trick[3]]
+            tricks.append((leader, tuple(trick)))
+            winners |= 1 << winner
+            trick = []
+            win = 0
+            p = leader = winner
+        return DealState(rules, self.dealer, (hands[0], hands[1], hands[2], hands[3]),
+                         self.auction, self.stock, self.turned, OVER, -1, trump, self.taker,
+                         leader, (), 0, tuple(tricks), (points[0], points[1]), winners, start,
+                         tuple(declared), self.best, tuple(belote), self.held_over, self.scores)
+
+    # -- results ------------------------------------------------------------------------------
+    @property
+    def last_winner(self) -> int:
+        """The seat that won the last finished trick (-1 before the first)."""
+        return self.leader if self.tricks else -1
+
+    def declaring_team(self) -> int:
+        """The team (0 NS, 1 EW) whose declarations count, -1 for nobody (so far)."""
+        if self.phase == AUCTION:
+            return -1
+        declared = [d or () for d in self.declared]
+        return declaring_team(declared, self.trump, self.first, self.step,
+                              self.rules.declaration_tie)
+
+    def summary(self) -> DealSummary:
+        """The finished deal as a counter knows it (:class:`~rebelote.scoring.DealSummary`)."""
+        if self.phase != OVER:
+            raise IllegalActionError("summary: the deal is not over")
+        game = self.rules.game
+        if self.auction.is_void:
+            return DealSummary(game=game, kind="void", held_over=self.held_over)
+        taker_team = self.taker & 1
+        capot: int = -1
+        if self.winners & 0b0101 == self.winners:
+            capot = 0
+        elif self.winners & 0b1010 == self.winners:
+            capot = 1
+        rules = self.rules
+        if capot >= 0:
+            points = [0, 0]
+            points[capot] = rules.capot_total(self.trump)
+        else:
+            points = list(self.points)
+            points[self.leader & 1] += DIX_DE_DER
+        team = self.declaring_team()
+        decl = [0, 0]
+        if team >= 0:
+            decl[team] = sum(c.points for s in range(team, 4, 2) for c in self.declared[s] or ())
+        bel = [0, 0]
+        for holder in belote_holders(self.start_hands, self.trump):
+            if holder >= 0:
+                bel[holder & 1] += 1
+        contract: int | str | None = None
+        multiplier = 1
+        if game == "coinche":
+            best = self.auction.best
+            assert best is not None
+            contract = best.value if best.kind == "value" else best.kind
+            multiplier = self.auction.multiplier
+        return DealSummary(
+            game=game,
+            taker=TEAMS[taker_team],
+            trump=self.trump,
+            points=(points[0], points[1]),
+            contract=contract,
+            coinche=multiplier,
+            capot=TEAMS[capot] if capot >= 0 else None,
+            generale=self.winners == 1 << self.taker,
+            declarations=(decl[0], decl[1]),
+            belote=(bel[0], bel[1]),
+            held_over=self.held_over,
+        )
+
+    def score(self) -> DealScore:
+        """The finished deal scored by :func:`rebelote.scoring.score_deal`, with its lines."""
+        return score_deal(self.summary(), self.rules)
+
+    def card_points(self) -> tuple[int, int]:
+        """Trick points (NS, EW) with the dix de der, 252/0 for a capot, once the deal is over."""
+        return self.summary().points
+
+    # -- observation --------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` knows: its hand and everything public, never another hidden card."""
+        return observe(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> DealState:
+        """A deal consistent with everything ``seat`` knows, the hidden cards dealt at random."""
+        return self.observation(seat).sample(rng)
+
+
+def _cards(mask: Mask) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+
+
+# -- observation and determinization -----------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat knows of a deal: its own cards and everything public.
+
+    ``hand`` is the seat's cards now and ``auction_hand`` its cards during the auction (5 in
+    belote); ``auction`` the calls ``(seat, bid)``; ``tricks`` and ``trick`` the cards played;
+    ``announced`` the declarations each seat announced with its first card, as kinds
+    (``(seat, ("tierce",))``); ``shown`` the combos shown at the second trick, those of the team
+    that scores them; ``belote`` the belote announcements ``(seat, card)``; ``legal`` the
+    seat's legal actions when it is its turn. Another seat's hidden cards are never here.
+    """
+
+    seat: int
+    rules: Rules
+    dealer: int
+    phase: int
+    player: int
+    hand: Mask
+    auction_hand: Mask
+    turned: int
+    auction: tuple[tuple[int, Bid], ...]
+    trump: int
+    taker: int
+    contract: Bid | None
+    multiplier: int
+    tricks: tuple[tuple[int, tuple[int, ...]], ...]
+    leader: int
+    trick: tuple[int, ...]
+    own_declared: tuple[Combo, ...] | None
+    announced: tuple[tuple[int, tuple[str, ...]], ...]
+    shown: tuple[tuple[int, Combo], ...]
+    belote: tuple[tuple[int, int], ...]
+    points: tuple[int, int]
+    held_over: int
+    scores: tuple[int, int]
+    legal: tuple[Action, ...]
+
+    @property
+    def step(self) -> int:
+        return seat_step(self.rules)
+
+    @property
+    def first(self) -> int:
+        return (self.dealer + self.step) % 4
+
+    def played_by(self) -> list[Mask]:
+        """The cards each seat has played in this deal."""
+        out = [0, 0, 0, 0]
+        step = self.step
+        for leader, cards in (*self.tricks, (self.leader, self.trick)):
+            for i, c in enumerate(cards):
+                out[(leader + i * step) % 4] |= 1 << c
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON view (the play table's): cards in the two-letter form, seats as letters."""
+        def cards(mask: Mask) -> list[str]:
+            return [card_str(c) for c in _cards(mask)]
+
+        return {
+            "seat": SEATS[self.seat],
+            "game": self.rules.game,
+            "rules": self.rules.name,
+            "dealer": SEATS[self.dealer],
+            "phase": PHASE_NAMES[self.phase],
+            "turn": SEATS[self.player] if self.player >= 0 else None,
+            "hand": cards(self.hand),
+            "turned": card_str(self.turned) if self.turned >= 0 else None,
+            "auction": [[SEATS[s], str(b)] for s, b in self.auction],
+            "trump": TRUMP_NAMES[self.trump] if self.trump >= 0 else None,
+            "taker": SEATS[self.taker] if self.taker >= 0 else None,
+            "contract": str(self.contract) if self.contract is not None else None,
+            "coinche": self.multiplier,
+            "tricks": [[SEATS[lead], *(card_str(c) for c in cs)] for lead, cs in self.tricks],
+            "trick": [SEATS[self.leader], *(card_str(c) for c in self.trick)],
+            "declarations": {SEATS[s]: list(kinds) for s, kinds in self.announced},
+            "shown": [{"seat": SEATS[s], **c.to_json()} for s, c in self.shown],
+            "belote": [[SEATS[s], card_str(c)] for s, c in self.belote],
+            "points": {"NS": self.points[0], "EW": self.points[1]},
+            "scores": {"NS": self.scores[0], "EW": self.scores[1]},
+            "held_over": self.held_over,
+            "legal": [str(a) for a in self.legal],
+        }
+
+    # -- determinization ----------------------------------------------------------------------
+    def constraints(self) -> tuple[list[Mask], list[Mask]]:
+        """For each seat, the unplayed cards it must hold (shown declarations, the other
+        belote card, the turned card) and the cards it cannot hold (voids and refusals to
+        trump or overtrump revealed by its plays)."""
+        must = [0, 0, 0, 0]
+        forbid = [0, 0, 0, 0]
+        if self.phase == AUCTION:
+            return must, forbid
+        played_all = 0
+        step = self.step
+        rules = self.rules
+        ot, mu = rules.overtrump_partner, rules.undertrump == "must"
+        for leader, cards in (*self.tricks, (self.leader, self.trick)):
+            win = 0
+            for i, c in enumerate(cards):
+                s = (leader + i * step) % 4
+                if i:
+                    trick = cards[:i]
+                    possible = ~played_all & 0xFFFF_FFFF & ~(1 << c)
+                    excluded = 0
+                    legal = fast_legal(possible | 1 << c, trick, win, self.trump, ot, mu)
+                    while not legal >> c & 1:
+                        excluded |= legal
+                        possible &= ~legal
+                        legal = fast_legal(possible | 1 << c, trick, win, self.trump, ot, mu)
+                    forbid[s] |= excluded
+                    if _beats(c, cards[win], cards[0] >> 3, self.trump):
+                        win = i
+                played_all |= 1 << c
+                if c & 7 in (5, 6) and (self.trump == ALL_TRUMP or c >> 3 == self.trump) \
+                        and (s, c) not in self.belote:
+                    forbid[s] |= 1 << (c ^ 0b11)  # played K or Q of trump without a belote
+        for s, combo in self.shown:
+            must[s] |= combo.cards
+        for s, card in self.belote:
+            must[s] |= 1 << (card ^ 0b11)  # Q (5) <-> K (6)
+        if self.turned >= 0 and self.taker >= 0:
+            must[self.taker] |= 1 << self.turned
+        for s in range(4):
+            must[s] &= ~played_all
+        return must, forbid
+
+    def sample(self, rng: random.Random, tries: int = 200) -> DealState:
+        """A full deal consistent with this observation, hidden cards dealt at random, with
+        the same auction and cards played (STYLE.md: ``determinize``)."""
+        if self.phase == AUCTION:
+            return self._sample_auction(rng)
+        played = self.played_by()
+        must, forbid = self.constraints()
+        me = self.seat
+        played_all = played[0] | played[1] | played[2] | played[3]
+        known = self.hand | played_all
+        for s in range(4):
+            if s != me:
+                known |= must[s]
+        pool = _cards(0xFFFF_FFFF & ~known)
+        need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
+        need[me] = 0
+        fallback: DealState | None = None
+        for attempt in range(tries):
+            if attempt < tries // 4 or not self.announced:
+                hidden = _assign(pool, need, forbid, rng)
+            else:
+                hidden = self._assign_announced(pool, need, forbid, must, played, rng)
+            if hidden is None or not self._announcements_fit(hidden, must, played):
+                continue
+            state = self._replay(self._start_hands(hidden, must, played), rng)
+            if observe(state, me) == self:
+                return state
+            fallback = state
+        if fallback is not None:
+            return fallback  # the announcements were too rare to match in ``tries`` deals
+        hidden = _assign_exact(pool, need, forbid)
+        if hidden is None:
+            raise IllegalActionError("determinize: no deal fits what this seat knows")
+        return self._replay(self._start_hands(hidden, must, played), rng)
+
+    def _start_hands(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
+                     ) -> list[Mask]:
+        start = [hidden[s] | must[s] | played[s] for s in range(4)]
+        start[self.seat] = self.hand | played[self.seat]
+        return start
+
+    def _assign_announced(self, pool: list[int], need: list[int], forbid: list[Mask],
+                          must: list[Mask], played: list[Mask], rng: random.Random
+                          ) -> list[Mask] | None:
+        """A random deal that first gives each announcing seat combos of the kinds it
+        announced, then deals the rest."""
+        pool_mask = sum(1 << c for c in pool)
+        extra = [0, 0, 0, 0]
+        for s, kinds in self.announced:
+            if s == self.seat:
+                continue
+            for kind in kinds:
+                avail = (pool_mask & ~forbid[s]) | played[s] | must[s] | extra[s]
+                options = [c for c in candidates(avail, self.trump)
+                           if c.kind == kind and not c.cards & extra[s]]
+                if not options:
+                    return None
+                got = rng.choice(options).cards & pool_mask
+                if got.bit_count() + extra[s].bit_count() > need[s]:
+                    return None
+                extra[s] |= got
+                pool_mask &= ~got
+        rest = [c for c in pool if pool_mask >> c & 1]
+        left = [need[s] - extra[s].bit_count() for s in range(4)]
+        hands = _assign(rest, left, forbid, rng)
+        if hands is None:
+            return None
+        return [hands[s] | extra[s] for s in range(4)]
+
+    def _announcements_fit(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
+                           ) -> bool:
+        announced = dict(self.announced)
+        shown: dict[int, set[Combo]] = {}
+        for s, combo in self.shown:
+            shown.setdefault(s, set()).add(combo)
+        for s in range(4):
+            if s == self.seat or s not in announced:
+                continue
+            start = hidden[s] | must[s] | played[s]
+            best = best_declarations(start, self.trump)
+            if s in shown:
+                if set(best) != shown[s]:
+                    return False
+            elif sorted(c.kind for c in best) != sorted(announced[s]):
+                return False
+        return True
+
+    def _sample_auction(self, rng: random.Random) -> DealState:
+        rules = self.rules
+        me = self.seat
+        hidden = 0xFFFF_FFFF & ~self.hand
+        if self.turned >= 0:
+            hidden &= ~(1 << self.turned)
+        pool = _cards(hidden)
+        rng.shuffle(pool)
+        size = 5 if rules.game == "belote" else 8
+        hands = [0, 0, 0, 0]
+        hands[me] = self.hand
+        pos = 0
+        for s in range(4):
+            if s != me:
+                for c in pool[pos:pos + size]:
+                    hands[s] |= 1 << c
+                pos += size
+        state = DealState.from_hands(rules, self.dealer, hands, self.turned, pool[pos:],
+                                     self.held_over, self.scores)
+        for _, bid in self.auction:
+            state = state.apply(bid)
+        return state
+
+    def _replay(self, start: list[Mask], rng: random.Random) -> DealState:
+        rules = self.rules
+        if rules.game == "belote":
+            first_hands = [0, 0, 0, 0]
+            stock: list[int] = []
+            for s in deal_order(self.first, self.step):
+                cards = _cards(start[s] & ~(1 << self.turned))
+                if s == self.seat:
+                    keep = _cards(self.auction_hand)
+                else:
+                    rng.shuffle(cards)
+                    keep = cards[:5]
+                rest = [c for c in cards if c not in keep]
+                first_hands[s] = sum(1 << c for c in keep)
+                stock.extend(rest)
+            state = DealState.from_hands(rules, self.dealer, first_hands, self.turned, stock,
+                                         self.held_over, self.scores)
+        else:
+            state = DealState.from_hands(rules, self.dealer, start, held_over=self.held_over,
+                                         scores=self.scores)
+        for _, bid in self.auction:
+            state = state.apply(bid)
+        announced = {s for s, _ in self.announced}
+        for _, trick_cards in (*self.tricks, (self.leader, self.trick)):
+            for c in trick_cards:
+                p = state.player
+                if state.declared[p] is None and state.best[p]:
+                    silent = (self.own_declared == () if p == self.seat
+                              else p not in announced)
+                    if silent:
+                        state = state.apply(NO_DECLARATION)
+                state = state.apply(PLAYS[c])
+        return state
+
+
+def observe(state: DealState, seat: int) -> Observation:
+    """The :class:`Observation` of ``seat`` in ``state``."""
+    if not 0 <= seat < 4:
+        raise IllegalActionError(f"seat: {seat!r} is not a seat index 0..3")
+    phase = state.phase
+    in_play = phase != AUCTION and not state.auction.is_void
+    hand = state.hands[seat]
+    auction_hand = hand
+    if in_play and state.rules.game == "belote":
+        auction_hand = state.start_hands[seat] & ~_dealt_after(state, seat)
+    elif in_play:
+        auction_hand = state.start_hands[seat]
+    announced: list[tuple[int, tuple[str, ...]]] = []
+    for s in range(4):
+        d = state.declared[s]
+        if d and in_play:
+            announced.append((s, tuple(c.kind for c in d)))
+    shown: list[tuple[int, Combo]] = []
+    if in_play and (state.tricks or phase == OVER):
+        team = state.declaring_team()
+        if team >= 0:
+            for s in range(team, 4, 2):
+                shown.extend((s, c) for c in state.declared[s] or ())
+    legal = tuple(state.legal_actions()) if state.current_player == seat else ()
+    auction = state.auction
+    return Observation(
+        seat=seat,
+        rules=state.rules,
+        dealer=state.dealer,
+        phase=phase,
+        player=state.current_player,
+        hand=hand,
+        auction_hand=auction_hand,
+        turned=state.turned,
+        auction=auction.history,
+        trump=state.trump,
+        taker=state.taker,
+        contract=auction.best,
+        multiplier=auction.multiplier,
+        tricks=state.tricks,
+        leader=state.leader,
+        trick=state.trick,
+        own_declared=state.declared[seat] if in_play else None,
+        announced=tuple(announced),
+        shown=tuple(shown),
+        belote=state.belote,
+        points=state.points,
+        held_over=state.held_over,
+        scores=state.scores,
+        legal=legal,
+    )
+
+
+def _dealt_after(state: DealState, seat: int) -> Mask:
+    """The cards ``seat`` received after a belote auction (the turned card for the taker)."""
+    pos = 0
+    for s in deal_order(state.first, state.step):
+        n = 2 if s == state.taker else 3
+        if s == seat:
+            got = sum(1 << c for c in state.stock[pos:pos + n])
+            return got | (1 << state.turned if s == state.taker else 0)
+        pos += n
+    return 0
+
+
+def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Random
+            ) -> list[Mask] | None:
+    """Deal ``pool`` at random so that seat s gets ``need[s]`` cards, none of ``forbid[s]``;
+    ``None`` if this random try gets stuck."""
+    left = list(need)
+    options = []
+    for c in pool:
+        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
+        options.append((len(seats), rng.random(), c))
+    options.sort()
+    hands = [0, 0, 0, 0]
+    for _, _, c in options:
+        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
+        if not seats:
+            return None
+        total = sum(left[s] for s in seats)
+        r = rng.randrange(total)
+        for s in seats:
+            r -= left[s]
+            if r < 0:
+                break
+        hands[s] |= 1 << c
+        left[s] -= 1
+    if any(left):
+        return None
+    return hands
+
+
+def _assign_exact(pool: list[int], need: list[int], forbid: list[Mask]) -> list[Mask] | None:
+    """A deal of ``pool`` meeting the constraints by exhaustive search, ``None`` if none."""
+    hands = [0, 0, 0, 0]
+    left = list(need)
+
+    def go(i: int) -> bool:
+        if i == len(pool):
+            return not any(left)
+        c = pool[i]
+        for s in range(4):
+            if left[s] > 0 and not forbid[s] >> c & 1:
+                left[s] -= 1
+                hands[s] |= 1 << c
+                if go(i + 1):
+                    return True
+                left[s] += 1
+                hands[s] &= ~(1 << c)
+        return False
+
+    return hands if go(0) else None

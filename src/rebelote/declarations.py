@@ -1,0 +1,249 @@
+"""Declarations (annonces) and the belote (RULES.md section 4).
+
+A :class:`Combo` is one declaration: a sequence (tierce, cinquante, cent) or a carré. A hand
+declares its best set of disjoint combos (:func:`best_declarations`); only the team that shows
+the strongest single combo scores (:func:`declaring_team`).
+
+>>> from rebelote.cards import cards_mask, parse_cards
+>>> from rebelote.rules import HEARTS, NO_TRUMP
+>>> hand = cards_mask(parse_cards(["9H", "TH", "JH", "JS", "JD", "JC", "7C", "AS"]))
+>>> [(c.kind, c.points) for c in best_declarations(hand, HEARTS)]
+[('carre', 200)]
+>>> [(c.kind, c.points) for c in best_declarations(cards_mask(parse_cards(
+...     ["7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"])), NO_TRUMP)]
+[('cent', 100), ('tierce', 20)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from rebelote.cards import (
+    CardError,
+    Mask,
+    card_str,
+    cards_mask,
+    iter_mask,
+    parse_card,
+)
+from rebelote.rules import ALL_TRUMP, NO_TRUMP, PLAIN_ORDER, TrumpMode
+
+ComboKind = Literal["tierce", "cinquante", "cent", "carre"]
+COMBO_KINDS: Final[tuple[ComboKind, ...]] = ("tierce", "cinquante", "cent", "carre")
+
+# Carré points by rank index 7 8 9 T J Q K A.
+CARRE_POINTS: Final = (0, 0, 150, 100, 200, 100, 100, 100)
+CARRE_POINTS_NO_TRUMP: Final = (0, 0, 100, 150, 100, 100, 100, 200)
+BELOTE_POINTS: Final = 20
+_RANK_ALL_SUITS: Final = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
+
+
+def sequence_points(length: int) -> int:
+    """Tierce 20, cinquante 50, cent 100 (5 cards or more)."""
+    return 20 if length == 3 else 50 if length == 4 else 100 if length >= 5 else 0
+
+
+def sequence_kind(length: int) -> ComboKind:
+    return "tierce" if length == 3 else "cinquante" if length == 4 else "cent"
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """One declaration: its ``kind``, its ``cards`` (a mask) and its ``points``.
+
+    ``suit`` is the suit of a sequence (-1 for a carré); ``length`` its number of cards;
+    ``top`` the rank index (7..A = 0..7) of a sequence's top card or of a carré's rank.
+    """
+
+    kind: ComboKind
+    cards: Mask
+    points: int
+    suit: int
+    length: int
+    top: int
+
+    def strength(self, trump: TrumpMode) -> tuple[int, int, int, int, int]:
+        """The comparison key of RULES.md section 4: points, carré over sequence, longer
+        sequence, higher top card (carrés in the order A 10 K Q J 9), a sequence in trump."""
+        if self.kind == "carre":
+            return (self.points, 1, 0, PLAIN_ORDER[self.top], 0)
+        in_trump = 1 if self.suit == trump or trump == ALL_TRUMP else 0
+        return (self.points, 0, self.length, self.top, in_trump)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"kind": "tierce", "cards": ["9H", "TH", "JH"]}``."""
+        return {"kind": self.kind, "cards": [card_str(c) for c in iter_mask(self.cards)]}
+
+    def __str__(self) -> str:
+        return f"{self.kind} {' '.join(card_str(c) for c in iter_mask(self.cards))}"
+
+
+def carre(rank: int, trump: TrumpMode) -> Combo:
+    """The carré of ``rank`` (its points in this trump mode; 0 for 8s and 7s)."""
+    table = CARRE_POINTS_NO_TRUMP if trump == NO_TRUMP else CARRE_POINTS
+    return Combo("carre", _RANK_ALL_SUITS[rank], table[rank], -1, 4, rank)
+
+
+def sequence(suit: int, low: int, length: int) -> Combo:
+    """The sequence of ``length`` cards of ``suit`` from rank index ``low`` up."""
+    cards = ((1 << length) - 1) << (suit * 8 + low)
+    return Combo(sequence_kind(length), cards, sequence_points(length), suit, length,
+                 low + length - 1)
+
+
+def candidates(hand: Mask, trump: TrumpMode) -> list[Combo]:
+    """Every combo the hand holds: carrés worth points and every sequence of 3+ cards."""
+    out: list[Combo] = []
+    for rank in range(8):
+        if hand & _RANK_ALL_SUITS[rank] == _RANK_ALL_SUITS[rank]:
+            c = carre(rank, trump)
+            if c.points:
+                out.append(c)
+    for suit in range(4):
+        bits = hand >> (suit * 8) & 0xFF
+        if bits & (bits >> 1) & (bits >> 2) == 0:
+            continue
+        for low in range(6):
+            for length in range(3, 9 - low):
+                run = ((1 << length) - 1) << low
+                if bits & run != run:
+                    break
+                out.append(sequence(suit, low, length))
+    return out
+
+
+def _set_key(combos: Sequence[Combo], trump: TrumpMode) -> tuple[object, ...]:
+    total = sum(c.points for c in combos)
+    return (total, sorted((c.strength(trump) for c in combos), reverse=True))
+
+
+def best_declarations(hand: Mask, trump: TrumpMode) -> tuple[Combo, ...]:
+    """The hand's best set of disjoint combos: most points, then the strongest combos."""
+    cands = candidates(hand, trump)
+    if not cands:
+        return ()
+    if len(cands) == 1:
+        return (cands[0],)
+    best: list[Combo] = []
+    best_key: tuple[object, ...] = (0, [])
+
+    def search(i: int, used: Mask, chosen: list[Combo]) -> None:
+        nonlocal best, best_key
+        if i == len(cands):
+            key = _set_key(chosen, trump)
+            if key > best_key:
+                best, best_key = list(chosen), key
+            return
+        c = cands[i]
+        if not used & c.cards:
+            chosen.append(c)
+            search(i + 1, used | c.cards, chosen)
+            chosen.pop()
+        search(i + 1, used, chosen)
+
+    search(0, 0, [])
+    return tuple(sorted(best, key=lambda c: c.strength(trump), reverse=True))
+
+
+def check_declarations(combos: Sequence[Combo], hand: Mask, trump: TrumpMode) -> str | None:
+    """``None`` if ``combos`` is a set a hand may declare, else why not (a sentence).
+
+    Every combo must be held, worth points, and disjoint from the others, and the set must be
+    worth the hand's best set (a hand declares its best set or nothing).
+    """
+    used = 0
+    for c in combos:
+        if c.cards & ~hand:
+            return f"{c} is not in the hand"
+        if c.cards & used:
+            return f"{c} shares a card with another declaration"
+        if c.points == 0:
+            return f"{c} is worth nothing"
+        used |= c.cards
+    if combos:
+        best = sum(c.points for c in best_declarations(hand, trump))
+        if sum(c.points for c in combos) != best:
+            return f"the hand's best declarations are worth {best}, not what was declared"
+    return None
+
+
+def combo_from_json(obj: object, trump: TrumpMode) -> Combo:
+    """Read ``{"kind": "tierce", "cards": [...]}``; :class:`ValueError` naming what is wrong."""
+    if not isinstance(obj, Mapping):
+        raise ValueError("a declaration is an object with 'kind' and 'cards'")
+    kind = obj.get("kind")
+    cards = obj.get("cards")
+    if kind not in COMBO_KINDS:
+        raise ValueError(f"kind: {kind!r} is not a declaration ({', '.join(COMBO_KINDS)})")
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise ValueError("cards: must be a list of cards like 'JH'")
+    try:
+        parsed = [parse_card(c) for c in cards]
+    except CardError as exc:
+        raise ValueError(f"cards: {exc}") from None
+    mask = cards_mask(parsed)
+    if mask.bit_count() != len(parsed):
+        raise ValueError("cards: a card is listed twice")
+    if kind == "carre":
+        ranks = {c & 7 for c in parsed}
+        if len(parsed) != 4 or len(ranks) != 1:
+            raise ValueError("cards: a carré is the four cards of one rank")
+        return carre(ranks.pop(), trump)
+    suits = {c >> 3 for c in parsed}
+    low = min(c & 7 for c in parsed)
+    length = len(parsed)
+    if len(suits) != 1 or length < 3:
+        raise ValueError("cards: a sequence is three or more cards of one suit")
+    combo = sequence(suits.pop(), low, length)
+    if combo.cards != mask:
+        raise ValueError("cards: the cards of a sequence follow each other (7 8 9 T J Q K A)")
+    if combo.kind != kind:
+        raise ValueError(f"kind: {length} cards in sequence make a {combo.kind}, not a {kind}")
+    return combo
+
+
+def declaring_team(declared: Sequence[Sequence[Combo]], trump: TrumpMode, first: int, step: int,
+                   tie: str = "nobody") -> int:
+    """The team (0 NS, 1 EW) whose declarations count, or -1 for nobody.
+
+    ``declared`` holds each seat's declared combos (N E S W). The team showing the strongest
+    single combo wins; a perfect tie goes to nobody, or with ``tie="first"`` to the team of the
+    seat that speaks first from ``first`` (the first leader) in the direction ``step``.
+    """
+    best: list[tuple[tuple[int, int, int, int, int], int] | None] = [None, None]
+    order = [(first + i * step) % 4 for i in range(4)]
+    for seat in order:
+        for c in declared[seat]:
+            key = c.strength(trump)
+            cur = best[seat & 1]
+            if cur is None or key > cur[0]:
+                best[seat & 1] = (key, seat)
+    a, b = best
+    if a is None and b is None:
+        return -1
+    if a is None:
+        return 1
+    if b is None:
+        return 0
+    if a[0] != b[0]:
+        return 0 if a[0] > b[0] else 1
+    if tie == "first":
+        return 1 if order.index(a[1]) > order.index(b[1]) else 0
+    return -1
+
+
+def belote_holders(hands: Sequence[Mask], trump: TrumpMode) -> tuple[int, ...]:
+    """For each suit whose K and Q count as a belote (the trump; every suit in all-trump;
+    none in no-trump), the seat holding both, else -1. Indexed by suit."""
+    out = [-1, -1, -1, -1]
+    if trump == NO_TRUMP:
+        return tuple(out)
+    suits = range(4) if trump == ALL_TRUMP else (trump,)
+    for s in suits:
+        pair = 0b0110_0000 << (s * 8)
+        for seat, hand in enumerate(hands):
+            if hand & pair == pair:
+                out[s] = seat
+    return tuple(out)
