@@ -1,0 +1,99 @@
+"""The command line: JSON lines in and out, one answer per line, exit statuses, no traceback."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rebelote.cards
+import rebelote.jsonio
+import rebelote.match
+import rebelote.rules
+import rebelote.scoring
+
+GOOD = ('{"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90, '
+        '"points": {"NS": 97, "EW": 65}}')
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rebelote.cli", *args], input=stdin,
+                          capture_output=True, text=True, check=False)
+
+
+def test_score_answers_every_line_in_order_and_exits_0() -> None:
+    proc = run("score", stdin=GOOD + "\n\n" + GOOD + "\n")
+    assert proc.returncode == 0
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a["score"] for a in lines] == [{"NS": 190, "EW": 70}] * 2
+
+
+def test_a_bad_line_gets_its_error_and_the_others_are_answered() -> None:
+    stdin = "\n".join([GOOD, "{not json", "[1, 2]", '{"game": "belote"}', GOOD]) + "\n"
+    proc = run("score", stdin=stdin)
+    assert proc.returncode == 1
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(answers) == 5
+    assert answers[0]["outcome"] == answers[4]["outcome"] == "made"
+    assert answers[1]["error"].startswith("line 2: not JSON")
+    assert "JSON object" in answers[2]["error"]
+    assert answers[3]["error"].startswith("taker: missing")
+    assert "Traceback" not in proc.stderr
+
+
+def test_score_reads_a_file(tmp_path: Path) -> None:
+    f = tmp_path / "deals.jsonl"
+    f.write_text(GOOD + "\n", encoding="utf-8")
+    proc = run("score", str(f))
+    assert proc.returncode == 0 and json.loads(proc.stdout)["outcome"] == "made"
+
+
+def test_unusable_arguments_exit_2() -> None:
+    proc = run("score", "/no/such/file.jsonl")
+    assert proc.returncode == 2
+    assert "cannot read" in proc.stderr
+    assert run("score", "--no-such-option").returncode == 2
+
+
+def test_explain_adds_the_result_card() -> None:
+    proc = run("score", "--explain", stdin=GOOD + "\n")
+    lines = json.loads(proc.stdout)["lines"]
+    assert lines[-1] == {"key": "score", "NS": 190, "EW": 70, "text": "Marks: NS 190, EW 70.",
+                         "args": {}}
+
+
+def test_legal_answers_cards_and_full_tricks() -> None:
+    stdin = "\n".join([
+        '{"game": "coinche", "trump": "hearts", "hand": ["JH", "KD"], '
+        '"trick": [["S", "AS"], ["W", "TS"], ["N", "7S"]]}',
+        '{"game": "coinche", "trump": "hearts", '
+        '"trick": [["S", "AS"], ["W", "TS"], ["N", "7S"], ["E", "JH"]]}',
+        '{"game": "coinche", "trump": "hearts", "hand": ["AS"], "trick": [["S", "AS"]]}',
+        '{"game": "coinche", "trump": "hearts", "hand": ["JH"], "trick": [["S", "AS"], '
+        '["N", "7S"]]}',
+        '{"game": "coinche", "trump": "hearts", "hand": ["XX"]}',
+    ]) + "\n"
+    proc = run("legal", stdin=stdin)
+    assert proc.returncode == 1
+    a = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert a[0]["legal"] == ["JH"] and a[0]["winner"] is None
+    assert a[1]["winner"] == "E" and a[1]["points"] == 41
+    assert a[2]["error"].startswith("hand[0]: AS is also trick[0]")
+    assert a[3]["error"].startswith("trick[1]: N does not play after S")
+    assert a[4]["error"].startswith("hand[0]: 'XX' is not a card")
+
+
+def test_version() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("rebelote ")
+
+
+@pytest.mark.parametrize("module", [rebelote.cards, rebelote.rules, rebelote.scoring,
+                                    rebelote.match, rebelote.jsonio])
+def test_docstring_examples_run(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.failed == 0 and result.attempted > 0

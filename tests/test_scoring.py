@@ -1,0 +1,286 @@
+"""Scoring a deal (RULES.md section 6): one test per rule, named after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rebelote.errors import InputError
+from rebelote.rules import Rules
+from rebelote.scoring import DealSummary, score_deal, summary_rules, team_declaration_totals
+
+
+def score(**deal: Any) -> tuple[str, dict[str, int], int]:
+    if "void" not in deal and "adjust" not in deal:
+        deal.setdefault("trump", "hearts")
+        deal.setdefault("taker", "NS")
+    rules = summary_rules(deal)
+    s = score_deal(DealSummary.from_json({k: v for k, v in deal.items() if k != "game"}
+                                         | {"game": deal["game"]}, rules), rules)
+    return s.outcome, {"NS": s.score[0], "EW": s.score[1]}, s.held_over
+
+
+def belote(**deal: Any) -> tuple[str, dict[str, int], int]:
+    return score(game="belote", **deal)
+
+
+def coinche(**deal: Any) -> tuple[str, dict[str, int], int]:
+    return score(game="coinche", **deal)
+
+
+# -- belote -------------------------------------------------------------------------------------
+def test_belote_takers_ahead_each_team_marks_its_total() -> None:
+    assert belote(points={"NS": 98}, belote="NS") == ("made", {"NS": 118, "EW": 64}, 0)
+
+
+def test_belote_takers_behind_are_dedans_the_defense_marks_162_and_all_declarations() -> None:
+    assert belote(points={"NS": 66}, declarations={"NS": 20}, belote="EW") == \
+        ("failed", {"NS": 0, "EW": 162 + 20 + 20}, 0)
+
+
+def test_belote_dedans_takers_keep_their_belote() -> None:
+    assert belote(points={"NS": 70}, belote="NS") == ("failed", {"NS": 20, "EW": 162}, 0)
+
+
+def test_belote_takers_capot_mark_252_belote_and_all_declarations() -> None:
+    assert belote(points={"NS": 252}, capot="NS", belote="EW", declarations={"EW": 50}) == \
+        ("made", {"NS": 302, "EW": 20}, 0)
+
+
+def test_belote_defense_capot_the_takers_fail_and_the_defense_marks_162() -> None:
+    assert belote(points={"EW": 252}, capot="EW", belote="NS") == \
+        ("failed", {"NS": 20, "EW": 162}, 0)
+
+
+def test_belote_equal_totals_is_a_litige_the_takers_points_held_over() -> None:
+    assert belote(points={"NS": 81, "EW": 81}) == ("litige", {"NS": 0, "EW": 81}, 81)
+
+
+def test_belote_litige_the_belote_is_never_held_over() -> None:
+    # NS 61 + belote 20 = 81 against 101? no: EW 101. Make a tie with belote: 71 + 20 = 91.
+    assert belote(points={"NS": 71, "EW": 91}, belote="NS") == \
+        ("litige", {"NS": 20, "EW": 91}, 71)
+
+
+def test_belote_the_reserve_goes_to_the_takers_if_they_make_it() -> None:
+    assert belote(points={"NS": 102}, held_over=91) == ("made", {"NS": 193, "EW": 60}, 0)
+
+
+def test_belote_the_reserve_goes_to_the_defense_if_the_takers_fail() -> None:
+    assert belote(points={"NS": 60}, held_over=91) == ("failed", {"NS": 0, "EW": 162 + 91}, 0)
+
+
+def test_belote_a_second_litige_gives_the_old_reserve_to_the_defense() -> None:
+    assert belote(points={"NS": 81}, held_over=50) == ("litige", {"NS": 0, "EW": 131}, 81)
+
+
+def test_belote_option_litige_defense_takes_all() -> None:
+    assert belote(points={"NS": 81}, options={"litige": "defense"}) == \
+        ("litige", {"NS": 0, "EW": 162}, 0)
+
+
+def test_belote_marks_are_exact_unless_rounding_is_asked() -> None:
+    assert belote(points={"NS": 97}) == ("made", {"NS": 97, "EW": 65}, 0)
+    assert belote(points={"NS": 97}, options={"rounding": "nearest"}) == \
+        ("made", {"NS": 100, "EW": 70}, 0)
+
+
+def test_belote_house_no_trump_deal_is_130() -> None:
+    assert belote(rules="house", trump="no-trump", points={"NS": 66}) == \
+        ("made", {"NS": 66, "EW": 64}, 0)
+
+
+def test_belote_option_belote_counts_for_contract_off() -> None:
+    # 71 + 20 = 91 against 91 would be a litige; without the belote, 71 < 91: dedans.
+    assert belote(points={"NS": 71}, belote="NS",
+                  options={"belote_counts_for_contract": False}) == \
+        ("failed", {"NS": 20, "EW": 162}, 0)
+
+
+# -- coinche ------------------------------------------------------------------------------------
+def test_coinche_made_takers_mark_total_plus_contract_defense_its_total_rounded() -> None:
+    assert coinche(contract=90, points={"NS": 97}) == ("made", {"NS": 190, "EW": 70}, 0)
+
+
+def test_coinche_the_takers_must_reach_the_contract() -> None:
+    assert coinche(contract=110, points={"NS": 100}) == ("failed", {"NS": 0, "EW": 270}, 0)
+
+
+def test_coinche_a_tie_fails() -> None:
+    assert coinche(contract=80, points={"NS": 81}) == ("failed", {"NS": 0, "EW": 240}, 0)
+
+
+def test_coinche_failed_defense_marks_160_contract_all_declarations_and_its_belote() -> None:
+    assert coinche(contract=110, points={"NS": 60}, declarations={"NS": 50}, belote="EW") == \
+        ("failed", {"NS": 0, "EW": 160 + 110 + 50 + 20}, 0)
+
+
+def test_coinche_coinched_made_all_times_two_defense_keeps_only_its_belote() -> None:
+    assert coinche(contract=90, coinche="coinche", points={"NS": 100}, belote="EW") == \
+        ("made", {"NS": 500, "EW": 20}, 0)
+
+
+def test_coinche_surcoinched_times_four() -> None:
+    assert coinche(contract=90, coinche="surcoinche", points={"NS": 104}) == \
+        ("made", {"NS": 1000, "EW": 0}, 0)
+    assert coinche(contract=90, coinche="surcoinche", points={"NS": 60}) == \
+        ("failed", {"NS": 0, "EW": 1000}, 0)
+
+
+def test_coinche_capot_not_bid_takes_the_defense_declarations() -> None:
+    assert coinche(contract=100, points={"NS": 252}, capot="NS", belote="NS",
+                   declarations={"EW": 20}) == ("made", {"NS": 390, "EW": 0}, 0)
+
+
+def test_coinche_capot_bid_is_made_only_with_all_eight_tricks() -> None:
+    assert coinche(contract="capot", points={"NS": 252}, capot="NS") == \
+        ("made", {"NS": 500, "EW": 0}, 0)
+    assert coinche(contract="capot", points={"NS": 152}) == ("failed", {"NS": 0, "EW": 410}, 0)
+
+
+def test_coinche_coinched_capot_counts_250_instead_of_160() -> None:
+    assert coinche(contract=110, coinche="coinche", points={"NS": 252}, capot="NS",
+                   belote="NS") == ("made", {"NS": 760, "EW": 0}, 0)
+
+
+def test_coinche_defense_capot_fails_for_160_not_252() -> None:
+    assert coinche(contract=80, points={"EW": 252}, capot="EW") == \
+        ("failed", {"NS": 0, "EW": 240}, 0)
+
+
+def test_coinche_generale_is_made_only_by_the_taker_alone() -> None:
+    assert coinche(contract="generale", points={"NS": 252}, capot="NS", generale=True) == \
+        ("made", {"NS": 750, "EW": 0}, 0)
+    assert coinche(contract="generale", points={"NS": 252}, capot="NS") == \
+        ("failed", {"NS": 0, "EW": 660}, 0)
+
+
+def test_coinche_generale_value_option() -> None:
+    assert coinche(contract="generale", points={"NS": 252}, capot="NS", generale=True,
+                   options={"generale_value": 1000}) == ("made", {"NS": 1250, "EW": 0}, 0)
+
+
+def test_coinche_rounding_five_up_and_success_judged_exact() -> None:
+    assert coinche(contract=80, points={"NS": 78}) == ("failed", {"NS": 0, "EW": 240}, 0)
+    assert coinche(contract=80, points={"NS": 95}) == ("made", {"NS": 180, "EW": 70}, 0)
+
+
+def test_coinche_house_rules_do_not_round() -> None:
+    assert coinche(rules="house", contract=100, cards={"NS": 98, "EW": 54},
+                   last_trick="NS") == ("made", {"NS": 208, "EW": 54}, 0)
+
+
+def test_coinche_house_no_trump_falls_for_130() -> None:
+    assert coinche(rules="house", trump="no-trump", contract=80, points={"NS": 40}) == \
+        ("failed", {"NS": 0, "EW": 210}, 0)
+
+
+def test_coinche_all_trump_belotes_per_suit() -> None:
+    assert coinche(trump="all-trump", contract=100, points={"NS": 90},
+                   belote={"NS": 1, "EW": 2}) == ("failed", {"NS": 20, "EW": 160 + 100 + 40}, 0)
+
+
+def test_coinche_all_trump_trump_scale_is_a_258_deal() -> None:
+    assert coinche(trump="all-trump", contract=100, points={"NS": 158},
+                   options={"all_trump_scale": "trump"}) == ("made", {"NS": 260, "EW": 100}, 0)
+
+
+# -- void deals and adjustments ----------------------------------------------------------------
+def test_a_void_deal_marks_nothing() -> None:
+    assert score(game="coinche", void=True) == ("void", {"NS": 0, "EW": 0}, 0)
+
+
+def test_an_adjustment_marks_the_points_it_names() -> None:
+    assert score(game="belote", adjust={"NS": 50}) == ("adjust", {"NS": 50, "EW": 0}, 0)
+
+
+# -- the points forms and the result card -------------------------------------------------------
+def test_the_three_points_forms_agree() -> None:
+    a = coinche(contract=100, points={"NS": 108, "EW": 54})
+    b = coinche(contract=100, points={"NS": 108})
+    c = coinche(contract=100, points={"EW": 54})
+    d = coinche(contract=100, cards={"NS": 98}, last_trick="NS")
+    e = coinche(contract=100, cards={"NS": 98, "EW": 54}, last_trick="NS")
+    assert a == b == c == d == e
+
+
+def test_capot_is_inferred_from_252_points() -> None:
+    assert coinche(contract=100, points={"NS": 252}) == ("made", {"NS": 350, "EW": 0}, 0)
+
+
+def test_the_result_card_explains_the_marks() -> None:
+    rules = Rules.preset("official", "coinche")
+    s = score_deal(DealSummary.from_json({"trump": "spades", "taker": "NS", "contract": 100,
+                                          "coinche": "coinche", "points": {"NS": 96},
+                                          "belote": "NS", "declarations": {"NS": 20}}, rules),
+                   rules)
+    keys = [line.key for line in s.lines]
+    assert keys == ["tricks", "declarations", "belote", "total", "contract", "mark", "score"]
+    assert "(160 + all declarations 20 + belote 20 + contract 100) × 2" in s.lines[5].text
+    assert s.to_json(explain=True)["lines"][-1]["NS"] == 600
+
+
+def test_summary_round_trips_through_json() -> None:
+    rules = Rules.preset("official", "coinche")
+    obj = {"trump": "all-trump", "taker": "EW", "contract": "capot", "coinche": "surcoinche",
+           "points": {"NS": 0, "EW": 252}, "capot": "EW", "belote": {"NS": 1, "EW": 2},
+           "declarations": {"EW": 150}}
+    s = DealSummary.from_json(obj, rules)
+    assert DealSummary.from_json(s.to_json(), rules) == s
+
+
+def test_declaration_totals_are_sums_of_real_declarations() -> None:
+    totals = team_declaration_totals()
+    assert {20, 40, 50, 70, 100, 150, 200, 250, 350, 550} <= totals
+    assert not {10, 30, 35, 130, 560} & totals
+
+
+@pytest.mark.parametrize(
+    ("deal", "field"),
+    [({"points": {"NS": 97, "EW": 70}}, "points"),
+     ({"points": {"NS": 1}}, "points.NS"),
+     ({"points": {"NS": 200}}, "points.NS"),
+     ({"points": {"NS": 252}, "capot": "EW"}, "points"),
+     ({"cards": {"NS": 100, "EW": 40}, "last_trick": "NS"}, "cards"),
+     ({"cards": {"NS": 100}}, "last_trick"),
+     ({"points": {"NS": 97}, "cards": {"NS": 87}, "last_trick": "NS"}, "points"),
+     ({}, "points"),
+     ({"points": {"NS": 97}, "taker": "SN"}, "taker"),
+     ({"points": {"NS": 97}, "trump": "stars"}, "trump"),
+     ({"points": {"NS": 97}, "declarations": {"NS": 35}}, "declarations.NS"),
+     ({"points": {"NS": 97}, "declarations": {"NS": 20, "EW": 50}}, "declarations"),
+     ({"points": {"NS": 97}, "belote": "NS", "trump": "no-trump"}, "belote"),
+     ({"points": {"NS": 97}, "belote": {"NS": 1, "EW": 1}}, "belote"),
+     ({"points": {"NS": 97}, "contract": 85}, "contract"),
+     ({"points": {"NS": 97}, "coinche": "triple"}, "coinche"),
+     ({"points": {"NS": 97}, "held_over": 20}, "held_over"),
+     ({"points": {"NS": 97}, "generale": True}, "generale"),
+     ({"points": {"NS": 97}, "contrat": 100}, "contrat")],
+)
+def test_bad_coinche_summaries_name_the_field(deal: dict[str, Any], field: str) -> None:
+    obj = {"trump": "hearts", "taker": "NS", "contract": 100, **deal}
+    rules = Rules.preset("official", "coinche")
+    with pytest.raises(InputError) as err:
+        DealSummary.from_json(obj, rules)
+    assert err.value.field == field, str(err.value)
+
+
+def test_a_coinched_capot_is_refused_when_the_option_is_off() -> None:
+    rules = Rules.preset("official", "coinche").replace(coinche_capot=False)
+    with pytest.raises(InputError, match="coinche_capot"):
+        DealSummary.from_json({"taker": "NS", "contract": "capot", "coinche": "coinche",
+                               "points": {"NS": 252}}, rules)
+
+
+def test_declarations_are_refused_when_the_option_is_off() -> None:
+    rules = Rules.preset("official", "belote").replace(declarations=False)
+    with pytest.raises(InputError, match="option declarations"):
+        DealSummary.from_json({"taker": "NS", "points": {"NS": 97},
+                               "declarations": {"NS": 20}}, rules)
+
+
+def test_a_contract_in_belote_is_refused() -> None:
+    rules = Rules.preset("official", "belote")
+    with pytest.raises(InputError, match="contract: belote has no contract"):
+        DealSummary.from_json({"taker": "NS", "points": {"NS": 97}, "contract": 90}, rules)
