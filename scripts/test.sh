@@ -34,6 +34,6 @@ if [ -z "${REBELOTE_TEST_PG_URL:-}" ] && { command -v pg_ctl >/dev/null || [ -x 
 fi
 trap pg_stop EXIT
 
-echo "== ruff"; "$BIN/ruff" check src tests bench
+echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench)
 echo "== mypy --strict"; "$BIN/mypy"
 echo "== pytest"; "$BIN/pytest" -n 2 -q --durations=10 "$@"
