@@ -1,0 +1,341 @@
+"""The words printed on the sheets and written in CSV headers, French first, then English.
+
+Each language is one flat dict from a key to a text; texts with ``{name}`` slots are filled by
+:func:`text`. The sheets never print a word that is not here, so adding a language is adding
+one dict.
+
+>>> text("fr", "outcome.failed"), text("en", "winner", team="Nous", deal=7)
+('chute', 'Winner: Nous, after deal 7')
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rebelote.errors import InputError
+
+LANGS: Final = ("fr", "en")
+
+_FR: Final[dict[str, str]] = {
+    # games, rule sets, teams
+    "game.belote": "Belote classique",
+    "game.coinche": "Belote coinchée",
+    "rules.official": "règles officielles",
+    "rules.house": "règles maison",
+    "team.default.0": "Nous",
+    "team.default.1": "Eux",
+    "target": "Partie en {target} points",
+    "target.blank": "Partie en ______ points",
+    "versus": "{a} contre {b}",
+    # score sheet
+    "sheet.title": "Feuille de marque",
+    "sheet.col.deal": "Donne",
+    "sheet.col.taker": "Preneur",
+    "sheet.col.trump": "Atout",
+    "sheet.col.contract": "Contrat",
+    "sheet.col.marks": "Marque",
+    "sheet.col.total": "Total",
+    "sheet.col.outcome": "Issue",
+    "sheet.start": "Départ",
+    "sheet.carried": "Report",
+    "sheet.totals": "Totaux",
+    "sheet.reserve": "réserve {points}",
+    "sheet.reserve.waiting": "Litige en réserve : {points} points pour la prochaine donne jouée.",
+    "sheet.no_winner": "Pas encore de vainqueur.",
+    "sheet.hint.belote": (
+        "Preneur : l’équipe qui a pris. Atout : ♠ ♥ ♦ ♣, SA (sans atout) ou TA (tout atout). "
+        "Issue : réussi, chute (dedans) ou litige."
+    ),
+    "sheet.hint.coinche": (
+        "Contrat : 80 à 160, capot ou générale ; ×2 coinché, ×4 surcoinché. "
+        "Issue : réussi ou chute. Marques arrondies à la dizaine (règles officielles)."
+    ),
+    "winner": "Vainqueur : {team}, après la donne {deal}",
+    "page": "Page {page} / {pages}",
+    "footer": "rebelote · {title}",
+    # trump modes, short (sheet) and long (CSV)
+    "trump.short.4": "SA",
+    "trump.short.5": "TA",
+    "trump.0": "pique",
+    "trump.1": "cœur",
+    "trump.2": "carreau",
+    "trump.3": "trèfle",
+    "trump.4": "sans-atout",
+    "trump.5": "tout-atout",
+    "contract.capot": "capot",
+    "contract.generale": "générale",
+    "coinche.2": "coinché",
+    "coinche.4": "surcoinché",
+    "outcome.made": "réussi",
+    "outcome.failed": "chute",
+    "outcome.litige": "litige",
+    "outcome.void": "donne nulle",
+    "outcome.adjust": "ajustement",
+    "yes": "oui",
+    "word.declarations": "annonces",
+    "word.belote": "belote",
+    "word.capot": "capot",
+    # points table
+    "table.title": "Tableau des points",
+    "table.cards": "Valeur des cartes",
+    "table.col.card": "Carte",
+    "table.col.trump": "Atout",
+    "table.col.plain": "Hors atout",
+    "table.col.nt_official": "Sans atout\n(officiel, as {ace})",
+    "table.col.nt_house": "Sans atout\n(maison, as {ace})",
+    "table.col.all_trump": "Tout atout",
+    "table.suit_total": "Total d’une couleur",
+    "table.order": (
+        "Ordre, de la plus forte à la plus faible — à l’atout (et au tout atout) : {trump} ; "
+        "hors atout et sans atout : {plain}"
+    ),
+    "table.totals": "Totaux d’une donne",
+    "table.col.what": "",
+    "table.col.suit": "Couleur d’atout",
+    "table.col.nt": "Sans atout\n(officiel / maison)",
+    "table.col.at": "Tout atout",
+    "table.cards_total": "Cartes",
+    "table.dix_de_der": "Dix de der (dernier pli)",
+    "table.deal_total": "Donne",
+    "table.capot_total": "Capot (les huit plis, dernier pli {last})",
+    "table.fall_base": "Chute à la coinche (donne arrondie)",
+    "table.capot_base": "Capot à la coinche (arrondi)",
+    "table.declarations": "Annonces et belote",
+    "table.col.declaration": "Annonce",
+    "table.col.points": "Points",
+    "table.col.nt_points": "Sans atout",
+    "decl.tierce": "Tierce (3 cartes qui se suivent)",
+    "decl.cinquante": "Cinquante (4 cartes)",
+    "decl.cent": "Cent (5 cartes ou plus)",
+    "decl.carre": "Carré de {ranks}",
+    "decl.belote": "Belote-rebelote (roi et dame d’atout)",
+    "decl.note": (
+        "Une seule équipe marque ses annonces : celle qui montre la plus forte. "
+        "La belote reste toujours à l’équipe qui l’a (imprenable) ; "
+        "tout atout : une par couleur ; sans atout : aucune."
+    ),
+    "table.cases": "Marquer une donne",
+    "table.col.case": "Cas",
+    "table.col.rule": "Qui marque quoi",
+    "table.col.example": "Exemple",
+    "case.belote": "Belote classique (au point près)",
+    "case.coinche": (
+        "Coinche (contrat {low} à {high}, capot {capot_contract}, générale {generale})"
+    ),
+    "case.b.made": "Réussi",
+    "case.b.made.rule": "Total du preneur supérieur à la défense : chacun marque son total.",
+    "case.b.failed": "Chute (dedans)",
+    "case.b.failed.rule": (
+        "Total du preneur inférieur : la défense marque {deal} + toutes les annonces + sa "
+        "belote ; le preneur garde sa belote."
+    ),
+    "case.b.litige": "Litige",
+    "case.b.litige.rule": (
+        "Totaux égaux : la défense marque son total ; celui du preneur (hors belote) est mis "
+        "en réserve pour l’équipe qui gagne la donne suivante."
+    ),
+    "case.b.capot": "Capot",
+    "case.b.capot.rule": (
+        "Le preneur fait les huit plis : {capot} + sa belote + toutes les annonces."
+    ),
+    "case.c.made": "Réussi",
+    "case.c.made.rule": (
+        "Total ≥ contrat et > défense : le preneur marque son total + le contrat, "
+        "la défense son total."
+    ),
+    "case.c.failed": "Chute",
+    "case.c.failed.rule": (
+        "La défense marque {fall} + le contrat + toutes les annonces + sa belote ; "
+        "le preneur garde sa belote. Égalité : chute."
+    ),
+    "case.c.coinche": "Coinché ×2",
+    "case.c.coinche.rule": (
+        "Réussi : ({fall} + annonces + belote + contrat) × 2 au preneur ({capot_base} si "
+        "capot), la défense garde sa belote. Chuté : la défense marque le double."
+    ),
+    "case.c.surcoinche": "Surcoinché ×4",
+    "case.c.surcoinche.rule": "Comme coinché, multiplié par 4.",
+    "case.c.capot": "Capot",
+    "case.c.capot.rule": (
+        "Les huit plis : {capot} + belote + toutes les annonces + le contrat "
+        "({capot_base} s’il a été demandé)."
+    ),
+    "case.c.rounding": "Arrondi",
+    "case.c.rounding.rule": (
+        "Chaque marque à la dizaine la plus proche, 5 au-dessus (règles officielles) ; "
+        "le contrat se juge sur les totaux exacts."
+    ),
+    "example.score": "{ns} / {ew}",
+    "table.note": "Valeurs tirées du moteur de rebelote (règles officielles sauf mention).",
+}
+
+_EN: Final[dict[str, str]] = {
+    "game.belote": "Classic belote",
+    "game.coinche": "Coinche",
+    "rules.official": "official rules",
+    "rules.house": "house rules",
+    "team.default.0": "Us",
+    "team.default.1": "Them",
+    "target": "Game to {target} points",
+    "target.blank": "Game to ______ points",
+    "versus": "{a} versus {b}",
+    "sheet.title": "Score sheet",
+    "sheet.col.deal": "Deal",
+    "sheet.col.taker": "Taker",
+    "sheet.col.trump": "Trump",
+    "sheet.col.contract": "Contract",
+    "sheet.col.marks": "Marks",
+    "sheet.col.total": "Total",
+    "sheet.col.outcome": "Outcome",
+    "sheet.start": "Start",
+    "sheet.carried": "Brought forward",
+    "sheet.totals": "Totals",
+    "sheet.reserve": "{points} held over",
+    "sheet.reserve.waiting": "Litige reserve: {points} points wait for the next deal played.",
+    "sheet.no_winner": "No winner yet.",
+    "sheet.hint.belote": (
+        "Taker: the team that took. Trump: ♠ ♥ ♦ ♣, NT (no-trump) or AT (all-trump). "
+        "Outcome: made, failed (dedans) or litige."
+    ),
+    "sheet.hint.coinche": (
+        "Contract: 80 to 160, capot or générale; ×2 coinched, ×4 surcoinched. "
+        "Outcome: made or failed. Marks rounded to ten (official rules)."
+    ),
+    "winner": "Winner: {team}, after deal {deal}",
+    "page": "Page {page} of {pages}",
+    "footer": "rebelote · {title}",
+    "trump.short.4": "NT",
+    "trump.short.5": "AT",
+    "trump.0": "spades",
+    "trump.1": "hearts",
+    "trump.2": "diamonds",
+    "trump.3": "clubs",
+    "trump.4": "no-trump",
+    "trump.5": "all-trump",
+    "contract.capot": "capot",
+    "contract.generale": "générale",
+    "coinche.2": "coinched",
+    "coinche.4": "surcoinched",
+    "outcome.made": "made",
+    "outcome.failed": "failed",
+    "outcome.litige": "litige",
+    "outcome.void": "void",
+    "outcome.adjust": "adjustment",
+    "yes": "yes",
+    "word.declarations": "declarations",
+    "word.belote": "belote",
+    "word.capot": "capot",
+    "table.title": "Points table",
+    "table.cards": "Card values",
+    "table.col.card": "Card",
+    "table.col.trump": "Trump",
+    "table.col.plain": "Plain suit",
+    "table.col.nt_official": "No-trump\n(official, ace {ace})",
+    "table.col.nt_house": "No-trump\n(house, ace {ace})",
+    "table.col.all_trump": "All-trump",
+    "table.suit_total": "One suit",
+    "table.order": (
+        "Order, strongest first — trump (and all-trump): {trump}; "
+        "plain suit and no-trump: {plain}"
+    ),
+    "table.totals": "Totals of a deal",
+    "table.col.what": "",
+    "table.col.suit": "Suit trump",
+    "table.col.nt": "No-trump\n(official / house)",
+    "table.col.at": "All-trump",
+    "table.cards_total": "Cards",
+    "table.dix_de_der": "Dix de der (last trick)",
+    "table.deal_total": "Deal",
+    "table.capot_total": "Capot (all eight tricks, last trick {last})",
+    "table.fall_base": "Failed coinche (deal rounded)",
+    "table.capot_base": "Coinche capot (rounded)",
+    "table.declarations": "Declarations and belote",
+    "table.col.declaration": "Declaration",
+    "table.col.points": "Points",
+    "table.col.nt_points": "No-trump",
+    "decl.tierce": "Tierce (3 cards in sequence)",
+    "decl.cinquante": "Cinquante (4 cards)",
+    "decl.cent": "Cent (5 cards or more)",
+    "decl.carre": "Carré of {ranks}",
+    "decl.belote": "Belote-rebelote (king and queen of trump)",
+    "decl.note": (
+        "Only one team scores declarations: the one showing the strongest. "
+        "Belote always stays with its team; all-trump: one per suit; no-trump: none."
+    ),
+    "table.cases": "Scoring a deal",
+    "table.col.case": "Case",
+    "table.col.rule": "Who marks what",
+    "table.col.example": "Example",
+    "case.belote": "Classic belote (exact points)",
+    "case.coinche": (
+        "Coinche (contract {low} to {high}, capot {capot_contract}, générale {generale})"
+    ),
+    "case.b.made": "Made",
+    "case.b.made.rule": "Taker's total above the defense's: each team marks its total.",
+    "case.b.failed": "Failed (dedans)",
+    "case.b.failed.rule": (
+        "Taker's total below: the defense marks {deal} + all declarations + its belote; "
+        "the takers keep their belote."
+    ),
+    "case.b.litige": "Litige",
+    "case.b.litige.rule": (
+        "Equal totals: the defense marks its total; the takers' total (belote aside) is held "
+        "over for the team that wins the next deal."
+    ),
+    "case.b.capot": "Capot",
+    "case.b.capot.rule": "The takers win all eight tricks: {capot} + belote + all declarations.",
+    "case.c.made": "Made",
+    "case.c.made.rule": (
+        "Total ≥ contract and > defense: the takers mark their total + the contract, "
+        "the defense its total."
+    ),
+    "case.c.failed": "Failed",
+    "case.c.failed.rule": (
+        "The defense marks {fall} + the contract + all declarations + its belote; the takers "
+        "keep their belote. A tie fails."
+    ),
+    "case.c.coinche": "Coinched ×2",
+    "case.c.coinche.rule": (
+        "Made: ({fall} + declarations + belote + contract) × 2 to the takers ({capot_base} if "
+        "capot), the defense keeps its belote. Failed: the defense marks the double."
+    ),
+    "case.c.surcoinche": "Surcoinched ×4",
+    "case.c.surcoinche.rule": "As coinched, multiplied by 4.",
+    "case.c.capot": "Capot",
+    "case.c.capot.rule": (
+        "All eight tricks: {capot} + belote + all declarations + the contract "
+        "({capot_base} when it was bid)."
+    ),
+    "case.c.rounding": "Rounding",
+    "case.c.rounding.rule": (
+        "Each mark to the nearest ten, 5 up (official rules); the contract is judged on "
+        "exact totals."
+    ),
+    "example.score": "{ns} / {ew}",
+    "table.note": "Values taken from the rebelote engine (official rules unless stated).",
+}
+
+LABELS: Final[dict[str, dict[str, str]]] = {"fr": _FR, "en": _EN}
+
+RANK_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    # by rank index 7 8 9 10 J Q K A
+    "fr": ("Sept", "Huit", "Neuf", "Dix", "Valet", "Dame", "Roi", "As"),
+    "en": ("Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"),
+}
+RANK_SHORT: Final[dict[str, tuple[str, ...]]] = {
+    "fr": ("7", "8", "9", "10", "V", "D", "R", "A"),
+    "en": ("7", "8", "9", "10", "J", "Q", "K", "A"),
+}
+
+
+def check_lang(lang: object) -> str:
+    """``lang`` if the sheets speak it, else an :class:`InputError` naming ``lang``."""
+    if isinstance(lang, str) and lang in LABELS:
+        return lang
+    raise InputError("lang", f"{lang!r} is not a language of the sheets ({', '.join(LANGS)})")
+
+
+def text(lang: str, key: str, **args: object) -> str:
+    """The text of ``key`` in ``lang``, its ``{slots}`` filled from ``args``."""
+    template = LABELS[check_lang(lang)][key]
+    return template.format(**args) if args else template
