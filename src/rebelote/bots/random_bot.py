@@ -1,0 +1,29 @@
+"""The random bot: random legal bids (mostly passes) and random legal cards."""
+
+from __future__ import annotations
+
+import random
+
+from rebelote.auction import PASS
+from rebelote.deal import NO_DECLARATION, Action, Observation
+
+
+class RandomBot:
+    """Passes at the auction with probability ``pass_rate``, else makes a random legal call;
+    plays a random legal card; always declares (the default)."""
+
+    name: str = "random"
+
+    def __init__(self, pass_rate: float = 0.7) -> None:
+        self.pass_rate = pass_rate
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        legal = [a for a in observation.legal if a is not NO_DECLARATION]
+        if not legal:
+            raise ValueError("act: the observed seat has no action to take")
+        if PASS in legal:
+            others = [a for a in legal if a != PASS]
+            if not others or rng.random() < self.pass_rate:
+                return PASS
+            return rng.choice(others)
+        return rng.choice(legal)

@@ -1,0 +1,136 @@
+"""``rebelote replay`` (check deal records) and ``rebelote deal`` (deals played by bots)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+
+from rebelote.bots import Bot, known_bots, make_bot
+from rebelote.cards import SEATS
+from rebelote.deal import DealState
+from rebelote.errors import InputError
+from rebelote.record import check_record, record_of
+from rebelote.rules import IllegalActionError, Rules, RulesError
+
+
+def _open(path: str) -> TextIO:
+    if path == "-":
+        return sys.stdin
+    try:
+        return Path(path).open(encoding="utf-8")
+    except OSError as e:
+        typer.echo(f"rebelote: cannot read {path}: {e.strerror}", err=True)
+        raise typer.Exit(2) from None
+
+
+def replay_lines(stream: TextIO, out: TextIO) -> int:
+    """Check each record of ``stream`` (one JSON object a line), writing one answer a line;
+    0 if every record is legal and scored as recorded, else 1."""
+    failed = False
+    for n, line in enumerate(stream, start=1):
+        if not line.strip():
+            continue
+        answer: dict[str, Any]
+        try:
+            obj = json.loads(line)
+            answer = check_record(obj)
+        except json.JSONDecodeError as e:
+            answer, failed = {"error": f"line {n}: not JSON: {e.msg} at column {e.colno}"}, True
+        except (InputError, IllegalActionError, RulesError) as e:
+            answer, failed = {"error": str(e)}, True
+        except (ValueError, TypeError, KeyError) as e:  # never a traceback
+            answer, failed = {"error": f"cannot check this record: {e}"}, True
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.flush()
+    return 1 if failed else 0
+
+
+def parse_bots(text: str) -> list[Bot]:
+    """``random`` for every seat, or four names ``N,E,S,W``; :class:`ValueError` otherwise."""
+    names = [t.strip() for t in text.split(",")]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4:
+        raise ValueError(f"--bots: one bot name or four (N,E,S,W), not {len(names)}")
+    return [make_bot(n) for n in names]
+
+
+def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealState:
+    """Play a deal to its end, each seat's bot acting on that seat's observation."""
+    while not state.is_terminal:
+        seat = state.current_player
+        state = state.apply(bots[seat].act(state.observation(seat), rng))
+    return state
+
+
+def deal_records(rules: Rules, seed: int, count: int, bots: list[Bot], dealer: int = 0
+                 ) -> list[dict[str, Any]]:
+    """``count`` deals played by ``bots`` from ``seed``, the dealer moving every deal."""
+    rng = random.Random(seed)
+    out = []
+    step = 1 if rules.direction == "clockwise" else 3
+    for _ in range(count):
+        state = play_deal(DealState.new(rules, dealer, rng=rng), bots, rng)
+        out.append(record_of(state))
+        dealer = (dealer + step) % 4
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``replay`` and ``deal`` to the command line."""
+
+    @app.command()
+    def replay(
+        file: Annotated[str, typer.Argument(help="Deal records, one per line; '-' for standard "
+                                                 "input.")] = "-",
+    ) -> None:
+        """Check deal records: every bid and card, and the score (one JSON answer a line)."""
+        stream = _open(file)
+        try:
+            code = replay_lines(stream, sys.stdout)
+        finally:
+            if stream is not sys.stdin:
+                stream.close()
+        raise typer.Exit(code)
+
+    @app.command()
+    def deal(
+        game: Annotated[str, typer.Option(help="belote or coinche.")] = "coinche",
+        rules: Annotated[str, typer.Option(help="official or house.")] = "official",
+        seed: Annotated[int, typer.Option(help="The same seed gives the same records.")] = 0,
+        count: Annotated[int, typer.Option(help="How many deals.")] = 1,
+        bots: Annotated[str, typer.Option(help="A bot name for every seat, or four N,E,S,W "
+                                               f"(known: {', '.join(known_bots())}).")]
+        = "random",
+        dealer: Annotated[str, typer.Option(help="The first dealer: N, E, S or W.")] = "N",
+        options: Annotated[str | None, typer.Option(help="Rule options as a JSON object.")]
+        = None,
+    ) -> None:
+        """Play deals with bots and write their records, one JSON line each."""
+        try:
+            opts = json.loads(options) if options else None
+            chosen = Rules.from_options(rules, game, opts)
+            players = parse_bots(bots)
+            if dealer.strip().upper() not in SEATS:
+                raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")
+            if count < 0:
+                raise ValueError("--count: must be 0 or more")
+        except json.JSONDecodeError as e:
+            typer.echo(f"rebelote: --options: not JSON: {e.msg}", err=True)
+            raise typer.Exit(2) from None
+        except (ValueError, RulesError) as e:
+            typer.echo(f"rebelote: {e}", err=True)
+            raise typer.Exit(2) from None
+        first = SEATS.index(dealer.strip().upper())
+        rng = random.Random(seed)
+        step = 1 if chosen.direction == "clockwise" else 3
+        for _ in range(count):
+            state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
+            sys.stdout.write(json.dumps(record_of(state), ensure_ascii=False) + "\n")
+            first = (first + step) % 4
+        sys.stdout.flush()
