@@ -65,6 +65,10 @@ def json_lines(stream: TextIO) -> Iterator[tuple[int, Any]]:
             yield n, json.loads(line)
         except json.JSONDecodeError as e:
             yield n, InputError(f"line {n}", f"not JSON: {e.msg} at column {e.colno}")
+        except RecursionError:
+            yield n, InputError(f"line {n}", "not JSON that can be read: nested too deeply")
+        except ValueError as e:
+            yield n, InputError(f"line {n}", f"not JSON: {e}")
 
 
 def answer_lines(stream: TextIO, answer: Callable[[Any], dict[str, Any]]) -> int:

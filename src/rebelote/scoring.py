@@ -44,10 +44,7 @@ Pair = tuple[int, int]
 BELOTE_POINTS: Final = 20
 CONTRACTS: Final = tuple(range(80, 161, 10))
 COINCHE_NAMES: Final = {1: "none", 2: "coinche", 4: "surcoinche"}
-_COINCHE_WORDS: Final = {
-    "none": 1, "coinche": 2, "surcoinche": 4, "contre": 2, "surcontre": 4,
-    "double": 2, "redouble": 4, "x2": 2, "x4": 4,
-}
+_COINCHE_WORDS: Final = {"none": 1, "coinche": 2, "surcoinche": 4, "contre": 2, "surcontre": 4}
 _DEAL_KEYS: Final = frozenset({
     "game", "rules", "options", "trump", "taker", "contract", "coinche", "points", "cards",
     "last_trick", "capot", "generale", "declarations", "belote", "held_over", "void", "adjust",
@@ -383,7 +380,7 @@ def summary_rules(obj: Mapping[str, Any], game: str | None = None) -> Rules:
     if game is None:
         raw_game = obj.get("game")
         if raw_game is None:
-            if obj.get("void") is True or "adjust" in obj:
+            if "void" in obj or "adjust" in obj:
                 raw_game = "coinche"
             else:
                 raise InputError("game", "missing: belote or coinche")
@@ -536,8 +533,6 @@ def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
             raw = "none"
         if isinstance(raw, str) and raw.strip().lower() in _COINCHE_WORDS:
             multiplier = _COINCHE_WORDS[raw.strip().lower()]
-        elif not isinstance(raw, bool) and raw in (1, 2, 4):
-            multiplier = int(raw)
         else:
             raise InputError("coinche", f"{raw!r} is not one of none, coinche, surcoinche")
         if multiplier > 1 and contract in ("capot", "generale") and not rules.coinche_capot:
@@ -661,6 +656,9 @@ def _parse_points(obj: Mapping[str, Any], rules: Rules, trump: TrumpMode, taker:
         known: Team = next(iter(cards))
         other: Team = "EW" if known == "NS" else "NS"
         full = {known: cards[known], other: card_total - cards[known]}
+        if obj.get("last_trick") is None and capot is None:
+            raise InputError("last_trick", "missing: the team that won the last trick (NS or "
+                                           "EW), which cards need")
         last = _team("last_trick", obj.get("last_trick"), optional=capot is not None)
         if capot is not None:
             if last is not None and last != capot:
