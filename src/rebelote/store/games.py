@@ -1,0 +1,195 @@
+"""The game store: create, read, update with a version check, list.
+
+Every write is one conditional ``UPDATE ... WHERE version = ?``: two writers never both win, and a
+writer that read an old version learns it (:class:`GameConflictError`). The store keeps JSON text
+and summary columns; it knows nothing of the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import Engine, Table, delete, func, insert, select, update
+
+from rebelote.store.models import CounterGame
+
+_TABLE = cast(Table, CounterGame.__table__)
+
+
+class GameNotFoundError(LookupError):
+    """No stored game has this id."""
+
+
+class GameConflictError(RuntimeError):
+    """The game changed since the version the writer read."""
+
+    def __init__(self, game_id: str, expected: int, current: int) -> None:
+        self.expected = expected
+        self.current = current
+        super().__init__(
+            f"If-Match: game {game_id} is at version {current}, not {expected}; "
+            "reload it and try again"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """The columns copied from a game and its result at every write."""
+
+    game: str
+    teams: tuple[str, str]
+    target: int
+    deal_count: int
+    totals: tuple[int, int]
+    winner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game: its JSON input (``data``) and its metadata."""
+
+    id: str
+    version: int
+    data: Mapping[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One line of the list of saved games."""
+
+    id: str
+    version: int
+    summary: GameSummary
+    created_at: datetime
+    updated_at: datetime
+
+
+def new_game_id() -> str:
+    """A random, URL-safe, unguessable id (16 hex digits)."""
+    return secrets.token_hex(8)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives naive datetimes back; they were stored in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _summary_values(summary: GameSummary) -> dict[str, Any]:
+    return {
+        "game": summary.game,
+        "team_ns": summary.teams[0][:80],
+        "team_ew": summary.teams[1][:80],
+        "target": summary.target,
+        "deal_count": summary.deal_count,
+        "total_ns": summary.totals[0],
+        "total_ew": summary.totals[1],
+        "winner": summary.winner,
+    }
+
+
+class GameStore:
+    """Games kept in one database (any SQLAlchemy engine)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, data: Mapping[str, Any], summary: GameSummary) -> StoredGame:
+        """Store a new game at version 1."""
+        now = _now()
+        game_id = new_game_id()
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(_TABLE).values(
+                    id=game_id, version=1, data=text, created_at=now, updated_at=now,
+                    **_summary_values(summary),
+                )
+            )
+        return StoredGame(game_id, 1, data, now, now)
+
+    def get(self, game_id: str) -> StoredGame:
+        """The stored game ``game_id``; :class:`GameNotFoundError` if there is none."""
+        stmt = select(
+            _TABLE.c.version, _TABLE.c.data, _TABLE.c.created_at, _TABLE.c.updated_at
+        ).where(_TABLE.c.id == game_id)
+        with self.engine.connect() as conn:
+            row = conn.execute(stmt).first()
+        if row is None:
+            raise GameNotFoundError(game_id)
+        return StoredGame(
+            game_id, row.version, json.loads(row.data), _aware(row.created_at),
+            _aware(row.updated_at),
+        )
+
+    def version(self, game_id: str) -> int:
+        """The current version of ``game_id``."""
+        with self.engine.connect() as conn:
+            version = conn.execute(
+                select(_TABLE.c.version).where(_TABLE.c.id == game_id)
+            ).scalar()
+        if version is None:
+            raise GameNotFoundError(game_id)
+        return int(version)
+
+    def put(
+        self, game_id: str, expected: int, data: Mapping[str, Any], summary: GameSummary
+    ) -> StoredGame:
+        """Replace the game if it is still at version ``expected``; it is then at ``expected+1``.
+
+        :class:`GameConflictError` if another write came first, :class:`GameNotFoundError` if
+        the game does not exist.
+        """
+        now = _now()
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        stmt = (
+            update(_TABLE)
+            .where(_TABLE.c.id == game_id, _TABLE.c.version == expected)
+            .values(version=expected + 1, data=text, updated_at=now, **_summary_values(summary))
+            .returning(_TABLE.c.created_at)
+        )
+        with self.engine.begin() as conn:
+            created = conn.execute(stmt).scalar()
+        if created is None:
+            raise GameConflictError(game_id, expected, self.version(game_id))
+        return StoredGame(game_id, expected + 1, data, _aware(created), now)
+
+    def delete(self, game_id: str) -> None:
+        """Forget a game; :class:`GameNotFoundError` if there is none."""
+        with self.engine.begin() as conn:
+            gone = conn.execute(delete(_TABLE).where(_TABLE.c.id == game_id)).rowcount
+        if not gone:
+            raise GameNotFoundError(game_id)
+
+    def count(self) -> int:
+        """How many games are stored."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(_TABLE)).scalar() or 0)
+
+    def list(self, limit: int = 100, offset: int = 0) -> list[GameRow]:
+        """Saved games, the most recently updated first, in one query."""
+        stmt = (
+            select(_TABLE).order_by(_TABLE.c.updated_at.desc(), _TABLE.c.id)
+            .limit(limit).offset(offset)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(stmt).all()
+        return [
+            GameRow(
+                r.id, r.version,
+                GameSummary(r.game, (r.team_ns, r.team_ew), r.target, r.deal_count,
+                            (r.total_ns, r.total_ew), r.winner),
+                _aware(r.created_at), _aware(r.updated_at),
+            )
+            for r in rows
+        ]

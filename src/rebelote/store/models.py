@@ -1,0 +1,38 @@
+"""SQLAlchemy 2 models of the stored data."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every stored table."""
+
+
+class CounterGame(Base):
+    """A counter game: its JSON input plus what the list of saved games shows without parsing it.
+
+    ``data`` is ``Match.to_json()`` serialised; the summary columns (``game``, team names, totals,
+    winner, number of deals) are copied from it and from its result at every write.
+    """
+
+    __tablename__ = "counter_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    game: Mapped[str] = mapped_column(String(16), nullable=False)
+    team_ns: Mapped[str] = mapped_column(String(80), nullable=False)
+    team_ew: Mapped[str] = mapped_column(String(80), nullable=False)
+    target: Mapped[int] = mapped_column(Integer, nullable=False)
+    deal_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    total_ns: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    total_ew: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    winner: Mapped[str | None] = mapped_column(String(2), nullable=True)
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_counter_games_updated_at", "updated_at"),)

@@ -1,0 +1,357 @@
+"""The counter's pages (htmx): new game, the sheet, deal entry and editing, saved games.
+
+Forms post to HTML routes beside the JSON API; each calls the same :class:`CounterService`
+(the core scores, the store keeps). An htmx request gets the game's fragment back, a plain form
+post a redirect, so the pages work without JavaScript too. Every write carries the version the
+page showed: a game changed meanwhile on another phone is shown again, not overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any, Final, TypeVar
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+
+from rebelote import __version__
+from rebelote.cards import TEAMS
+from rebelote.errors import InputError
+from rebelote.match import TARGETS
+from rebelote.rules import TRUMP_NAMES, Rules, parse_trump
+from rebelote.scoring import CONTRACTS
+from rebelote.store import GameConflictError, GameNotFoundError
+from rebelote.web import i18n
+from rebelote.web.forms import deal_from_form, form_from_deal
+from rebelote.web.printables import import_match
+from rebelote.web.service import CounterService, DealNotFoundError, GameView
+
+T = TypeVar("T")
+
+GAME_COOKIE: Final = "rebelote_game"
+YEAR: Final = 365 * 24 * 3600
+SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣", "SA", "TA")
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """The templates, with the gettext catalog of ``lang`` installed."""
+    env = Environment(
+        loader=PackageLoader("rebelote.web", "templates"),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        lang=lang, version=__version__, TEAMS=TEAMS, TARGETS=TARGETS, CONTRACTS=CONTRACTS,
+        TRUMP_NAMES=TRUMP_NAMES, SUIT_SYMBOLS=SUIT_SYMBOLS,
+    )
+    env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    return env
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A template in the request's language."""
+    lang = i18n.request_lang(request)
+    html = environment(lang).get_template(name).render(
+        request=request, path=request.url.path, **context
+    )
+    return HTMLResponse(html, status_code=status)
+
+
+def is_htmx(request: Request) -> bool:
+    """The request comes from htmx (it wants a fragment)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def _safe_next(value: str | None) -> str:
+    """A local path to go back to (never another site)."""
+    if not value:
+        return "/"
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or not value.startswith("/") or value.startswith("//"):
+        return "/"
+    return value
+
+
+def _deal_label(view: GameView, n: int, lang: str) -> str:
+    """What a sheet row says of deal ``n``: taker, contract, coinche, trump."""
+    deal = view.match.deals[n - 1]
+    if deal.kind != "deal" or deal.taker is None:
+        return ""
+    words = [view.match.teams[TEAMS.index(deal.taker)]]
+    if deal.contract is not None:
+        raw = deal.contract
+        words.append(i18n.gettext(lang, i18n.CONTRACT_WORDS[raw])
+                     if isinstance(raw, str) and raw in i18n.CONTRACT_WORDS else str(raw))
+    words.append(SUIT_SYMBOLS[deal.trump])
+    if deal.coinche > 1:
+        words.append(f"×{deal.coinche}")
+    return " ".join(words)
+
+
+def sheet_rows(view: GameView, lang: str) -> list[dict[str, Any]]:
+    """The sheet's rows: each deal's outcome, marks, running totals and result card."""
+    rows = []
+    for n, (deal, score, running) in enumerate(
+        zip(view.match.deals, view.result.deals, view.result.running, strict=True), start=1
+    ):
+        rows.append({
+            "n": n,
+            "kind": deal.kind,
+            "label": _deal_label(view, n, lang),
+            "outcome": score.outcome,
+            "outcome_text": i18n.gettext(lang, i18n.OUTCOMES.get(score.outcome,
+                                                                 score.outcome)),
+            "score": score.score,
+            "running": running,
+            "held_over": score.held_over,
+            "lines": [
+                {"text": i18n.line_text(line, lang, deal, view.match.teams),
+                 "ns": line.ns, "ew": line.ew, "key": line.key}
+                for line in score.lines
+            ],
+        })
+    return rows
+
+
+def deal_totals(rules: Rules) -> dict[str, int]:
+    """The points of a deal in each trump mode, for the page's "defense gets the rest"."""
+    return {name: rules.deal_total(parse_trump(name)) for name in TRUMP_NAMES}
+
+
+def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = None,
+                 error: str | None = None, edit: int | None = None) -> dict[str, Any]:
+    """Everything the game fragment shows."""
+    if form is None:
+        form = form_from_deal(view.match.deals[edit - 1]) if edit else {}
+    rules = view.match.rules
+    return {
+        "view": view,
+        "match": view.match,
+        "rules": rules,
+        "result": view.result,
+        "teams": view.match.teams,
+        "rows": sheet_rows(view, lang),
+        "form": form,
+        "error": error,
+        "edit": edit,
+        "deal_totals": deal_totals(rules),
+        "winner_name": (view.match.teams[TEAMS.index(view.result.winner)]
+                        if view.result.winner else None),
+    }
+
+
+def make_pages(service: CounterService, inline: bool) -> APIRouter:
+    """The HTML routes over ``service``."""
+    router = APIRouter(include_in_schema=False)
+
+    async def call(fn: Callable[..., T], *args: Any) -> T:
+        if inline:
+            return fn(*args)
+        return await run_in_threadpool(fn, *args)
+
+    async def form_of(request: Request) -> dict[str, str]:
+        data = await request.form()
+        return {k: v for k, v in data.items() if isinstance(v, str)}
+
+    def version_of(form: Mapping[str, str]) -> int | None:
+        raw = form.get("version", "")
+        return int(raw) if raw.isdigit() else None
+
+    def show_game(request: Request, view: GameView, status: int = 200, **extra: Any
+                  ) -> Response:
+        lang = i18n.request_lang(request)
+        context = game_context(view, lang, **extra)
+        if is_htmx(request):
+            response: Response = render(request, "_game.html", status, **context)
+        elif status >= 400:
+            response = render(request, "game.html", status, **context)
+        else:
+            response = RedirectResponse(f"/games/{view.id}", status_code=303)
+        response.set_cookie(GAME_COOKIE, view.id, max_age=YEAR, samesite="lax")
+        return response
+
+    async def write(request: Request, game_id: str, action: Callable[[int | None], GameView],
+                    form: Mapping[str, str], edit: int | None = None) -> Response:
+        """Run a write; show the game again, with the error and the typed values if any."""
+        lang = i18n.request_lang(request)
+        try:
+            view = await call(action, version_of(form))
+        except InputError as e:
+            view = await call(service.get, game_id)
+            return show_game(request, view, 422, form=form, error=str(e), edit=edit)
+        except DealNotFoundError as e:
+            view = await call(service.get, game_id)
+            return show_game(request, view, 404, error=str(e))
+        except GameConflictError:
+            view = await call(service.get, game_id)
+            message = i18n.gettext(lang, "The game was changed on another device: here it is "
+                                         "as it stands now. Check it and enter your change "
+                                         "again.")
+            return show_game(request, view, 409, form=form, error=message, edit=edit)
+        return show_game(request, view)
+
+    # -- pages -----------------------------------------------------------------------------
+    @router.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> Response:
+        games = await call(service.store.list, 8, 0)
+        last = request.cookies.get(GAME_COOKIE)
+        current = next((g for g in games if g.id == last), None)
+        return render(request, "home.html", games=games, current=current,
+                      form={}, error=None)
+
+    @router.get("/games", response_class=HTMLResponse)
+    async def games_list(request: Request) -> Response:
+        games = await call(service.store.list, 200, 0)
+        return render(request, "games.html", games=games)
+
+    @router.post("/games")
+    async def new_game(request: Request) -> Response:
+        form = await form_of(request)
+        try:
+            obj = new_game_json(form)
+            view = await call(service.create, obj)
+        except InputError as e:
+            games = await call(service.store.list, 8, 0)
+            return render(request, "home.html", 422, games=games, current=None, form=form,
+                          error=str(e))
+        target = f"/games/{view.id}"
+        response: Response
+        if is_htmx(request):
+            response = Response(status_code=204, headers={"HX-Redirect": target})
+        else:
+            response = RedirectResponse(target, status_code=303)
+        response.set_cookie(GAME_COOKIE, view.id, max_age=YEAR, samesite="lax")
+        return response
+
+    @router.get("/games/{game_id}", response_class=HTMLResponse)
+    async def game_page(request: Request, game_id: str) -> Response:
+        try:
+            view = await call(service.get, game_id)
+        except GameNotFoundError:
+            return render(request, "missing.html", 404, game_id=game_id)
+        lang = i18n.request_lang(request)
+        response = render(request, "game.html", **game_context(view, lang))
+        response.set_cookie(GAME_COOKIE, view.id, max_age=YEAR, samesite="lax")
+        return response
+
+    @router.post("/games/{game_id}/deals")
+    async def add_deal(request: Request, game_id: str) -> Response:
+        form = await form_of(request)
+        view = await call(service.get, game_id)
+
+        def action(version: int | None) -> GameView:
+            return service.add_deal(game_id, deal_from_form(form, view.match.rules.game),
+                                    version)
+
+        return await write(request, game_id, action, form)
+
+    @router.get("/games/{game_id}/deals/{n}/edit", response_class=HTMLResponse)
+    async def edit_deal(request: Request, game_id: str, n: int) -> Response:
+        view = await call(service.get, game_id)
+        lang = i18n.request_lang(request)
+        if not 1 <= n <= len(view.match.deals):
+            return render(request, "game.html", 404,
+                          **game_context(view, lang, error=str(
+                              DealNotFoundError(n, len(view.match.deals)))))
+        name = "_game.html" if is_htmx(request) else "game.html"
+        return render(request, name, **game_context(view, lang, edit=n))
+
+    @router.post("/games/{game_id}/deals/{n}")
+    async def replace_deal(request: Request, game_id: str, n: int) -> Response:
+        form = await form_of(request)
+        view = await call(service.get, game_id)
+
+        def action(version: int | None) -> GameView:
+            return service.replace_deal(
+                game_id, n, deal_from_form(form, view.match.rules.game), version
+            )
+
+        return await write(request, game_id, action, form, edit=n)
+
+    @router.post("/games/{game_id}/undo")
+    async def undo(request: Request, game_id: str) -> Response:
+        form = await form_of(request)
+        return await write(request, game_id, lambda v: service.undo(game_id, v), {**form})
+
+    @router.post("/games/{game_id}/settings")
+    async def settings(request: Request, game_id: str) -> Response:
+        form = await form_of(request)
+        obj: dict[str, Any] = {}
+        teams = {t: form[f"team_{t}"] for t in TEAMS if f"team_{t}" in form}
+        if teams:
+            obj["teams"] = teams
+        if "target" in form:
+            obj["target"] = _target(form)
+        return await write(request, game_id,
+                           lambda v: service.update_settings(game_id, obj, v), {})
+
+    @router.post("/games/{game_id}/delete")
+    async def delete(request: Request, game_id: str) -> Response:
+        with contextlib.suppress(GameNotFoundError):
+            await call(service.delete, game_id)
+        return RedirectResponse("/games", status_code=303)
+
+    @router.post("/import")
+    async def import_page(request: Request) -> Response:
+        data = await request.form()
+        upload = data.get("file")
+        try:
+            if upload is None or isinstance(upload, str):
+                raise InputError("file", "choose a file exported as JSON or CSV")
+            raw = await upload.read()
+            match = import_match(raw, upload.content_type or "")
+            view = await call(service.create_match, match)
+        except InputError as e:
+            games = await call(service.store.list, 8, 0)
+            return render(request, "home.html", 422, games=games, current=None, form={},
+                          error=str(e))
+        return RedirectResponse(f"/games/{view.id}", status_code=303)
+
+    @router.get("/lang/{code}")
+    async def set_lang(code: str, next: str | None = None) -> Response:
+        response = RedirectResponse(_safe_next(next), status_code=303)
+        if code in i18n.LANGS:
+            response.set_cookie(i18n.COOKIE, code, max_age=YEAR, samesite="lax")
+        return response
+
+    return router
+
+
+def _target(form: Mapping[str, str]) -> int | str:
+    raw = form.get("target", "").strip()
+    if raw == "other":
+        raw = form.get("target_other", "").strip()
+    if raw.isdigit():
+        return int(raw)
+    raise InputError("target", f"{raw!r} is not a target: a whole number of points, like 1000")
+
+
+def new_game_json(form: Mapping[str, str]) -> dict[str, Any]:
+    """The ``POST /api/counter/games`` object from the new-game form (translation only)."""
+    game = form.get("game", "belote")
+    obj: dict[str, Any] = {
+        "game": game,
+        "rules": form.get("rules", "official"),
+        "target": _target(form) if form.get("target") else 1000,
+        "teams": {t: form.get(f"team_{t}", "").strip() or default
+                  for t, default in zip(TEAMS, ("Nous", "Eux"), strict=True)},
+    }
+    options: dict[str, Any] = {}
+    if "declarations" in form:
+        options["declarations"] = form["declarations"] == "on"
+    if game == "coinche" and form.get("rounding") in ("nearest", "none"):
+        options["rounding"] = form["rounding"]
+    if game == "coinche" and "generale" in form:
+        options["generale"] = form["generale"] == "on"
+    if options:
+        obj["options"] = options
+    return obj
