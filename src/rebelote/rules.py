@@ -321,42 +321,44 @@ def trick_points(trick: Sequence[Card], trump: TrumpMode, rules: Rules | None = 
     return sum(values[c] for c in trick)
 
 
-def _above(mask: Mask, card: Card, powers: tuple[int, ...]) -> Mask:
-    """The cards of ``mask`` (one suit) stronger than ``card``."""
-    limit = powers[card]
-    out = 0
-    m = mask
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        if powers[c] > limit:
-            out |= low
-        m ^= low
-    return out
+@cache
+def above_masks(trump: TrumpMode) -> tuple[Mask, ...]:
+    """For each card, the mask of the cards of its suit that beat it in a trump mode."""
+    powers = card_powers(trump)
+    out: list[Mask] = []
+    for c in range(32):
+        first = c & ~7
+        out.append(sum(1 << x for x in range(first, first + 8) if powers[x] > powers[c]))
+    return tuple(out)
 
 
-def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules) -> Mask:
-    """The cards of ``hand`` the next player may play on ``trick`` (RULES.md section 3)."""
-    if not trick:
+def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules,
+                win: int | None = None) -> Mask:
+    """The cards of ``hand`` the next player may play on ``trick`` (RULES.md section 3).
+
+    ``win``, the index of the card winning the trick so far, may be given by a caller that
+    keeps it; it is computed otherwise.
+    """
+    n = len(trick)
+    if not n:
         return hand
     led = trick[0] >> 3
     follow = hand & SUIT_MASKS[led]
-    n = len(trick)
-    win = trick_winner(trick, trump)
-    partner_winning = n >= 2 and win == n - 2
     if trump == NO_TRUMP:
         return follow or hand
-    powers = card_powers(trump)
+    if win is None:
+        win = trick_winner(trick, trump)
+    partner_winning = n >= 2 and win == n - 2
     if trump == ALL_TRUMP:
         if not follow:
             return hand
         if partner_winning and not rules.overtrump_partner:
             return follow
-        return _above(follow, trick[win], powers) or follow
+        return (follow & above_masks(trump)[trick[win]]) or follow
     if follow:
         if led != trump or (partner_winning and not rules.overtrump_partner):
             return follow
-        return _above(follow, trick[win], powers) or follow
+        return (follow & above_masks(trump)[trick[win]]) or follow
     if partner_winning:
         return hand
     trumps = hand & SUIT_MASKS[trump]
@@ -365,7 +367,7 @@ def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rule
     winning = trick[win]
     if winning >> 3 != trump:
         return trumps
-    higher = _above(trumps, winning, powers)
+    higher = trumps & above_masks(trump)[winning]
     if higher:
         return higher
     return trumps if rules.undertrump == "must" else hand
