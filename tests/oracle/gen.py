@@ -208,15 +208,20 @@ def random_summary(rng: random.Random, game: str | None = None, *, in_game: bool
     form = rng.random()
     if form < 0.5:
         out["points"] = _team_dict(rng, pts)
-    elif form < 0.7:
+    elif form < 0.65:
         out["points"] = {taker: pts[taker]}
+    elif form < 0.7:
+        out["points"] = {defense: pts[defense]}
     elif form < 0.9:
         out["cards"] = _team_dict(rng, cards)
         out["last_trick"] = last
     else:
         out["cards"] = {taker: cards[taker]}
         out["last_trick"] = last
-
+    # Points of 252 say capot by themselves: the field may be left out.
+    given = out.get("points", {})
+    if capot is not None and capot in given and rng.random() < 0.3:
+        del out["capot"]
     if game == "belote" and not in_game and rng.random() < 0.15:
         out["held_over"] = rng.choice([0, 71, 81, 91, 65, 130])
     return out

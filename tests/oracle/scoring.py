@@ -111,9 +111,22 @@ class DealFacts:
         return {"outcome": self.outcome, "score": dict(self.score), "held_over": self.held_over}
 
 
+def capot_of(deal: Mapping[str, Any], trump: str, opts: Mapping[str, Any]) -> str | None:
+    """The team that won every trick: named by ``capot``, or implied by points of 252 (the
+    capot total; only a capot's last trick is worth 100). Card points alone imply nothing: the
+    other team may have won a trick of cards worth nothing.
+    """
+    if deal.get("capot") is not None:
+        return str(deal["capot"])
+    for team, value in dict(deal.get("points") or {}).items():
+        if int(value) == capot_total(trump, opts):
+            return str(team)
+    return None
+
+
 def trick_points_of(deal: Mapping[str, Any], trump: str, opts: Mapping[str, Any]) -> dict[str, int]:
     """Each team's trick points with the dix de der, from any of the three input forms."""
-    capot = deal.get("capot")
+    capot = capot_of(deal, trump, opts)
     if "points" in deal:
         given = dict(deal["points"])
         if len(given) == 2:
@@ -184,7 +197,7 @@ def _score_belote(deal: Mapping[str, Any], opts: Mapping[str, Any], reserve: int
     trump = deal["trump"]
     taker = deal["taker"]
     defense = other(taker)
-    capot = deal.get("capot")
+    capot = capot_of(deal, trump, opts)
     pts = trick_points_of(deal, trump, opts)
     decl = declarations_of(deal)
     bel = {t: 20 * n for t, n in belote_counts(deal).items()}
@@ -224,7 +237,7 @@ def _score_coinche(deal: Mapping[str, Any], opts: Mapping[str, Any], reserve: in
     trump = deal["trump"]
     taker = deal["taker"]
     defense = other(taker)
-    capot = deal.get("capot")
+    capot = capot_of(deal, trump, opts)
     contract = deal["contract"]
     value = _contract_value(contract, opts)
     m = _MULTIPLIERS[deal.get("coinche", "none") or "none"]
