@@ -161,10 +161,14 @@ def _beats(card: int, best: int, led: int, trump: int) -> bool:
 
 # -- dealing -----------------------------------------------------------------------------------
 def shuffle_and_cut(rng: random.Random) -> list[int]:
-    """A shuffled 32-card deck, then cut (the bottom part goes on top)."""
+    """A shuffled 32-card deck (Fisher-Yates on ``rng.random()``), then cut at a random place
+    (the bottom part goes on top)."""
     deck = list(range(32))
-    rng.shuffle(deck)
-    cut = rng.randint(3, 29)
+    rand = rng.random
+    for i in range(31, 0, -1):
+        j = int(rand() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    cut = 3 + int(rand() * 27)
     return deck[cut:] + deck[:cut]
 
 
@@ -226,7 +230,10 @@ class DealState:
                   scores: tuple[int, int] = (0, 0)) -> DealState:
         """Deal ``deck`` (32 cards, top first) in packets from the dealer's next seat:
         3-2-3 in coinche; 3-2 and a turned card in belote (the rest is the stock)."""
-        if sorted(deck) != list(range(32)):
+        seen = 0
+        for c in deck:
+            seen |= 1 << c
+        if len(deck) != 32 or seen != 0xFFFF_FFFF:
             raise IllegalActionError("deck: must hold each of the 32 cards once")
         step = seat_step(rules)
         order = deal_order((dealer + step) % 4, step)
@@ -351,7 +358,9 @@ class DealState:
     def _bid(self, bid: Bid) -> DealState:
         auction = self.auction.apply(bid)
         if not auction.is_over:
-            return replace(self, auction=auction, player=auction.player)
+            return DealState(self.rules, self.dealer, self.hands, auction, self.stock,
+                             self.turned, AUCTION, auction.player, held_over=self.held_over,
+                             scores=self.scores)
         if auction.is_void:
             return replace(self, auction=auction, phase=OVER, player=-1)
         taker = auction.taker
@@ -459,20 +468,26 @@ class DealState:
         p = self.player
         leader = self.leader
         start = self.start_hands
-        choice = rng.choice
+        rand = rng.random
+        powers = _POWERS[trump]
+        for s in range(4):  # every seat plays a card before the end: the default declarations
+            if declared[s] is None:
+                declared[s] = self.best[s]
+        belote_cards = 0  # the K and Q of each belote, both in one starting hand
+        for suit, holder in enumerate(belote_holders(start, trump)):
+            if holder >= 0:
+                belote_cards |= 0b0110_0000 << (suit * 8)
         while len(tricks) < 8:
-            legal = fast_legal(hands[p], trick, win, trump, ot, mu)
-            card = choice(_cards(legal))
-            if declared[p] is None:
-                declared[p] = self.best[p]
-            if trump != NO_TRUMP and card & 7 in (5, 6) and (
-                    trump == ALL_TRUMP or card >> 3 == trump):
-                pair = 0b0110_0000 << (card & 0x18)
-                if start[p] & pair == pair:
-                    belote.append((p, card))
+            legal = _cards(fast_legal(hands[p], trick, win, trump, ot, mu))
+            card = legal[int(rand() * len(legal))]
+            if belote_cards >> card & 1:
+                belote.append((p, card))
             hands[p] &= ~(1 << card)
-            if trick and _beats(card, trick[win], trick[0] >> 3, trump):
-                win = len(trick)
+            if trick:
+                best = trick[win]
+                if powers[card] > powers[best] and (
+                        card >> 3 == trick[0] >> 3 or (trump < 4 and card >> 3 == trump)):
+                    win = len(trick)
             trick.append(card)
             if len(trick) < 4:
                 p = (p + step) % 4
@@ -571,13 +586,16 @@ class DealState:
         return self.observation(seat).sample(rng)
 
 
-def _cards(mask: Mask) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_CARDS8: Final = tuple(
+    tuple(tuple(suit * 8 + r for r in range(8) if byte >> r & 1) for byte in range(256))
+    for suit in range(4)
+)
+
+
+def _cards(mask: Mask) -> tuple[int, ...]:
+    """The cards of a mask, lowest first (four table look-ups)."""
+    return (_CARDS8[0][mask & 255] + _CARDS8[1][mask >> 8 & 255] + _CARDS8[2][mask >> 16 & 255]
+            + _CARDS8[3][mask >> 24 & 255])
 
 
 
@@ -723,7 +741,7 @@ class Observation:
         for s in range(4):
             if s != me:
                 known |= must[s]
-        pool = _cards(0xFFFF_FFFF & ~known)
+        pool = list(_cards(0xFFFF_FFFF & ~known))
         need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
         need[me] = 0
         fallback: DealState | None = None
@@ -803,7 +821,7 @@ class Observation:
         hidden = 0xFFFF_FFFF & ~self.hand
         if self.turned >= 0:
             hidden &= ~(1 << self.turned)
-        pool = _cards(hidden)
+        pool = list(_cards(hidden))
         rng.shuffle(pool)
         size = 5 if rules.game == "belote" else 8
         hands = [0, 0, 0, 0]
@@ -826,9 +844,9 @@ class Observation:
             first_hands = [0, 0, 0, 0]
             stock: list[int] = []
             for s in deal_order(self.first, self.step):
-                cards = _cards(start[s] & ~(1 << self.turned))
+                cards = list(_cards(start[s] & ~(1 << self.turned)))
                 if s == self.seat:
-                    keep = _cards(self.auction_hand)
+                    keep = list(_cards(self.auction_hand))
                 else:
                     rng.shuffle(cards)
                     keep = cards[:5]

@@ -1,0 +1,130 @@
+"""Throughput: full random deals per second (deal, auction, play, score), rebelote against
+belote-cli (a pure-Python belote engine) measured side by side in the same run.
+
+Both engines play classic belote the same way: shuffle and deal, an auction where each seat
+takes with probability 0.3 (the turned suit in round 1, a random other suit in round 2), then
+random legal cards to the end, then the deal is scored. Void deals (all passes) count as deals
+for both. rebelote is measured twice: step by step through ``legal_actions``/``apply``, and with
+the fast random play-out ``DealState.playout`` after the same auction.
+
+    .venv/bin/python bench/throughput.py [--deals 2000] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from rebelote.auction import PASS
+from rebelote.deal import NO_DECLARATION, DealState
+from rebelote.rules import Rules
+
+TAKE_RATE = 0.3
+
+
+def rebelote_deal_steps(rules: Rules, rng: random.Random, dealer: int) -> int:
+    """One deal through the public step API; returns the takers' mark (to keep it honest)."""
+    state = DealState.new(rules, dealer, rng=rng)
+    while state.phase == 0:
+        legal = state.legal_actions()
+        bid = PASS if rng.random() >= TAKE_RATE else rng.choice(legal[1:])
+        state = state.apply(bid)
+    while not state.is_terminal:
+        actions = state.legal_actions()
+        if actions[-1] is NO_DECLARATION:
+            actions.pop()
+        state = state.apply(rng.choice(actions))
+    return state.score().score[0]
+
+
+def rebelote_deal_playout(rules: Rules, rng: random.Random, dealer: int) -> int:
+    """One deal: the same auction, then the fast random play-out; scored the same way."""
+    state = DealState.new(rules, dealer, rng=rng)
+    while state.phase == 0:
+        legal = state.legal_actions()
+        bid = PASS if rng.random() >= TAKE_RATE else rng.choice(legal[1:])
+        state = state.apply(bid)
+    if not state.is_terminal:
+        state = state.playout(rng)
+    return state.score().score[0]
+
+
+def belote_cli_deal(rng: random.Random, dealer: int) -> int:
+    """One deal of belote-cli driven through its ``belote.game`` functions."""
+    from belote import game as g
+    from belote.scoring import apply_round_score, score_round
+
+    state = g.new_game()
+    state = g.start_round(g.reset_round_fields(state, dealer=g.Seat(dealer)), rng)
+    while state.phase == g.Phase.BIDDING:
+        bid = None
+        if rng.random() < TAKE_RATE:
+            turned = state.up_card.suit  # type: ignore[union-attr]
+            if state.bidding_round == 1:
+                bid = turned
+            else:
+                bid = rng.choice([s for s in (g.Suit.SPADES, g.Suit.HEARTS, g.Suit.DIAMONDS,
+                                              g.Suit.CLUBS) if s != turned])
+        state = g.place_bid(state, bid)
+    if state.phase != g.Phase.PLAYING:
+        return 0
+    while state.phase == g.Phase.PLAYING:
+        state = g.play_card(state, rng.choice(g.legal_cards(state, state.turn)))
+    state = apply_round_score(state, score_round(state))
+    return int(state.team_scores[0])
+
+
+def rate(run: Callable[[random.Random, int], int], deals: int, seed: int) -> float:
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for i in range(deals):
+        run(rng, i % 4)
+    return deals / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=2000, help="deals per measure")
+    parser.add_argument("--repeats", type=int, default=5, help="measures per engine")
+    args = parser.parse_args(argv)
+    try:
+        from importlib.metadata import version
+
+        import belote.game  # noqa: F401
+        baseline = f"belote-cli {version('belote-cli')}"
+    except ImportError:
+        print("belote-cli is not installed: pip install belote-cli", file=sys.stderr)
+        return 2
+    rules = Rules.preset("official", "belote")
+    engines: dict[str, Callable[[random.Random, int], int]] = {
+        baseline: belote_cli_deal,
+        "rebelote step API": lambda rng, d: rebelote_deal_steps(rules, rng, d),
+        "rebelote playout": lambda rng, d: rebelote_deal_playout(rules, rng, d),
+    }
+    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpus, "
+          f"{platform.system()} {platform.release()}, Python {platform.python_version()} "
+          f"({platform.python_implementation()})")
+    print(f"sizes: {args.deals} deals per measure, {args.repeats} measures per engine, "
+          f"classic belote, take rate {TAKE_RATE}")
+    rates: dict[str, list[float]] = {name: [] for name in engines}
+    for r in range(args.repeats):  # interleaved, so both see the same machine state
+        for name, run in engines.items():
+            rates[name].append(rate(run, args.deals, seed=r))
+    medians = {name: statistics.median(v) for name, v in rates.items()}
+    for name, med in medians.items():
+        spread = f"{min(rates[name]):.0f}..{max(rates[name]):.0f}"
+        print(f"{name:>22}: median {med:9.0f} deals/s  (min..max {spread})")
+    base = medians[baseline]
+    for name in list(engines)[1:]:
+        print(f"ratio {name} / {baseline}: {medians[name] / base:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
