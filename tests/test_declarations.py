@@ -1,0 +1,168 @@
+"""Declarations and the belote (RULES.md section 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rebelote.cards import cards_mask, parse_cards
+from rebelote.declarations import (
+    Combo,
+    belote_holders,
+    best_declarations,
+    carre,
+    check_declarations,
+    combo_from_json,
+    declaring_team,
+    sequence,
+)
+from rebelote.rules import ALL_TRUMP, CLUBS, HEARTS, NO_TRUMP, SPADES
+
+N, E, S, W = range(4)
+
+
+def hand(*cards: str) -> int:
+    return cards_mask(parse_cards(cards))
+
+
+def best(trump: int, *cards: str) -> list[tuple[str, int]]:
+    return [(c.kind, c.points) for c in best_declarations(hand(*cards), trump)]
+
+
+def combo(*cards: str) -> Combo:
+    parsed = parse_cards(cards)
+    if len({c & 7 for c in parsed}) == 1:
+        return carre(parsed[0] & 7, HEARTS)
+    return sequence(parsed[0] >> 3, min(c & 7 for c in parsed), len(parsed))
+
+
+@pytest.mark.parametrize(("cards", "expected"), [
+    (("7S", "8S", "9S"), [("tierce", 20)]),
+    (("7S", "8S", "9S", "TS"), [("cinquante", 50)]),
+    (("9D", "TD", "JD", "QD", "KD"), [("cent", 100)]),
+    (("9D", "TD", "JD", "QD", "KD", "AD"), [("cent", 100)]),
+    (("7S", "8S", "TS", "JS"), []),
+])
+def test_sequences_tierce_20_cinquante_50_cent_100(cards: tuple[str, ...],
+                                                  expected: list[tuple[str, int]]) -> None:
+    assert best(HEARTS, *cards) == expected
+
+
+def test_eight_in_sequence_declare_a_cent_and_a_tierce() -> None:
+    assert best(HEARTS, "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS") == [
+        ("cent", 100), ("tierce", 20)]
+
+
+@pytest.mark.parametrize(("rank", "points"), [("J", 200), ("9", 150), ("A", 100), ("T", 100),
+                                              ("K", 100), ("Q", 100)])
+def test_carres_in_a_suit_contract(rank: str, points: int) -> None:
+    assert best(HEARTS, *(rank + s for s in "SHDC")) == [("carre", points)]
+    assert best(ALL_TRUMP, *(rank + s for s in "SHDC")) == [("carre", points)]
+
+
+@pytest.mark.parametrize(("rank", "points"), [("A", 200), ("T", 150), ("K", 100), ("Q", 100),
+                                              ("J", 100), ("9", 100)])
+def test_carres_in_no_trump(rank: str, points: int) -> None:
+    assert best(NO_TRUMP, *(rank + s for s in "SHDC")) == [("carre", points)]
+
+
+@pytest.mark.parametrize("rank", ["8", "7"])
+def test_carres_of_eights_and_sevens_are_worth_nothing(rank: str) -> None:
+    assert best(HEARTS, *(rank + s for s in "SHDC")) == []
+
+
+def test_a_card_counts_in_one_declaration_only() -> None:
+    # JH belongs to the carré of jacks and to the tierce 9H TH JH: the carré (200) is best
+    assert best(HEARTS, "9H", "TH", "JH", "JS", "JD", "JC", "7C", "AS") == [("carre", 200)]
+    # the carré of jacks (200) or the cent 9H..KH (100): the carré, and no tierce is left
+    assert best(HEARTS, "9H", "TH", "JH", "QH", "KH", "JS", "JD", "JC") == [
+        ("carre", 200)]
+
+
+def test_a_hand_declares_carre_and_sequence_when_disjoint() -> None:
+    assert best(HEARTS, "JS", "JH", "JD", "JC", "7C", "8C", "9C", "AS") == [
+        ("carre", 200), ("tierce", 20)]
+
+
+def test_check_declarations() -> None:
+    h = hand("9H", "TH", "JH", "7S", "8S", "9S", "AD", "AC")
+    both = (combo("9H", "TH", "JH"), combo("7S", "8S", "9S"))
+    assert check_declarations(both, h, HEARTS) is None
+    assert check_declarations((), h, HEARTS) is None
+    assert "best declarations are worth 40" in (check_declarations(both[:1], h, HEARTS) or "")
+    assert "not in the hand" in (check_declarations((combo("QS", "KS", "AS"),), h, HEARTS) or "")
+
+
+def test_combo_from_json_reads_and_checks() -> None:
+    assert combo_from_json({"kind": "tierce", "cards": ["9H", "TH", "JH"]}, HEARTS).points == 20
+    for bad, match in [
+        ({"kind": "tierce", "cards": ["9H", "TH", "QH"]}, "follow each other"),
+        ({"kind": "cinquante", "cards": ["9H", "TH", "JH"]}, "make a tierce"),
+        ({"kind": "carre", "cards": ["9H", "9S", "9D"]}, "four cards of one rank"),
+        ({"kind": "quinte", "cards": []}, "not a declaration"),
+        ({"kind": "tierce", "cards": ["9H", "TH", "ZZ"]}, "not a card"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            combo_from_json(bad, HEARTS)
+
+
+# -- which team scores -------------------------------------------------------------------------
+def winner(declared: dict[int, list[Combo]], trump: int = SPADES, tie: str = "nobody",
+           first: int = N) -> int:
+    seats = [declared.get(s, []) for s in range(4)]
+    return declaring_team(seats, trump, first, 1, tie)
+
+
+def test_seed_000_the_tierce_to_the_ace_beats_the_tierce_to_the_queen() -> None:
+    # North a tierce to the queen, South a tierce to the 9, East a tierce to the ace
+    decl = {N: [combo("TD", "JD", "QD")], S: [combo("7C", "8C", "9C")],
+            E: [combo("QH", "KH", "AH")]}
+    assert winner(decl, trump=SPADES) == 1
+
+
+def test_seed_000_two_tierces_to_the_king_out_of_trump_tie_and_nobody_scores() -> None:
+    decl = {N: [combo("JD", "QD", "KD")],
+            E: [combo("JC", "QC", "KC")]}
+    assert winner(decl, trump=SPADES) == -1
+    assert winner(decl, trump=SPADES, tie="first", first=E) == 1
+    assert winner(decl, trump=SPADES, tie="first", first=W) == 0
+
+
+def test_points_first() -> None:
+    assert winner({N: [combo("7S", "8S", "9S")], E: [combo("7H", "8H", "9H", "TH")]}) == 1
+
+
+def test_carre_over_sequence_of_the_same_points() -> None:
+    assert winner({N: [combo("9D", "TD", "JD", "QD", "KD")],
+                   E: [combo("QS", "QH", "QD", "QC")]}) == 1
+
+
+def test_the_longer_sequence_wins() -> None:
+    assert winner({N: [combo("8D", "9D", "TD", "JD", "QD", "KD")],
+                   E: [combo("9C", "TC", "JC", "QC", "KC")]}) == 0
+
+
+def test_higher_carre_in_plain_order() -> None:
+    # carrés of 100: A over 10 over K over Q
+    assert winner({N: [combo("KS", "KH", "KD", "KC")], E: [combo("TS", "TH", "TD", "TC")]}) == 1
+
+
+def test_a_sequence_in_trump_beats_one_in_a_plain_suit() -> None:
+    decl = {N: [combo("JH", "QH", "KH")], E: [combo("JC", "QC", "KC")]}
+    assert winner(decl, trump=HEARTS) == 0
+    assert winner(decl, trump=CLUBS) == 1
+    assert winner(decl, trump=ALL_TRUMP) == -1
+
+
+def test_a_small_declaration_counts_with_its_team() -> None:
+    decl = {E: [combo("QH", "KH", "AH")], W: [combo("7S", "8S", "9S")],
+            N: [combo("TD", "JD", "QD")]}
+    assert winner(decl) == 1
+
+
+# -- belote ------------------------------------------------------------------------------------
+def test_belote_is_king_and_queen_of_trump_in_one_hand() -> None:
+    hands = [hand("KH", "QH"), hand("KS"), hand("QS"), hand("KC", "QC")]
+    assert belote_holders(hands, HEARTS) == (-1, N, -1, -1)
+    assert belote_holders(hands, SPADES) == (-1, -1, -1, -1)
+    assert belote_holders(hands, NO_TRUMP) == (-1, -1, -1, -1)
+    assert belote_holders(hands, ALL_TRUMP) == (-1, N, -1, W)
