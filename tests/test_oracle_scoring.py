@@ -96,3 +96,16 @@ def test_swapping_the_teams_swaps_the_marks(obj: dict[str, Any]) -> None:
     assert a["outcome"] == b["outcome"]
     assert a["held_over"] == b["held_over"]
     assert a["score"] == {"NS": b["score"]["EW"], "EW": b["score"]["NS"]}
+
+
+def test_summaries_of_deals_played_out_with_random_legal_cards() -> None:
+    """Realistic summaries: card points, last trick, capot, générale and belotes of real play."""
+    rng = random.Random(31)
+    objs = [gen.random_played_summary(rng) for _ in range(1500)]
+    answers, status, err = run_json_lines("score", objs)
+    assert len(answers) == len(objs), err
+    rows = [(obj, expected_score(obj), cut_answer(answer))
+            for obj, answer in zip(objs, answers, strict=True)
+            if expected_score(obj) != cut_answer(answer)]
+    assert not rows, mismatch_report("played deals", rows)
+    assert status == 0

@@ -273,6 +273,85 @@ def random_game(rng: random.Random, game: str | None = None, max_deals: int = 12
     return out
 
 
+def play_random_deal(rng: random.Random, trump: str, opts: dict[str, Any],
+                     ) -> tuple[dict[str, list[str]], list[tuple[str, list[str]]]]:
+    """Deal the 32 cards and play eight tricks of random legal cards (oracle's rules).
+
+    Returns the hands as dealt and the tricks as (leader, cards in play order).
+    """
+    deck = list(play.DECK)
+    rng.shuffle(deck)
+    dealt = {s: deck[8 * i: 8 * i + 8] for i, s in enumerate(play.CLOCKWISE)}
+    hands = {s: list(h) for s, h in dealt.items()}
+    leader = rng.choice(play.CLOCKWISE)
+    tricks: list[tuple[str, list[str]]] = []
+    for _ in range(8):
+        seat = leader
+        cards: list[str] = []
+        seats: list[str] = []
+        for _ in range(4):
+            card = rng.choice(sorted(play.legal_cards(hands[seat], cards, trump, opts)))
+            hands[seat].remove(card)
+            cards.append(card)
+            seats.append(seat)
+            seat = play.next_seat(seat, opts)
+        tricks.append((leader, cards))
+        leader = seats[play.trick_winner(cards, trump)]
+    return dealt, tricks
+
+
+def random_played_summary(rng: random.Random, game: str | None = None) -> dict[str, Any]:
+    """The summary a counter would write after a deal really played out with random legal cards:
+    card points and last trick (or points), capot and générale, belotes from the hands."""
+    game = game or rng.choice(["belote", "coinche"])
+    name = rng.choice(["official", "house"])
+    options = random_options(rng, game)
+    full = rules_of({"game": game, "rules": name, "options": options})
+    trump = rng.choice([*SUIT_TRUMPS, "no-trump", "all-trump"])
+    dealt, tricks = play_random_deal(rng, trump, full)
+    taker_seat = rng.choice(play.CLOCKWISE)
+    taker = "NS" if taker_seat in "NS" else "EW"
+    cards = {"NS": 0, "EW": 0}
+    winners: list[str] = []
+    for leader, trick in tricks:
+        order = [leader]
+        while len(order) < 4:
+            order.append(play.next_seat(order[-1], full))
+        seat = order[play.trick_winner(trick, trump)]
+        winners.append(seat)
+        cards["NS" if seat in "NS" else "EW"] += play.trick_points(trick, trump, full)
+    teams = {"NS" if s in "NS" else "EW" for s in winners}
+    last = "NS" if winners[-1] in "NS" else "EW"
+    capot = next(iter(teams)) if len(teams) == 1 else None
+    out: dict[str, Any] = {"game": game, "rules": name, "options": options, "trump": trump,
+                           "taker": taker}
+    if game == "coinche":
+        out["contract"] = rng.choice([*range(80, 170, 10), "capot"])
+        if rng.random() < 0.3 and (out["contract"] != "capot" or full["coinche_capot"]):
+            out["coinche"] = rng.choice(["coinche", "surcoinche"])
+        if capot == taker and set(winners) == {taker_seat}:
+            out["generale"] = True
+    if trump in SUIT_TRUMPS or trump == "all-trump":
+        belotes = {"NS": 0, "EW": 0}
+        for seat, hand in dealt.items():
+            for s in (play.SUITS if trump == "all-trump" else play.trump_suit(trump) or ""):
+                if "K" + s in hand and "Q" + s in hand:
+                    belotes["NS" if seat in "NS" else "EW"] += 1
+        if trump == "all-trump" and any(belotes.values()):
+            out["belote"] = belotes
+        elif any(belotes.values()):
+            out["belote"] = "NS" if belotes["NS"] else "EW"
+    if capot is not None:
+        out["capot"] = capot
+    if rng.random() < 0.5:
+        out["cards"] = cards
+        out["last_trick"] = last
+    else:
+        bonus = 100 if capot else 10
+        out["points"] = {t: cards[t] + (bonus if t == last else 0) for t in TEAMS}
+    return out
+
+
 def _capot_deal(rng: random.Random, game: str, taker: str, capot: str,
                 belote: str | None) -> dict[str, Any]:
     """A deal in a suit where ``capot`` wins every trick."""
