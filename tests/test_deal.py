@@ -1,0 +1,263 @@
+"""The deal state machine: dealing, the play, belote, declarations, capot and générale."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from rebelote.auction import PASS
+from rebelote.cards import card_str, cards_mask, parse_card, parse_cards
+from rebelote.deal import (
+    NO_DECLARATION,
+    PLAYS,
+    DealState,
+    Play,
+    fast_legal,
+    parse_action,
+)
+from rebelote.rules import IllegalActionError, Rules, legal_cards, trick_winner
+
+COINCHE = Rules.preset("official", "coinche")
+BELOTE = Rules.preset("official", "belote")
+N, E, S, W = range(4)
+
+
+def deal_from(rules: Rules, dealer: int, **hands: str) -> DealState:
+    """A coinche deal from hands written as 'JH 9H ...' per seat."""
+    masks = [cards_mask(parse_cards(hands[s].split())) for s in "NESW"]
+    return DealState.from_hands(rules, dealer, masks)
+
+
+def play(state: DealState, *actions: str) -> DealState:
+    for a in actions:
+        state = state.apply(a)
+    return state
+
+
+def names(mask: int) -> list[str]:
+    return [card_str(c) for c in range(32) if mask >> c & 1]
+
+
+# -- actions -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["pass", "take", "hearts", "90 hearts", "capot spades",
+                                  "generale no-trump", "coinche", "surcoinche", "JH",
+                                  "no-declaration"])
+def test_actions_read_back_from_their_text(text: str) -> None:
+    assert str(parse_action(text)) == text
+
+
+def test_ten_reads_as_a_card() -> None:
+    assert parse_action("10S") == Play(parse_card("TS"))
+
+
+# -- dealing -----------------------------------------------------------------------------------
+def test_coinche_deals_3_2_3_from_the_dealers_next_seat() -> None:
+    deck = list(range(32))
+    state = DealState.from_deck(COINCHE, W, deck)  # W deals: N, E, S, W receive in turn
+    assert state.hands[N] == cards_mask([0, 1, 2, 12, 13, 20, 21, 22])
+    assert state.hands[W] == cards_mask([9, 10, 11, 18, 19, 29, 30, 31])
+    assert state.current_player == N and state.first == N
+
+
+def test_belote_deals_3_2_turns_a_card_and_gives_the_taker_it_and_2_more() -> None:
+    deck = list(range(32))
+    state = DealState.from_deck(BELOTE, W, deck)
+    assert state.hands[N] == cards_mask([0, 1, 2, 12, 13]) and state.turned == 20
+    state = play(state, "pass", "take")  # E takes
+    assert state.hands[E] == cards_mask([3, 4, 5, 14, 15, 20, 24, 25])  # turned + 2
+    assert state.hands[N] == cards_mask([0, 1, 2, 12, 13, 21, 22, 23])  # 3 more
+    assert state.hands[S] == cards_mask([6, 7, 8, 16, 17, 26, 27, 28])
+    assert state.hands[W] == cards_mask([9, 10, 11, 18, 19, 29, 30, 31])
+    assert state.trump == parse_card(card_str(20)) >> 3 and state.current_player == N
+
+
+def test_counterclockwise_deals_and_plays_n_w_s_e() -> None:
+    rules = COINCHE.replace(direction="counterclockwise")
+    state = DealState.from_deck(rules, N, list(range(32)))  # N deals: W first
+    assert state.current_player == W
+    assert state.hands[W] == cards_mask([0, 1, 2, 12, 13, 20, 21, 22])
+    state = play(state, "pass", "pass")
+    assert state.current_player == E
+
+
+def test_the_same_seed_deals_the_same_cards() -> None:
+    a = DealState.new(COINCHE, 0, seed=42)
+    b = DealState.new(COINCHE, 0, seed=42)
+    assert a == b and a != DealState.new(COINCHE, 0, seed=43)
+
+
+def test_a_deck_must_hold_every_card_once() -> None:
+    with pytest.raises(IllegalActionError, match="32 cards once"):
+        DealState.from_deck(COINCHE, 0, [0] * 32)
+
+
+# -- the seed 004 trick ------------------------------------------------------------------------
+def test_seed_004_trick_only_the_jack_of_trump_is_legal_and_east_wins_41() -> None:
+    # Hearts trump; S leads the ace of spades, W plays the 10, N the 7; E holds the jack of
+    # hearts and the king of diamonds: E must trump, and wins 11 + 10 + 0 + 20 = 41.
+    masks = {
+        S: "AS 7C 8C 9C TC JC QC KC",
+        W: "TS 7D 8D 9D TD JD QD AD",
+        N: "7S 8S 9S QS KS AH TH AC",
+        E: "JH KD JS 7H 8H 9H QH KH",
+    }
+    state = DealState.from_hands(
+        COINCHE, E, [cards_mask(parse_cards(masks[s].split())) for s in range(4)])
+    state = play(state, "80 hearts", "pass", "pass", "pass")
+    # the seed shows E with two cards left: give E just those for this trick
+    east = cards_mask(parse_cards(["JH", "KD"]))
+    state = replace(state, hands=(state.hands[N], east, state.hands[S], state.hands[W]))
+    state = play(state, "AS", "TS", "7S")
+    assert names(state.legal_cards()) == ["JH"]
+    with pytest.raises(IllegalActionError, match="must trump"):
+        state.apply("KD")
+    state = state.apply("JH")
+    assert state.tricks[0] == (S, tuple(parse_cards(["AS", "TS", "7S", "JH"])))
+    assert state.leader == E and state.points == (0, 41)
+
+
+# -- the play ----------------------------------------------------------------------------------
+def generale_deal() -> DealState:
+    return deal_from(COINCHE, W,
+                     N="7S 8S 9S TS JS QS KS AS", E="7H 8H 9H TH JH QH KH AH",
+                     S="7D 8D 9D TD JD QD KD AD", W="7C 8C 9C TC JC QC KC AC")
+
+
+def test_a_generale_made_by_the_taker_alone() -> None:
+    state = play(generale_deal(), "generale spades", "pass", "pass", "pass")
+    state = play(state, "AS", "AH", "AD", "AC")
+    while not state.is_terminal:
+        state = state.apply(state.legal_actions()[0])
+    summary = state.summary()
+    assert summary.capot == "NS" and summary.generale and summary.points == (252, 0)
+    assert summary.contract == "generale" and summary.belote == (1, 0)
+    # each seat holds a cent and a tierce: N's are in trump, so NS score all of theirs
+    assert summary.declarations == (240, 0)
+    assert state.score().outcome == "made"
+    assert state.returns()[N] > 0 > state.returns()[E]
+
+
+def test_belote_is_announced_when_the_holder_plays_king_and_queen() -> None:
+    state = play(generale_deal(), "80 spades", "pass", "pass", "pass")
+    state = play(state, "KS")
+    assert state.belote == ((N, parse_card("KS")),)
+    state = play(state, "7H", "7D", "7C", "QS")
+    assert [card_str(c) for _, c in state.belote] == ["KS", "QS"]
+
+
+def test_declarations_are_made_with_the_first_card_and_a_seat_may_decline() -> None:
+    state = play(generale_deal(), "80 spades", "pass", "pass", "pass")
+    assert NO_DECLARATION in state.legal_actions()
+    state = state.apply(NO_DECLARATION)
+    assert state.declared[N] == () and NO_DECLARATION not in state.legal_actions()
+    state = play(state, "AS", "AH")  # E declares by default
+    assert [c.kind for c in state.declared[E] or ()] == ["cent", "tierce"]
+    state = play(state, "AD", "AC")
+    assert state.current_player == N  # N won the first trick and leads again
+    with pytest.raises(IllegalActionError, match="first card only"):
+        state.apply(NO_DECLARATION)
+
+
+def test_the_team_showing_the_strongest_scores_all_its_declarations() -> None:
+    state = play(generale_deal(), "80 spades", "pass", "pass", "pass", "no-declaration")
+    while not state.is_terminal:
+        actions = [a for a in state.legal_actions() if a is not NO_DECLARATION]
+        state = state.apply(actions[0])
+    # N declined; E, S, W each hold cent + tierce (120): E's cent to the ace of hearts, S's
+    # to the ace of diamonds, W's to the ace of clubs: a perfect tie between teams, nobody
+    assert state.summary().declarations == (0, 0)
+    tie_first = COINCHE.replace(declaration_tie="first")
+    state2 = play(replace(generale_deal(), rules=tie_first), "80 spades", "pass", "pass",
+                  "pass", "no-declaration")
+    while not state2.is_terminal:
+        state2 = state2.apply(next(a for a in state2.legal_actions() if a is not NO_DECLARATION))
+    assert state2.summary().declarations == (0, 240)  # E speaks before S: EW, cent + tierce x2
+
+
+def test_cards_before_the_auction_ends_and_bids_after_are_illegal() -> None:
+    state = generale_deal()
+    with pytest.raises(IllegalActionError, match="after the auction"):
+        state.apply("AS")
+    state = play(state, "80 spades", "pass", "pass", "pass")
+    with pytest.raises(IllegalActionError, match="auction is over"):
+        state.apply(PASS)
+    with pytest.raises(IllegalActionError, match="not in the hand"):
+        state.apply("AH")
+
+
+def test_must_follow_suit() -> None:
+    state = play(generale_deal(), "80 hearts", "pass", "pass", "pass", "AS")
+    assert names(state.legal_cards()) == ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"]
+    state = play(deal_from(COINCHE, W, N="7S 8S 9S TS JS QS KS AS", E="7H 8H 9H TH JH QH KH 7D",
+                           S="AS 8D 9D TD JD QD KD AD".replace("AS", "AH"),
+                           W="7C 8C 9C TC JC QC KC AC"), "80 clubs", "pass", "pass", "pass")
+    state = play(state, "7S")
+    assert names(state.legal_cards()) == ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "7D"]
+
+
+def test_void_deal_marks_nothing() -> None:
+    state = play(generale_deal(), "pass", "pass", "pass", "pass")
+    assert state.is_terminal and state.is_void and state.legal_actions() == []
+    assert state.score().outcome == "void" and state.returns() == (0, 0, 0, 0)
+
+
+def test_perft_first_trick_of_a_fixed_deal() -> None:
+    # hearts trump; N leads any of 8. E holds only hearts: after a spade lead E must trump
+    # (8), after a heart lead E must overtrump if it can. S holds only diamonds and W only
+    # clubs: they follow or discard freely (no trump to play).
+    state = play(generale_deal(), "80 hearts", "pass", "pass", "pass", "no-declaration")
+
+    def perft(s: DealState, depth: int) -> int:
+        if depth == 0:
+            return 1
+        return sum(perft(s.apply(a), depth - 1) for a in s.legal_actions()
+                   if a is not NO_DECLARATION)
+
+    assert perft(state, 1) == 8
+    assert perft(state, 2) == 8 * 8  # E (all hearts) must trump a spade: any of its 8
+    assert perft(state, 4) == 8 * 8 * 8 * 8
+
+
+# -- fast paths against the rules --------------------------------------------------------------
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE, COINCHE.replace(overtrump_partner=False),
+                                   BELOTE.replace(undertrump="may")])
+def test_fast_legal_equals_rules_legal_cards(rules: Rules) -> None:
+    rng = random.Random(5)
+    for _ in range(3000):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        trump = rng.randrange(6)
+        n = rng.randrange(4)
+        trick = deck[:n]
+        hand = cards_mask(deck[n:n + rng.randint(1, 8)])
+        win = trick_winner(trick, trump) if trick else 0
+        assert fast_legal(hand, trick, win, trump, rules.overtrump_partner,
+                          rules.undertrump == "must") == legal_cards(hand, trick, trump, rules)
+
+
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE, Rules.preset("house", "coinche")])
+def test_playout_equals_playing_the_same_cards_one_by_one(rules: Rules) -> None:
+    rng = random.Random(9)
+    done = 0
+    while done < 40:
+        state = DealState.new(rules, done % 4, rng=rng)
+        while state.phase == 0:
+            legal = state.legal_actions()
+            bid = rng.choice(legal[1:]) if len(legal) > 1 and rng.random() < 0.4 else legal[0]
+            state = state.apply(bid)
+        if state.is_terminal:
+            continue
+        fast = state.playout(random.Random(done))
+        slow = state
+        for _, cards in fast.tricks:
+            for c in cards:
+                slow = slow.apply(PLAYS[c])
+        assert slow == fast
+        done += 1
+
+
+def test_terminal_summary_only_when_over() -> None:
+    with pytest.raises(IllegalActionError, match="not over"):
+        generale_deal().summary()
