@@ -85,8 +85,8 @@ def make_printables(service: CounterService, inline: bool) -> APIRouter:
 
         view = await call(service.get, game_id)
         pdf = await run_in_threadpool(
-            score_sheet_pdf, view.match.rules.game, view.match.teams,
-            max(18, len(view.match.deals) + 2), view.match, _lang(request, lang),
+            score_sheet_pdf, view.match.rules.game, view.match.teams, 18, view.match,
+            _lang(request, lang),
         )
         return _download(pdf, "application/pdf", f"rebelote-{game_id}.pdf")
 
@@ -94,7 +94,7 @@ def make_printables(service: CounterService, inline: bool) -> APIRouter:
     async def blank_sheet(
         request: Request,
         game: Annotated[str, Query(description="belote or coinche")] = "belote",
-        rows: Annotated[int, Query(ge=1, le=60)] = 18,
+        rows: Annotated[int, Query(description="Deal lines a page")] = 18,
         ns: Annotated[str, Query(alias="NS", max_length=40)] = "Nous",
         ew: Annotated[str, Query(alias="EW", max_length=40)] = "Eux",
         lang: Lang = None,

@@ -1,0 +1,72 @@
+"""Shared helpers of the web tests: an app on a temporary SQLite file, a real server in a
+subprocess, and the seed games."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+VECTORS = Path(__file__).parent / "vectors" / "seed-games.jsonl"
+
+
+def seed_games() -> list[dict[str, Any]]:
+    """The game vectors of the seeds (``tests/vectors/seed-games.jsonl``)."""
+    with VECTORS.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def seed_game(vector_id: str) -> dict[str, Any]:
+    """One seed game vector by id."""
+    return next(v for v in seed_games() if v["id"] == vector_id)
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def live_server(db_url: str, port: int | None = None) -> Iterator[str]:
+    """``rebelote serve`` in a subprocess on a free loopback port; yields its base URL and
+    stops it with SIGTERM (checking it exits cleanly)."""
+    port = port or free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rebelote.cli", "serve", "--port", str(port), "--db", db_url,
+         "--log-level", "warning"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                raise RuntimeError(f"the server did not start: {out}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            code = proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("the server did not stop on SIGTERM") from None
+        assert code == 0, f"the server exited with {code} on SIGTERM"
