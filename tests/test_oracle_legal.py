@@ -35,6 +35,7 @@ def test_legal_cards_of_reachable_positions(obj: dict[str, Any]) -> None:
     trick = [parse_card(c) for _, c in obj["trick"]]
     got = sorted(card_str(c) for c in mask_cards(legal_cards(hand, trick, trump, api_rules(obj))))
     assert got == expected_legal(obj)["legal"]
+    assert got, "a player always has a legal card"
 
 
 @SETTINGS

@@ -74,7 +74,8 @@ def expected_legal(obj: Mapping[str, Any]) -> dict[str, Any]:
     opts = rules_of(obj)
     trick = [card for _, card in obj["trick"]]
     if "hand" in obj:
-        return {"legal": sorted(play.legal_cards(obj["hand"], trick, obj["trump"], opts))}
+        return {"legal": sorted(play.legal_cards(obj["hand"], trick, obj["trump"], opts)),
+                "winner": None}
     return {"winner": obj["trick"][play.trick_winner(trick, obj["trump"])][0],
             "points": play.trick_points(trick, obj["trump"], opts)}
 
@@ -83,7 +84,7 @@ def cut_legal(obj: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, An
     if "error" in answer:
         return {"error": answer["error"]}
     if "hand" in obj:
-        return {"legal": sorted(answer.get("legal", []))}
+        return {"legal": sorted(answer.get("legal", [])), "winner": answer.get("winner", "absent")}
     return {"winner": answer.get("winner"), "points": answer.get("points")}
 
 

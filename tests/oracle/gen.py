@@ -251,15 +251,21 @@ def random_game(rng: random.Random, game: str | None = None, max_deals: int = 12
         out["rules"] = name
     if options:
         out["options"] = options
-    if rng.random() < 0.8:
+    r = rng.random()
+    if r < 0.7:
         out["target"] = target
+    elif r < 0.85:  # the target as a rule-set option (RULES.md section 9)
+        options["target"] = target
+        out["options"] = options
     else:
-        target = options.get("target", 1000)
+        target = 1000
     if rng.random() < 0.3:
         out["teams"] = {"NS": "Nous", "EW": "Eux"}
     if rng.random() < 0.5:
         near = rng.random() < 0.7
         out["start"] = {t: max(0, target - rng.randint(1, 60 if near else target)) for t in TEAMS}
+        if rng.random() < 0.2:
+            del out["start"][rng.choice(TEAMS)]
     deals: list[dict[str, Any]] = []
     for _ in range(rng.randint(1, max_deals)):
         r = rng.random()
