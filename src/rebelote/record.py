@@ -142,6 +142,11 @@ def _initial_state(obj: Mapping[str, Any], auction: list[tuple[int, Bid]]) -> De
     held = obj.get("held_over", 0)
     if isinstance(held, bool) or not isinstance(held, int) or held < 0:
         raise InputError("held_over", f"must be a whole number of points, not {held!r}")
+    sizes = {h.bit_count() for h in hands}
+    if sizes != {8} and not (rules.game == "belote" and sizes == {5}):
+        seat = next(s for s in range(4) if hands[s].bit_count() != 8)
+        raise InputError(f"hands.{SEATS[seat]}", f"{hands[seat].bit_count()} cards: each seat "
+                         "holds 8 cards when play begins")
     if rules.game == "coinche":
         if obj.get("turned") is not None:
             raise InputError("turned", "coinche has no turned card")
@@ -155,7 +160,6 @@ def _initial_state(obj: Mapping[str, Any], auction: list[tuple[int, Bid]]) -> De
     taker = next((s for s, b in auction if b.kind != "pass"), -1)
     step = 1 if rules.direction == "clockwise" else 3
     order = deal_order((dealer + step) % 4, step)
-    sizes = {h.bit_count() for h in hands}
     if sizes == {5}:
         raw_stock = obj.get("stock")
         if not isinstance(raw_stock, list):
