@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import doctest
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import rebelote.export
 from rebelote.errors import InputError
 from rebelote.export import columns, match_from_csv, match_to_csv
 from rebelote.match import Match
@@ -242,3 +246,51 @@ def test_an_unknown_language_is_refused() -> None:
     with pytest.raises(InputError) as error:
         match_to_csv(seed_game("belote-five-deals"), lang="de")
     assert error.value.field == "lang"
+
+
+# -- the command line ---------------------------------------------------------------------------
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rebelote.cli", *args], input=stdin,
+                          capture_output=True, text=True, check=False, encoding="utf-8")
+
+
+def test_cli_export_then_import_gives_the_game_back(tmp_path: Path) -> None:
+    match = seed_game("belote-five-deals")
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(match.to_json()), encoding="utf-8")
+    exported = run("export", str(game), "--csv", "--lang", "en")
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout.startswith("Game,belote")
+    csv_file = tmp_path / "game.csv"
+    csv_file.write_text(exported.stdout, encoding="utf-8", newline="")
+    imported = run("import", str(csv_file))
+    assert imported.returncode == 0, imported.stderr
+    assert Match.from_json(json.loads(imported.stdout)) == match
+    scored = run("score", stdin=imported.stdout)
+    assert json.loads(scored.stdout)["totals"] == {"NS": 906, "EW": 124}
+
+
+def test_cli_export_writes_json_by_default_and_reads_stdin() -> None:
+    match = seed_game("coinche-belote-alone-does-not-win")
+    proc = run("export", "-", stdin=json.dumps(match.to_json()))
+    assert proc.returncode == 0
+    assert Match.from_json(json.loads(proc.stdout)) == match
+
+
+def test_cli_import_names_the_row_and_column(tmp_path: Path) -> None:
+    bad = match_to_csv(seed_game("belote-five-deals")).replace("98,64", "98,65")
+    proc = run("import", "-", stdin=bad)
+    assert proc.returncode == 1
+    assert "row 8, column Points NS / Points EW: 98 + 65 = 163" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_cli_export_errors() -> None:
+    assert run("export", "/no/such/game.json", "--csv").returncode == 2
+    proc = run("export", "-", "--csv", stdin="{not json")
+    assert proc.returncode == 1 and "not JSON" in proc.stderr
+    assert run("export", "-", "--lang", "de", stdin="{}").returncode == 2
+
+
+def test_the_examples_in_the_docstring_run() -> None:
+    assert doctest.testmod(rebelote.export).failed == 0

@@ -7,14 +7,21 @@ count) need nothing but the bytes.
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import rebelote.sheets
+import rebelote.sheets.labels
+import rebelote.sheets.points_table
+import rebelote.sheets.score_sheet
+import rebelote.sheets.words
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import ALL_TRUMP, HEARTS, NO_TRUMP, Rules, card_values
@@ -260,3 +267,68 @@ def test_a_deal_in_one_line() -> None:
     assert describe("fr", deal) == "NS ♥ : NS 98 + belote, EW 64"
     deal, _ = _examples()["case.c.coinche"]
     assert describe("en", deal) == "NS 100 ♠ ×2: NS 96 + declarations 20 + belote, EW 66"
+
+
+# -- the command line ---------------------------------------------------------------------------
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "rebelote.cli", *args], input=stdin.encode(),
+                          capture_output=True, check=False)
+
+
+def test_cli_prints_a_blank_sheet(tmp_path: Path) -> None:
+    out = tmp_path / "blank.pdf"
+    proc = run("sheet", "--game", "coinche", "--rows", "24", "--ns", "A", "--ew", "B",
+               "--lang", "en", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes().startswith(b"%PDF-") and page_count(out.read_bytes()) == 1
+
+
+@needs_pdftotext
+def test_cli_fills_a_sheet_from_a_saved_game(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(seed_game("belote-five-deals").to_json()), encoding="utf-8")
+    out = tmp_path / "game.pdf"
+    proc = run("sheet", "--from", str(game), "--ns", "Les Bleus", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = pdf_text(out.read_bytes(), tmp_path)
+    assert "Les Bleus" in text and "Eux" in text
+    assert next(line.split() for line in text.splitlines()
+                if "Totaux" in line) == ["Totaux", "906", "124"]
+
+
+def test_cli_writes_the_points_table_to_standard_output() -> None:
+    proc = run("points-table", "--lang", "en", "-o", "-")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (("sheet", "--rows", "30", "-o", "x.pdf"), 2, "rows: a sheet has 12 to 24 lines"),
+    (("sheet", "--game", "tarot", "-o", "x.pdf"), 2, "game: 'tarot' is not a game"),
+    (("sheet", "--from", "/no/such/game.json", "-o", "x.pdf"), 2, "cannot read"),
+    (("points-table", "--lang", "de", "-o", "x.pdf"), 2, "lang: 'de'"),
+])
+def test_cli_errors_are_one_sentence(args: tuple[str, ...], code: int, message: str,
+                                     tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "rebelote.cli", *args], capture_output=True,
+                          text=True, check=False, cwd=tmp_path)
+    assert proc.returncode == code
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_cli_names_the_field_of_a_bad_game(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text('{"game": "belote", "deals": [{"taker": "NS", "points": {"NS": 200}}]}',
+                    encoding="utf-8")
+    proc = run("sheet", "--from", str(game), "-o", str(tmp_path / "x.pdf"))
+    assert proc.returncode == 1
+    assert b"deals[1].points.NS" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_the_examples_in_the_docstrings_run() -> None:
+    for module in (rebelote.sheets, rebelote.sheets.labels, rebelote.sheets.words,
+                   rebelote.sheets.points_table, rebelote.sheets.score_sheet):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
