@@ -1,0 +1,96 @@
+"""``rebelote deal`` and ``rebelote replay`` on the command line, and the engine's doctests."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import rebelote.auction
+import rebelote.bots
+import rebelote.deal
+import rebelote.declarations
+import rebelote.game
+import rebelote.record
+from record_checker import check
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rebelote.cli", *args], input=stdin,
+                          capture_output=True, text=True, check=False)
+
+
+def lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("module", [rebelote.auction, rebelote.declarations, rebelote.deal,
+                                    rebelote.record, rebelote.game, rebelote.bots],
+                         ids=lambda m: m.__name__)
+def test_doctests(module: ModuleType) -> None:
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_deal_writes_records_that_replay_clean() -> None:
+    out = run("deal", "--game", "coinche", "--rules", "official", "--seed", "7", "--count",
+              "60", "--bots", "random")
+    assert out.returncode == 0, out.stderr
+    records = lines(out.stdout)
+    assert len(records) == 60
+    assert [r["dealer"] for r in records[:5]] == ["N", "E", "S", "W", "N"]
+    for rec in records:
+        assert check(rec) == rec["result"]
+    replay = run("replay", "-", stdin=out.stdout)
+    assert replay.returncode == 0, replay.stdout
+    answers = lines(replay.stdout)
+    assert len(answers) == 60
+    for rec, answer in zip(records, answers, strict=True):
+        assert answer["outcome"] == rec["result"]["outcome"]
+        assert answer["score"] == rec["result"]["score"]
+
+
+def test_the_same_seed_gives_the_same_records() -> None:
+    args = ("deal", "--game", "belote", "--rules", "house", "--count", "20", "--dealer", "S",
+            "--bots", "random,random,random,random")
+    a = run(*args, "--seed", "3")
+    b = run(*args, "--seed", "3")
+    c = run(*args, "--seed", "4")
+    assert a.returncode == 0 and a.stdout == b.stdout != c.stdout
+    assert lines(a.stdout)[0]["dealer"] == "S"
+
+
+def test_unknown_bots_are_refused_with_the_known_names() -> None:
+    out = run("deal", "--bots", "random,deep-blue,random,random")
+    assert out.returncode == 2 and "unknown bot 'deep-blue'" in out.stderr
+    assert "known bots: random" in out.stderr and "Traceback" not in out.stderr
+    assert run("deal", "--bots", "random,random").returncode == 2
+
+
+def test_replay_reports_the_first_illegal_move_and_exits_1(tmp_path: Path) -> None:
+    out = run("deal", "--game", "coinche", "--seed", "11", "--count", "6")
+    records = lines(out.stdout)
+    bad = next(r for r in records if r["tricks"])
+    first_card = bad["tricks"][0][1]
+    bad["tricks"][0][2], bad["tricks"][0][1] = bad["tricks"][0][1], bad["tricks"][0][2]
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\nnot json\n")
+    replay = run("replay", str(path))
+    assert replay.returncode == 1
+    answers = lines(replay.stdout)
+    assert len(answers) == len(records) + 1
+    errors = [a for a in answers if "error" in a]
+    assert len(errors) == 2 and errors[-1]["error"].startswith("line 7: not JSON")
+    assert str(errors[0]["error"]).startswith("tricks[0][1]:"), errors[0]
+    assert first_card  # the swapped card was played by the wrong seat
+    assert "Traceback" not in replay.stderr
+
+
+def test_replay_of_a_missing_file_exits_2() -> None:
+    out = run("replay", "/nonexistent/records.jsonl")
+    assert out.returncode == 2 and "cannot read" in out.stderr
