@@ -72,3 +72,33 @@ def test_thousands_of_positions_through_one_cli_run(seed: int) -> None:
             rows.append((obj, exp, got))
     assert not rows, mismatch_report("positions", rows)
     assert status == 0
+
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _other_form(card: str, rng: random.Random) -> str:
+    """The same card as a player may type it: ``10S``, ``J♥``, ``jh``."""
+    rank, suit = card[0], card[1]
+    form = rng.randrange(4)
+    if form == 0 and rank == "T":
+        return "10" + suit
+    if form == 1:
+        return ("10" if rank == "T" else rank) + SYMBOLS[suit]
+    if form == 2:
+        return card.lower()
+    return card
+
+
+def test_cards_typed_as_10s_or_with_suit_symbols_answer_in_the_two_letter_form() -> None:
+    rng = random.Random(8)
+    objs = [gen.random_position(rng) for _ in range(500)]
+    typed = [{**o, "hand": [_other_form(c, rng) for c in o["hand"]],
+              "trick": [[s, _other_form(c, rng)] for s, c in o["trick"]]} for o in objs]
+    answers, status, err = run_json_lines("legal", typed)
+    assert len(answers) == len(objs), err
+    rows = [(t, expected_legal(o), cut_legal(o, a))
+            for o, t, a in zip(objs, typed, answers, strict=True)
+            if expected_legal(o) != cut_legal(o, a)]
+    assert not rows, mismatch_report("typed positions", rows)
+    assert status == 0
