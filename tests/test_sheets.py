@@ -22,6 +22,8 @@ import rebelote.sheets.labels
 import rebelote.sheets.points_table
 import rebelote.sheets.score_sheet
 import rebelote.sheets.words
+from rebelote.cards import ACE, JACK
+from rebelote.declarations import CARRE_POINTS, CARRE_POINTS_NO_TRUMP, sequence_points
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import ALL_TRUMP, HEARTS, NO_TRUMP, Rules, card_values
@@ -332,3 +334,16 @@ def test_the_examples_in_the_docstrings_run() -> None:
                    rebelote.sheets.points_table, rebelote.sheets.score_sheet):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__
+
+
+@needs_pdftotext
+def test_the_declarations_table_is_the_engines(tmp_path: Path) -> None:
+    out = pdf_text(points_table_pdf("fr"), tmp_path)
+    rows = {line.split("  ")[0].strip(): line.split()[-2:] for line in out.splitlines()
+            if line.strip().startswith(("Carré", "Tierce", "Cinquante", "Cent "))}
+    assert rows["Carré de valets"] == [str(CARRE_POINTS[JACK]), str(CARRE_POINTS_NO_TRUMP[JACK])]
+    assert rows["Carré d’as"] == [str(CARRE_POINTS[ACE]), str(CARRE_POINTS_NO_TRUMP[ACE])]
+    assert rows["Carré de neuf"] == ["150", "100"]
+    assert rows["Carré de huit ou de sept"] == ["0", "0"]
+    assert rows["Tierce (3 cartes qui se suivent)"] == ["20", "20"]
+    assert rows["Cent (5 cartes ou plus)"] == [str(sequence_points(5))] * 2

@@ -103,10 +103,14 @@ class SheetDocument(FPDF):
         return self.w - 2 * MARGIN
 
     # -- drawing helpers -----------------------------------------------------------------------
-    def fitted(self, value: str, width: float, size: float, style: str = "") -> None:
-        """Set the font so that ``value`` fits in ``width`` mm: smaller down to 6 pt."""
+    def fitted(self, value: str, width: float, size: float, style: str = "",
+               smallest: float = 6.0) -> None:
+        """Set the font so that ``value`` fits in ``width`` mm: smaller, down to ``smallest`` pt.
+
+        A text still too long is then cut by :meth:`clip`.
+        """
         self.set_font(FONT, style, size)
-        while size > 6 and self.get_string_width(value) > width - 2:
+        while size > smallest and self.get_string_width(value) > width - 2:
             size -= 0.5
             self.set_font(FONT, style, size)
 
@@ -135,7 +139,7 @@ class SheetDocument(FPDF):
         if fill is not None:
             self.set_fill_color(*fill)
         for i, (w, value) in enumerate(zip(widths, cells, strict=True)):
-            self.fitted(value, w, size, style)
+            self.fitted(value, w, size, style, smallest=7.5)
             color = colors[i] if colors is not None else None
             self.set_text_color(*(color or INK))
             align = aligns[i] if aligns is not None else "C"

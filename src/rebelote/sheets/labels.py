@@ -107,7 +107,8 @@ _FR: Final[dict[str, str]] = {
     "decl.tierce": "Tierce (3 cartes qui se suivent)",
     "decl.cinquante": "Cinquante (4 cartes)",
     "decl.cent": "Cent (5 cartes ou plus)",
-    "decl.carre": "Carré de {ranks}",
+    "decl.carre": "Carré {ranks}",
+    "decl.carre.or": " ou ",
     "decl.belote": "Belote-rebelote (roi et dame d’atout)",
     "decl.note": (
         "Une seule équipe marque ses annonces : celle qui montre la plus forte. "
@@ -256,7 +257,8 @@ _EN: Final[dict[str, str]] = {
     "decl.tierce": "Tierce (3 cards in sequence)",
     "decl.cinquante": "Cinquante (4 cards)",
     "decl.cent": "Cent (5 cards or more)",
-    "decl.carre": "Carré of {ranks}",
+    "decl.carre": "Carré {ranks}",
+    "decl.carre.or": " or ",
     "decl.belote": "Belote-rebelote (king and queen of trump)",
     "decl.note": (
         "Only one team scores declarations: the one showing the strongest. "
@@ -321,6 +323,12 @@ RANK_NAMES: Final[dict[str, tuple[str, ...]]] = {
     # by rank index 7 8 9 10 J Q K A
     "fr": ("Sept", "Huit", "Neuf", "Dix", "Valet", "Dame", "Roi", "As"),
     "en": ("Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"),
+}
+CARRE_OF: Final[dict[str, tuple[str, ...]]] = {
+    "fr": ("de sept", "de huit", "de neuf", "de dix", "de valets", "de dames", "de rois",
+           "d’as"),
+    "en": ("of sevens", "of eights", "of nines", "of tens", "of jacks", "of queens", "of kings",
+           "of aces"),
 }
 RANK_SHORT: Final[dict[str, tuple[str, ...]]] = {
     "fr": ("7", "8", "9", "10", "V", "D", "R", "A"),

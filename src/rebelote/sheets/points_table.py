@@ -2,10 +2,9 @@
 
 Every number on it is read from the engine, never retyped: card values from
 :func:`rebelote.rules.card_values`, orders from :func:`rebelote.rules.card_powers`, deal and
-capot totals from :class:`rebelote.rules.Rules`, the belote from :mod:`rebelote.scoring`, and
-the scoring examples are the seeds' deals scored by :func:`rebelote.scoring.score_deal`. If a
-rule changes in the engine, the table follows. (The declaration values are the one table kept
-here, until the engine's declarations module is part of the package.)
+capot totals from :class:`rebelote.rules.Rules`, declarations from :mod:`rebelote.declarations`,
+the belote from :mod:`rebelote.scoring`, and the scoring examples are the seeds' deals scored by
+:func:`rebelote.scoring.score_deal`. If a rule changes in the engine, the table follows.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import Any, Final
 from fpdf.fonts import FontFace
 
 from rebelote.cards import ACE, EIGHT, JACK, KING, NINE, QUEEN, SEVEN, TEN
+from rebelote.declarations import CARRE_POINTS, CARRE_POINTS_NO_TRUMP, sequence_points
 from rebelote.rules import (
     ALL_TRUMP,
     CAPOT_LAST_TRICK,
@@ -40,20 +40,12 @@ from rebelote.sheets.document import (
     Align,
     SheetDocument,
 )
-from rebelote.sheets.labels import RANK_NAMES, RANK_SHORT, check_lang, text
+from rebelote.sheets.labels import CARRE_OF, RANK_NAMES, RANK_SHORT, check_lang, text
 from rebelote.sheets.words import describe
 
-# Declaration values of RULES.md section 4, by kind: (key, ranks, points in a suit contract,
-# points in no-trump). A sequence is worth the same in every trump mode.
-SEQUENCES: Final = (("decl.tierce", 20), ("decl.cinquante", 50), ("decl.cent", 100))
-CARRES: Final = (
-    ((JACK,), 200, 100),
-    ((NINE,), 150, 100),
-    ((ACE,), 100, 200),
-    ((TEN,), 100, 150),
-    ((KING, QUEEN), 100, 100),
-    ((EIGHT, SEVEN), 0, 0),
-)
+# The declarations, strongest carré first: sequences of 3, 4 and 5+ cards, carrés by rank.
+SEQUENCES: Final = (("decl.tierce", 3), ("decl.cinquante", 4), ("decl.cent", 5))
+CARRE_ORDER: Final = (JACK, NINE, ACE, TEN, KING, QUEEN, EIGHT, SEVEN)
 
 _ROW_H: Final = 6.2
 
@@ -132,6 +124,18 @@ def _totals_section(pdf: SheetDocument, official: Rules, house: Rules) -> None:
     pdf.ln(3)
 
 
+def _carre_groups() -> list[tuple[int, ...]]:
+    """The ranks in :data:`CARRE_ORDER`, neighbours worth the same in both modes together."""
+    groups: list[tuple[int, ...]] = []
+    for rank in CARRE_ORDER:
+        value = (CARRE_POINTS[rank], CARRE_POINTS_NO_TRUMP[rank])
+        if groups and (CARRE_POINTS[groups[-1][0]], CARRE_POINTS_NO_TRUMP[groups[-1][0]]) == value:
+            groups[-1] = (*groups[-1], rank)
+        else:
+            groups.append((rank,))
+    return groups
+
+
 def _declarations_section(pdf: SheetDocument) -> None:
     lang = pdf.lang
     pdf.section(text(lang, "table.declarations"))
@@ -141,11 +145,13 @@ def _declarations_section(pdf: SheetDocument) -> None:
                                       "table.col.nt_points")]
     pdf.grid_row(widths, heads, _ROW_H + 1, size=8.5, style="B", fill=HEAD_FILL, aligns=aligns)
     rows: list[tuple[str, str, str]] = [
-        (text(lang, key), str(points), str(points)) for key, points in SEQUENCES
+        (text(lang, key), str(sequence_points(n)), str(sequence_points(n)))
+        for key, n in SEQUENCES
     ]
-    for ranks, points, nt_points in CARRES:
-        names = ", ".join(RANK_NAMES[lang][r].lower() for r in ranks)
-        rows.append((text(lang, "decl.carre", ranks=names), str(points), str(nt_points)))
+    for ranks in _carre_groups():
+        names = text(lang, "decl.carre.or").join(CARRE_OF[lang][r] for r in ranks)
+        rows.append((text(lang, "decl.carre", ranks=names), str(CARRE_POINTS[ranks[0]]),
+                     str(CARRE_POINTS_NO_TRUMP[ranks[0]])))
     rows.append((text(lang, "decl.belote"), str(BELOTE_POINTS), "—"))
     for i, row in enumerate(rows):
         pdf.grid_row(widths, row, _ROW_H, size=9.5, aligns=aligns,

@@ -183,7 +183,7 @@ def _draw_heading(pdf: SheetDocument, cols: _Columns, teams: tuple[str, str]) ->
     for name in teams:
         w = widths[at] + widths[at + 1]
         pdf.set_xy(x, y0)
-        pdf.fitted(name, w, 12, "B")
+        pdf.fitted(name, w, 12, "B", smallest=8)
         pdf.set_text_color(*ACCENT)
         pdf.cell(w, _HEAD_H, pdf.clip(name, w), border=1, align="C", fill=True)
         x += w
