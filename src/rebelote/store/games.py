@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from sqlalchemy import Engine, Table, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, func, insert, select, update
 
 from rebelote.store.models import CounterGame
 
@@ -71,6 +72,23 @@ class GameRow:
     updated_at: datetime
 
 
+_SUMMARY_COLUMNS: Final = ("game", "team_ns", "team_ew", "target", "deal_count", "total_ns",
+                            "total_ew", "winner")
+# Built once: a conditional write is the hot path of the counter.
+_PUT: Final = (
+    update(_TABLE)
+    .where(_TABLE.c.id == bindparam("gid"), _TABLE.c.version == bindparam("expected"))
+    .values(version=bindparam("new_version"), data=bindparam("data"),
+            updated_at=bindparam("updated_at"),
+            **{name: bindparam(name) for name in _SUMMARY_COLUMNS})
+    .returning(_TABLE.c.created_at)
+)
+_GET: Final = select(
+    _TABLE.c.version, _TABLE.c.data, _TABLE.c.created_at, _TABLE.c.updated_at
+).where(_TABLE.c.id == bindparam("gid"))
+_VERSION: Final = select(_TABLE.c.version).where(_TABLE.c.id == bindparam("gid"))
+
+
 def new_game_id() -> str:
     """A random, URL-safe, unguessable id (16 hex digits)."""
     return secrets.token_hex(8)
@@ -99,17 +117,41 @@ def _summary_values(summary: GameSummary) -> dict[str, Any]:
 
 
 class GameStore:
-    """Games kept in one database (any SQLAlchemy engine)."""
+    """Games kept in one database (any SQLAlchemy engine).
 
-    def __init__(self, engine: Engine) -> None:
+    ``single_thread``: every call comes from one thread (the event loop, with SQLite), so one
+    connection is kept open and reused instead of being taken from the pool at each call; each
+    call is still its own transaction.
+    """
+
+    def __init__(self, engine: Engine, *, single_thread: bool = False) -> None:
         self.engine = engine
+        self._conn: Connection | None = engine.connect() if single_thread else None
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """A transaction, committed at the end (rolled back on an error)."""
+        if self._conn is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        if self._conn.invalidated or self._conn.closed:
+            self._conn = self.engine.connect()
+        with self._conn.begin():
+            yield self._conn
+
+    def close(self) -> None:
+        """Give back the kept connection, if any."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     def create(self, data: Mapping[str, Any], summary: GameSummary) -> StoredGame:
         """Store a new game at version 1."""
         now = _now()
         game_id = new_game_id()
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             conn.execute(
                 insert(_TABLE).values(
                     id=game_id, version=1, data=text, created_at=now, updated_at=now,
@@ -120,11 +162,8 @@ class GameStore:
 
     def get(self, game_id: str) -> StoredGame:
         """The stored game ``game_id``; :class:`GameNotFoundError` if there is none."""
-        stmt = select(
-            _TABLE.c.version, _TABLE.c.data, _TABLE.c.created_at, _TABLE.c.updated_at
-        ).where(_TABLE.c.id == game_id)
-        with self.engine.connect() as conn:
-            row = conn.execute(stmt).first()
+        with self._begin() as conn:
+            row = conn.execute(_GET, {"gid": game_id}).first()
         if row is None:
             raise GameNotFoundError(game_id)
         return StoredGame(
@@ -134,10 +173,8 @@ class GameStore:
 
     def version(self, game_id: str) -> int:
         """The current version of ``game_id``."""
-        with self.engine.connect() as conn:
-            version = conn.execute(
-                select(_TABLE.c.version).where(_TABLE.c.id == game_id)
-            ).scalar()
+        with self._begin() as conn:
+            version = conn.execute(_VERSION, {"gid": game_id}).scalar()
         if version is None:
             raise GameNotFoundError(game_id)
         return int(version)
@@ -152,28 +189,24 @@ class GameStore:
         """
         now = _now()
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        stmt = (
-            update(_TABLE)
-            .where(_TABLE.c.id == game_id, _TABLE.c.version == expected)
-            .values(version=expected + 1, data=text, updated_at=now, **_summary_values(summary))
-            .returning(_TABLE.c.created_at)
-        )
-        with self.engine.begin() as conn:
-            created = conn.execute(stmt).scalar()
+        params = {"gid": game_id, "expected": expected, "new_version": expected + 1,
+                  "data": text, "updated_at": now, **_summary_values(summary)}
+        with self._begin() as conn:
+            created = conn.execute(_PUT, params).scalar()
         if created is None:
             raise GameConflictError(game_id, expected, self.version(game_id))
         return StoredGame(game_id, expected + 1, data, _aware(created), now)
 
     def delete(self, game_id: str) -> None:
         """Forget a game; :class:`GameNotFoundError` if there is none."""
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             gone = conn.execute(delete(_TABLE).where(_TABLE.c.id == game_id)).rowcount
         if not gone:
             raise GameNotFoundError(game_id)
 
     def count(self) -> int:
         """How many games are stored."""
-        with self.engine.connect() as conn:
+        with self._begin() as conn:
             return int(conn.execute(select(func.count()).select_from(_TABLE)).scalar() or 0)
 
     def list(self, limit: int = 100, offset: int = 0) -> list[GameRow]:
@@ -182,7 +215,7 @@ class GameStore:
             select(_TABLE).order_by(_TABLE.c.updated_at.desc(), _TABLE.c.id)
             .limit(limit).offset(offset)
         )
-        with self.engine.connect() as conn:
+        with self._begin() as conn:
             rows = conn.execute(stmt).all()
         return [
             GameRow(

@@ -44,12 +44,14 @@ def create_app(db_url: str | None = None) -> FastAPI:
     else:
         engine = make_engine(url)
     migrate(engine)
-    service = CounterService(GameStore(engine))
     inline = engine.dialect.name == "sqlite"
+    store = GameStore(engine, single_thread=inline)
+    service = CounterService(store)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        store.close()
         engine.dispose()
 
     app = FastAPI(

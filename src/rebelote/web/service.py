@@ -40,20 +40,22 @@ class GameView:
     updated_at: datetime
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
-        """The game answer of ``rebelote score`` plus ``id``, ``teams``, ``target``, ``version``."""
+        """The game answer of ``rebelote score`` plus ``id``, ``teams``, ``target``, ``version``
+        (and the rules, the start, the running totals and the times)."""
         out = self.result.to_json(explain)
         rules = self.match.rules
+        options = rules.changed_options()
+        options.pop("target", None)
         out.update(
             id=self.id,
             version=self.version,
             game=rules.game,
             rules=rules.name,
-            options=self.match.to_json().get("options", {}),
+            options=options,
             target=self.match.target,
             teams={"NS": self.match.teams[0], "EW": self.match.teams[1]},
             start={"NS": self.match.start[0], "EW": self.match.start[1]},
             running=[{"NS": ns, "EW": ew} for ns, ew in self.result.running],
-            input=[deal.to_json() for deal in self.match.deals],
             created=self.created_at.isoformat(),
             updated=self.updated_at.isoformat(),
         )
