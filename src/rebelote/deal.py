@@ -870,6 +870,9 @@ class Observation:
                     if silent:
                         state = state.apply(NO_DECLARATION)
                 state = state.apply(PLAYS[c])
+        me = self.seat
+        if self.own_declared == () and state.phase == PLAY and state.declared[me] is None:
+            state = state.apply(NO_DECLARATION)  # declined, its first card still to come
         return state
 
 
