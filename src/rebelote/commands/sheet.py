@@ -19,7 +19,7 @@ import typer
 from rebelote.errors import InputError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import Match
-from rebelote.sheets import MAX_ROWS, MIN_ROWS, points_table_pdf, score_sheet_pdf
+from rebelote.sheets import MAX_ROWS, MIN_ROWS
 from rebelote.sheets.labels import check_lang
 
 OUTPUT_HELP = "The PDF file to write ('-' for standard output)."
@@ -91,6 +91,8 @@ def sheet(
     = None,
 ) -> None:
     """Print a score sheet (feuille de marque) as a PDF: blank, or filled from a saved game."""
+    from rebelote.sheets import score_sheet_pdf
+
     try:
         match = load_game(source) if source is not None else None
     except InputError as e:
@@ -114,6 +116,8 @@ def points_table(
     lang: Annotated[str, typer.Option("--lang", help=LANG_HELP)] = "fr",
 ) -> None:
     """Print the points table (card values, declarations, scoring cases) as a PDF."""
+    from rebelote.sheets import points_table_pdf
+
     try:
         pdf = points_table_pdf(lang)
     except InputError as e:

@@ -17,6 +17,7 @@ from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import GAMES
 from rebelote.scoring import DealScore, DealSummary
+from rebelote.sheets import MAX_ROWS, MIN_ROWS
 from rebelote.sheets.document import (
     ACCENT,
     BAND_FILL,
@@ -32,8 +33,6 @@ from rebelote.sheets.document import (
 from rebelote.sheets.labels import check_lang, text
 from rebelote.sheets.words import RED_SUITS, contract_short, outcome_word, trump_short
 
-MIN_ROWS: Final = 12
-MAX_ROWS: Final = 24
 MAX_NAME: Final = 40
 _HEAD_H: Final = 7.5
 _MAX_ROW_H: Final = 11.0
