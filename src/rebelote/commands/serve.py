@@ -8,6 +8,8 @@ before the server starts; SIGTERM and Ctrl-C stop it cleanly.
 from __future__ import annotations
 
 import os
+import signal
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -48,12 +50,21 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"rebelote serve: --db: cannot open {url!r}: {reason}", err=True)
             raise typer.Exit(2) from None
         os.environ[DB_ENV] = url
+        # uvicorn shuts down gracefully on SIGTERM / Ctrl-C, then raises the signal again with
+        # the handlers found at start: these make that a plain exit with status 0.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, _exit_cleanly)
         typer.echo(f"rebelote counter on http://{host}:{port}/ (games in {_shown(url)})",
                    err=True)
         uvicorn.run(
             "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
             workers=workers, log_level=log_level, proxy_headers=False, server_header=False,
         )
+
+
+def _exit_cleanly(signum: int, _frame: FrameType | None) -> None:
+    """After uvicorn's graceful shutdown: exit with status 0."""
+    raise SystemExit(0)
 
 
 def _shown(url: str) -> str:

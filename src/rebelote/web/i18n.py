@@ -92,6 +92,9 @@ TRUMPS: Final[tuple[str, ...]] = (
     _("spades"), _("hearts"), _("diamonds"), _("clubs"), _("no-trump"), _("all-trump"),
 )
 
+# No-trump and all-trump on a button: SA and TA in French.
+TRUMP_SHORT: Final = (_("NT"), _("AT"))
+
 CONTRACT_WORDS: Final[Mapping[str, str]] = {"capot": _("capot"), "generale": _("générale")}
 COINCHE_WORDS: Final[Mapping[int, str]] = {1: "", 2: _("coinched ×2"), 4: _("surcoinched ×4")}
 

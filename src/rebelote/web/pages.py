@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 GAME_COOKIE: Final = "rebelote_game"
 YEAR: Final = 365 * 24 * 3600
-SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣", "SA", "TA")
+SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣", i18n.TRUMP_SHORT[0], i18n.TRUMP_SHORT[1])
 
 
 @cache
@@ -91,7 +91,7 @@ def _deal_label(view: GameView, n: int, lang: str) -> str:
         raw = deal.contract
         words.append(i18n.gettext(lang, i18n.CONTRACT_WORDS[raw])
                      if isinstance(raw, str) and raw in i18n.CONTRACT_WORDS else str(raw))
-    words.append(SUIT_SYMBOLS[deal.trump])
+    words.append(i18n.gettext(lang, SUIT_SYMBOLS[deal.trump]))
     if deal.coinche > 1:
         words.append(f"×{deal.coinche}")
     return " ".join(words)

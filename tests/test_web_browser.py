@@ -1,0 +1,164 @@
+"""The counter in a real browser: Debian's chromium driven by Playwright, against
+``rebelote serve`` running in a subprocess on a temporary SQLite file.
+
+Skipped, with the reason, when ``/usr/bin/chromium`` is absent (``apt-get install chromium``).
+Never ``playwright install``: no download at run time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rebelote.match import Match
+from web_fixtures import free_port, live_server, seed_game
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason=f"{CHROMIUM} is absent: install Debian's chromium to run the "
+                              "browser tests"),
+]
+
+FIVE = seed_game("belote-five-deals")
+# The five deals of seed 003 as a player enters them: the takers' points, dix de der included.
+FORM_DEALS: list[dict[str, Any]] = [
+    {"taker": "NS", "points": "98", "belote": "NS"},
+    {"taker": "EW", "points": "71", "decl_EW": "20"},
+    {"taker": "NS", "points": "102"},
+    {"taker": "EW", "points": "66", "decl_NS": "50"},
+    {"taker": "NS", "capot": "taker", "belote": "NS", "decl_EW": "20"},
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def enter_deal(page: Any, deal: dict[str, Any]) -> None:
+    """Fill the deal form as a player does, with taps, and add the deal."""
+    page.click(f"#deal-form label:has(input[name=taker][value={deal['taker']}])")
+    if "capot" in deal:
+        page.click(f"#deal-form label:has(input[name=capot][value={deal['capot']}])")
+    else:
+        page.fill("#points", deal["points"])
+    for team in ("NS", "EW"):
+        if f"decl_{team}" in deal:
+            page.fill(f"#deal-form input[name=decl_{team}]", deal[f"decl_{team}"])
+    if "belote" in deal:
+        page.click(f"#deal-form label:has(input[name=belote][value={deal['belote']}])")
+    count = page.locator("#sheet tr.row").count()
+    page.click("#add-deal")
+    page.wait_for_function(f"document.querySelectorAll('#sheet tr.row').length == {count + 1}")
+
+
+def totals(page: Any) -> tuple[str, str]:
+    return page.inner_text("#total-NS"), page.inner_text("#total-EW")
+
+
+def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
+    port = free_port()
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    with live_server(db, port) as base:
+        page = phone.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(base + "/")
+        assert page.get_attribute("html", "lang") == "fr"
+        page.screenshot(path=str(SHOTS / "rebelote-home-phone.png"), full_page=True)
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        game_url = page.url
+        assert totals(page) == ("0", "0")
+
+        # the defense gets the rest, shown as the takers' points are typed
+        page.fill("#points", "98")
+        assert "64" in page.inner_text("#rest")
+        page.fill("#points", "")
+
+        for deal in FORM_DEALS:
+            enter_deal(page, deal)
+        assert totals(page) == ("906", "124")
+        page.screenshot(path=str(SHOTS / "rebelote-game-phone.png"), full_page=True)
+        outcomes = page.locator("#sheet .badge").all_inner_texts()
+        assert outcomes == ["réussi", "chute", "réussi", "litige", "réussi"]  # newest first
+
+        # the result card of the litige says why
+        page.click("#deal-2 summary")
+        assert "réserve" in page.inner_text("#deal-2")
+
+        # undo the last deal
+        page.click("#undo")
+        page.wait_for_function("document.querySelectorAll('#sheet tr.row').length == 4")
+        assert totals(page) == ("614", "124")
+
+        # edit deal 2: EW took and made 100; everything after it is scored again
+        page.click("#deal-2 summary")
+        page.click("#deal-2 button.edit")
+        page.wait_for_selector("#save-deal")
+        assert page.input_value("#points") == "71"
+        page.fill("#points", "100")
+        page.fill("#deal-form input[name=decl_EW]", "")
+        page.click("#save-deal")
+        page.wait_for_selector("#add-deal")
+        deals = [*FIVE["input"]["deals"][:4]]
+        deals[1] = {"taker": "EW", "points": {"EW": 100}}
+        want = Match.from_json({**FIVE["input"], "deals": deals}).result().totals
+        assert totals(page) == (str(want[0]), str(want[1]))
+
+        page.reload()
+        assert totals(page) == (str(want[0]), str(want[1]))
+
+    # a new server on the same file: the game is still there
+    with live_server(db, port) as base:
+        page = phone.new_page()
+        page.goto(base + "/")
+        page.click("#resume")  # the home page offers the game last played on this browser
+        page.wait_for_selector("#deal-form")
+        assert totals(page) == (str(want[0]), str(want[1]))
+
+        # switch to English, remembered
+        page.click("a[data-lang=en]")
+        page.wait_for_selector("html[lang=en]")
+        assert "Undo the last deal" in page.inner_text("#undo")
+        page.goto(game_url)
+        assert page.get_attribute("html", "lang") == "en"
+        assert page.locator("#sheet .badge").first.inner_text() == "failed"
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.screenshot(path=str(SHOTS / "rebelote-game-desktop.png"), full_page=True)
+
+
+def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'coinche.sqlite3'}") as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(base + "/")
+        page.click("#new-game label:has(input[name=game][value=coinche])")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        page.click("#deal-form label:has(input[name=taker][value=NS])")
+        page.fill("#points", "170")
+        page.click("label:has(input[name=contract][value='100'])")
+        page.click("#add-deal")
+        page.wait_for_selector("#error")
+        assert "points.NS" in page.inner_text("#error")
+        assert page.input_value("#points") == "170"  # what was typed is kept
+        page.fill("#points", "110")
+        page.click("#add-deal")
+        page.wait_for_selector("#deal-1")
+        assert totals(page) == ("210", "50")
+        page.screenshot(path=str(SHOTS / "rebelote-coinche-phone.png"), full_page=True)
