@@ -288,7 +288,7 @@ def test_an_unknown_flag_is_an_unusable_argument(subcommand: str) -> None:
 
 def test_a_file_argument_is_read_like_standard_input(tmp_path: Path) -> None:
     path = tmp_path / "lines.jsonl"
-    path.write_text(w(B) + "\n" + w(B, points={"NS": 1}) + "\n", encoding="utf-8")
+    path.write_text(w(B) + "\n" + w(B, points={"NS": 170}) + "\n", encoding="utf-8")
     proc = run_cli("score", [], str(path))
     answers = [json.loads(a) for a in proc.stdout.splitlines()]
     assert answers[0] == {**answers[0], **expected_score(B)}
