@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from rebelote.errors import InputError
 from rebelote.rules import RulesError
 from rebelote.store import GameConflictError, GameNotFoundError
-from rebelote.web.service import DealNotFoundError
+from rebelote.web.service import DealNotFoundError, GameBusyError
 
 log = logging.getLogger("rebelote.web")
 
@@ -66,6 +66,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(GameConflictError)
     async def _conflict(_: Request, exc: GameConflictError) -> JSONResponse:
         return error_response(409, str(exc), {"ETag": f'"{exc.current}"'})
+
+    @app.exception_handler(GameBusyError)
+    async def _busy(_: Request, exc: GameBusyError) -> JSONResponse:
+        return error_response(409, str(exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

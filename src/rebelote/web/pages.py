@@ -29,7 +29,7 @@ from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
 from rebelote.web.forms import deal_from_form, form_from_deal
 from rebelote.web.printables import import_match
-from rebelote.web.service import CounterService, DealNotFoundError, GameView
+from rebelote.web.service import CounterService, DealNotFoundError, GameBusyError, GameView
 
 T = TypeVar("T")
 
@@ -191,7 +191,7 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
         except DealNotFoundError as e:
             view = await call(service.get, game_id)
             return show_game(request, view, 404, error=str(e))
-        except GameConflictError:
+        except (GameConflictError, GameBusyError):
             view = await call(service.get, game_id)
             message = i18n.gettext(lang, "The game was changed on another device: here it is "
                                          "as it stands now. Check it and enter your change "

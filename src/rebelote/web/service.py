@@ -25,7 +25,8 @@ from rebelote.scoring import DealSummary
 from rebelote.store import GameConflictError, GameNotFoundError, GameStore, GameSummary
 
 CACHE_SIZE: Final = 2048
-MAX_RETRIES: Final = 8
+MAX_RETRIES: Final = 20
+LOCK_STRIPES: Final = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,9 @@ class CounterService:
         self._cache: OrderedDict[str, GameView] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        # Writes to one game from this process go one at a time (striped locks, bounded):
+        # conflicts are then left to other processes sharing the database.
+        self._write_locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
 
     # -- cache -----------------------------------------------------------------------------
     def _remember(self, view: GameView) -> GameView:
@@ -165,27 +169,29 @@ class CounterService:
         With ``if_match`` an old version is a :class:`GameConflictError`; without it a
         concurrent write is absorbed by reading the game again and applying the change again.
         """
-        for _ in range(MAX_RETRIES):
-            view = self._current(game_id)
-            if if_match is not None and if_match != view.version:
-                view = self._load(game_id)
-                if if_match != view.version:
-                    raise GameConflictError(game_id, if_match, view.version)
-            match = change(view)
-            result = match.result()
-            try:
-                stored = self.store.put(
-                    game_id, view.version, match.to_json(), _summary(match, result)
-                )
-            except GameConflictError:
-                self._forget(game_id)
-                if if_match is not None:
-                    raise
-                continue
-            return self._remember(GameView(
-                game_id, stored.version, match, result, stored.created_at, stored.updated_at,
-            ))
-        raise GameConflictError(game_id, if_match or 0, self.store.version(game_id))
+        with self._write_locks[hash(game_id) % LOCK_STRIPES]:
+            for _ in range(MAX_RETRIES):
+                view = self._current(game_id)
+                if if_match is not None and if_match != view.version:
+                    view = self._load(game_id)
+                    if if_match != view.version:
+                        raise GameConflictError(game_id, if_match, view.version)
+                match = change(view)
+                result = match.result()
+                try:
+                    stored = self.store.put(
+                        game_id, view.version, match.to_json(), _summary(match, result)
+                    )
+                except GameConflictError:
+                    self._forget(game_id)
+                    if if_match is not None:
+                        raise
+                    continue
+                return self._remember(GameView(
+                    game_id, stored.version, match, result, stored.created_at,
+                    stored.updated_at,
+                ))
+        raise GameBusyError(game_id)
 
     def add_deal(self, game_id: str, obj: Any, if_match: int | None = None) -> GameView:
         """Add a deal; an error if the game is already won."""
@@ -246,6 +252,14 @@ class CounterService:
         self._forget(game_id)
 
 
+class GameBusyError(RuntimeError):
+    """Other processes kept changing the game while this write was being made."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"id: game {game_id} is being changed by other writers at this very "
+                         "moment; nothing was changed, try again")
+
+
 class DealNotFoundError(LookupError):
     """A deal number outside the game."""
 
@@ -257,6 +271,7 @@ class DealNotFoundError(LookupError):
 __all__ = [
     "CounterService",
     "DealNotFoundError",
+    "GameBusyError",
     "GameConflictError",
     "GameNotFoundError",
     "GameView",
