@@ -201,3 +201,20 @@ def test_counterclockwise_auction_goes_n_w_s_e() -> None:
 def test_belote_calls_are_not_coinche_calls() -> None:
     with pytest.raises(IllegalActionError, match="names a value and a trump"):
         coinche().apply(TAKE)
+
+
+def test_is_legal_agrees_with_the_list_of_legal_bids() -> None:
+    import random
+
+    every = [PASS, TAKE, COINCHE, SURCOINCHE, *(Bid("suit", t) for t in range(6)),
+             *(Bid("value", t, v) for t in range(6) for v in range(80, 170, 10)),
+             *(Bid("capot", t) for t in range(6)), *(Bid("generale", t) for t in range(6))]
+    rng = random.Random(3)
+    for rules in (BELOTE, BELOTE.replace(belote_no_all_trump=True), COINCHE_RULES,
+                  COINCHE_RULES.replace(generale=False, coinche_capot=False)):
+        for _ in range(200):
+            a = belote_auction(rules) if rules.game == "belote" else coinche(rules)
+            while not a.is_over:
+                legal = a.legal_bids()
+                assert [b for b in every if a.is_legal(b)] == [b for b in every if b in legal]
+                a = a.apply(rng.choice(legal) if rng.random() < 0.5 else PASS)

@@ -293,10 +293,35 @@ class Auction:
             return f"{bid}: the generale is not played under these rules"
         return f"{bid}: a bid must be above the current contract ({self.best})"
 
+    def is_legal(self, bid: Bid) -> bool:
+        """May the player to speak say ``bid`` (the same answer as ``bid in legal_bids()``)?"""
+        if self.is_over:
+            return False
+        kind = bid.kind
+        if kind == "pass":
+            return True
+        if self.game == "belote":
+            if self.round == 1:
+                return kind == "take"
+            return kind == "suit" and bid.trump != self.turned >> 3 and (
+                bid.trump < 4 or self.belote_extra)
+        if kind == "coinche":
+            return self.can_coinche(self.player)
+        if kind == "surcoinche":
+            return self.can_surcoinche(self.player)
+        if self.multiplier != 1 or not 0 <= bid.trump < 6:
+            return False
+        rank = self.best.rank if self.best is not None else 0
+        if kind == "value":
+            return bid.value in VALUES and bid.value > rank
+        if kind == "capot":
+            return rank < CAPOT_VALUE
+        return kind == "generale" and self.generale and rank < _GENERALE_RANK
+
     def apply(self, bid: Bid) -> Auction:
         """The auction after the player to speak says ``bid``; illegal bids raise."""
-        reason = self.why_illegal(bid)
-        if reason is not None:
+        if not self.is_legal(bid):
+            reason = self.why_illegal(bid) or f"{bid}: not allowed here"
             raise IllegalActionError(f"{SEAT_NAMES[self.player]} {reason}")
         return self._apply(bid)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Final
 
 from rebelote.auction import Auction, Bid, seat_step
@@ -172,6 +173,19 @@ def shuffle_and_cut(rng: random.Random) -> list[int]:
     return deck[cut:] + deck[:cut]
 
 
+@cache
+def _packet_places(game: str, first: int, step: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the places in the deck of the cards it is dealt: packets of 3-2-3 in
+    coinche, 3-2 in belote, from ``first`` in the direction of play."""
+    places: list[list[int]] = [[], [], [], []]
+    pos = 0
+    for size in (3, 2) if game == "belote" else (3, 2, 3):
+        for seat in deal_order(first, step):
+            places[seat].extend(range(pos, pos + size))
+            pos += size
+    return tuple(tuple(p) for p in places)
+
+
 def deal_order(first: int, step: int) -> tuple[int, int, int, int]:
     """The seats from ``first`` in the direction of play."""
     return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
@@ -236,15 +250,11 @@ class DealState:
         if len(deck) != 32 or seen != 0xFFFF_FFFF:
             raise IllegalActionError("deck: must hold each of the 32 cards once")
         step = seat_step(rules)
-        order = deal_order((dealer + step) % 4, step)
         hands = [0, 0, 0, 0]
-        pos = 0
-        packets = (3, 2) if rules.game == "belote" else (3, 2, 3)
-        for size in packets:
-            for seat in order:
-                for c in deck[pos:pos + size]:
-                    hands[seat] |= 1 << c
-                pos += size
+        for seat, places in enumerate(_packet_places(rules.game, (dealer + step) % 4, step)):
+            for i in places:
+                hands[seat] |= 1 << deck[i]
+        pos = 20 if rules.game == "belote" else 32
         if rules.game == "belote":
             return DealState.from_hands(rules, dealer, hands, deck[pos], deck[pos + 1:],
                                         held_over, scores)
@@ -382,9 +392,10 @@ class DealState:
         else:
             best = ((), (), (), ())
             declared = ((), (), (), ())
-        return replace(self, auction=auction, hands=hs, phase=PLAY, player=self.first,
-                       trump=trump, taker=taker, leader=self.first, start_hands=hs,
-                       declared=declared, best=best)
+        first = auction.first
+        return DealState(self.rules, self.dealer, hs, auction, self.stock, self.turned, PLAY,
+                         first, trump, taker, first, (), 0, (), (0, 0), 0, hs, declared, best,
+                         (), self.held_over, self.scores)
 
     # -- play ---------------------------------------------------------------------------------
     def _declare(self, action: Declare) -> DealState:

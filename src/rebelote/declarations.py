@@ -96,21 +96,20 @@ def sequence(suit: int, low: int, length: int) -> Combo:
 def candidates(hand: Mask, trump: TrumpMode) -> list[Combo]:
     """Every combo the hand holds: carrés worth points and every sequence of 3+ cards."""
     out: list[Combo] = []
-    for rank in range(8):
-        if hand & _RANK_ALL_SUITS[rank] == _RANK_ALL_SUITS[rank]:
-            c = carre(rank, trump)
-            if c.points:
-                out.append(c)
+    fours = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFF  # ranks held in every suit
+    for rank in range(2, 8):  # carrés of 8s and 7s are worth nothing
+        if fours >> rank & 1:
+            out.append(carre(rank, trump))
     for suit in range(4):
         bits = hand >> (suit * 8) & 0xFF
-        if bits & (bits >> 1) & (bits >> 2) == 0:
-            continue
-        for low in range(6):
-            for length in range(3, 9 - low):
-                run = ((1 << length) - 1) << low
-                if bits & run != run:
-                    break
-                out.append(sequence(suit, low, length))
+        starts = bits & bits >> 1 & bits >> 2  # the low cards of three in sequence
+        while starts:
+            low = (starts & -starts).bit_length() - 1
+            starts &= starts - 1
+            length = 3
+            while low + length < 8 and bits >> (low + length) & 1:
+                length += 1
+            out.extend(sequence(suit, low, n) for n in range(3, length + 1))
     return out
 
 
