@@ -261,3 +261,24 @@ def test_playout_equals_playing_the_same_cards_one_by_one(rules: Rules) -> None:
 def test_terminal_summary_only_when_over() -> None:
     with pytest.raises(IllegalActionError, match="not over"):
         generale_deal().summary()
+
+
+# -- a game ------------------------------------------------------------------------------------
+def test_a_game_carries_the_litige_reserve_to_the_next_played_deal() -> None:
+    from rebelote.bots import make_bot
+    from rebelote.game import Game
+
+    bot = make_bot("random")
+    rng = random.Random(0)
+    for seed in range(200):
+        game = Game.new(BELOTE, seed=seed, target=1000)
+        while not game.is_terminal:
+            before = len(game.finished)
+            game = game.apply(bot.act(game.observation(game.current_player), rng))
+            if len(game.finished) > before and game.finished[-1].score().outcome == "litige":
+                reserve = game.result().reserve
+                assert reserve > 0 and game.deal.held_over == reserve
+                assert game.observation(0).held_over == reserve
+                assert game.deal.scores == game.result().totals
+                return
+    pytest.fail("no litige in 200 random games")
