@@ -138,6 +138,8 @@ async def _deal_client(host: str, port: int, run: Run, budget: list[int], stop: 
                 game_id = json.loads(payload)["id"]
                 games.append(game_id)
                 played = 0
+                if budget[0] <= 0:
+                    break
             budget[0] -= 1
             t0 = time.perf_counter()
             status, _ = await conn.request("POST", f"/api/counter/games/{game_id}/deals",
