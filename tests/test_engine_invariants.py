@@ -176,3 +176,16 @@ def test_a_game_runs_to_its_target(game: str, name: str, seed: int) -> None:
     dealers = [d.dealer for d in g.finished]
     assert all((b - a) % 4 == 1 for a, b in itertools.pairwise(dealers))
     assert g.returns() == ((1, -1, 1, -1) if g.winner == "NS" else (-1, 1, -1, 1))
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_determinize_a_finished_or_voided_deal(game: str) -> None:
+    rules = Rules.preset("official", game)
+    void = DealState.new(rules, 0, seed=1)
+    while not void.is_terminal:
+        void = void.apply("pass")
+    played = random_deal(rules, 5, 2, take_rate=0.9)
+    for state in (void, played):
+        for seat in range(4):
+            d = state.determinize(seat, random.Random(seat))
+            assert d.is_terminal and d.observation(seat) == state.observation(seat)

@@ -742,7 +742,7 @@ class Observation:
     def sample(self, rng: random.Random, tries: int = 200) -> DealState:
         """A full deal consistent with this observation, hidden cards dealt at random, with
         the same auction and cards played (STYLE.md: ``determinize``)."""
-        if self.phase == AUCTION:
+        if self.phase == AUCTION or self.taker < 0:  # in the auction, or voided by passes
             return self._sample_auction(rng)
         played = self.played_by()
         must, forbid = self.constraints()
