@@ -1,8 +1,12 @@
 """The app factory: :func:`create_app` builds the counter (JSON API, pages, printables).
 
 >>> app = create_app("sqlite://")  # an in-memory database, for a quick look
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/counter/games"))[:2]
-['/api/counter/games', '/api/counter/games/import']
+>>> for path in sorted(app.openapi()["paths"]):
+...     if path.startswith("/api/counter/games/{game_id}/deals"):
+...         print(path)
+/api/counter/games/{game_id}/deals
+/api/counter/games/{game_id}/deals/last
+/api/counter/games/{game_id}/deals/{n}
 """
 
 from __future__ import annotations

@@ -10,17 +10,16 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
-from types import ModuleType
-from typing import Annotated, Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from rebelote.errors import InputError
+from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import Match
 from rebelote.web.api import MAX_BODY, game_response
 from rebelote.web.i18n import request_lang
@@ -46,11 +45,6 @@ def _lang(request: Request, lang: str | None) -> str:
     return lang
 
 
-def _export() -> ModuleType:
-    """:mod:`rebelote.export` (CSV), imported when first needed."""
-    return importlib.import_module("rebelote.export")
-
-
 def import_match(raw: bytes, content_type: str) -> Match:
     """A game from an exported JSON (``Match.to_json()``) or CSV text."""
     try:
@@ -66,7 +60,6 @@ def import_match(raw: bytes, content_type: str) -> Match:
             raise InputError("body", f"not valid JSON: {e.msg} at line {e.lineno} "
                                      f"column {e.colno}") from None
         return Match.from_json(obj)
-    match_from_csv = cast(Callable[[str], Match], _export().match_from_csv)
     return match_from_csv(text)
 
 
@@ -124,7 +117,6 @@ def make_printables(service: CounterService, inline: bool) -> APIRouter:
 
     @router.get("/api/counter/games/{game_id}/export.csv", summary="The game as CSV")
     async def export_csv(request: Request, game_id: str, lang: Lang = None) -> Response:
-        match_to_csv = cast(Callable[..., str], _export().match_to_csv)
         view = await call(service.get, game_id)
         body = match_to_csv(view.match, lang=_lang(request, lang))
         return _download(body, "text/csv; charset=utf-8", f"rebelote-{game_id}.csv",

@@ -1,0 +1,38 @@
+"""``rebelote serve``: starts on a database, answers, stops cleanly on SIGTERM, keeps games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from web_fixtures import free_port, live_server
+
+
+def test_serve_answers_and_keeps_games_across_restarts(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    port = free_port()
+    with live_server(db, port) as base:  # stops it with SIGTERM and checks status 0
+        gid = httpx.post(f"{base}/api/counter/games", json={"game": "belote"}).json()["id"]
+        r = httpx.post(f"{base}/api/counter/games/{gid}/deals",
+                       json={"taker": "NS", "points": {"NS": 100}})
+        assert r.status_code == 200
+        assert httpx.get(f"{base}/").status_code == 200
+        assert httpx.get(f"{base}/docs").status_code == 200
+    with live_server(db, port) as base:
+        game = httpx.get(f"{base}/api/counter/games/{gid}").json()
+        assert game["totals"] == {"NS": 100, "EW": 62}
+
+
+def test_serve_with_a_bad_database_url_says_so(tmp_path: Path) -> None:
+    for url, words in (("nonsense://x", "not a database URL"),
+                       ("postgresql+psycopg://nobody@127.0.0.1:1/none", "cannot open")):
+        done = subprocess.run(
+            [sys.executable, "-m", "rebelote.cli", "serve", "--db", url, "--port",
+             str(free_port())], capture_output=True, text=True, timeout=60,
+        )
+        assert done.returncode == 2
+        assert "--db" in done.stderr and words in done.stderr
+        assert "Traceback" not in done.stderr
