@@ -162,3 +162,30 @@ def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
         page.wait_for_selector("#deal-1")
         assert totals(page) == ("210", "50")
         page.screenshot(path=str(SHOTS / "rebelote-coinche-phone.png"), full_page=True)
+
+
+def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'variant.sqlite3'}") as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(base + "/")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        enter_deal(page, {"taker": "NS", "points": "90"})
+        first_game = page.url
+
+        page.click("#name-NS")  # touching the name opens its box
+        page.fill("input[name=team_NS]", "Les bleus")
+        page.press("input[name=team_NS]", "Enter")
+        page.wait_for_function("document.querySelector('#name-NS').innerText.includes('bleus')")
+        assert page.text_content("#sheet thead th:nth-child(3)") == "Les bleus"
+
+        page.click(".more summary")
+        page.select_option("select[name=game]", "coinche")
+        page.click("form.variant button")  # asks for confirmation: the dialog is accepted
+        page.wait_for_url(lambda url: url != first_game)
+        page.wait_for_selector("input[name=contract]", state="attached")
+        assert page.inner_text("#name-NS") == "Les bleus"
+        assert totals(page) == ("0", "0")
+        page.goto(base + "/games")
+        assert page.locator(".games li").count() == 2
