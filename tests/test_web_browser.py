@@ -62,9 +62,9 @@ def enter_deal(page: Any, deal: dict[str, Any]) -> None:
             page.fill(f"#deal-form input[name=decl_{team}]", deal[f"decl_{team}"])
     if "belote" in deal:
         page.click(f"#deal-form label:has(input[name=belote][value={deal['belote']}])")
-    count = page.locator("#sheet tr.row").count()
+    count = page.locator("#sheet .row").count()
     page.click("#add-deal")
-    page.wait_for_function(f"document.querySelectorAll('#sheet tr.row').length == {count + 1}")
+    page.wait_for_function(f"document.querySelectorAll('#sheet .row').length == {count + 1}")
 
 
 def totals(page: Any) -> tuple[str, str]:
@@ -104,7 +104,7 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
 
         # undo the last deal
         page.click("#undo")
-        page.wait_for_function("document.querySelectorAll('#sheet tr.row').length == 4")
+        page.wait_for_function("document.querySelectorAll('#sheet .row').length == 4")
         assert totals(page) == ("614", "124")
 
         # edit deal 2: EW took and made 100; everything after it is scored again
@@ -178,7 +178,7 @@ def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path)
         page.fill("input[name=team_NS]", "Les bleus")
         page.press("input[name=team_NS]", "Enter")
         page.wait_for_function("document.querySelector('#name-NS').innerText.includes('bleus')")
-        assert page.text_content("#sheet thead th:nth-child(3)") == "Les bleus"
+        assert page.text_content("#sheet .sheet-head span:nth-child(3)") == "Les bleus"
 
         page.click(".more summary")
         page.select_option("select[name=game]", "coinche")
