@@ -16,6 +16,7 @@ import rebelote.bots
 import rebelote.deal
 import rebelote.declarations
 import rebelote.game
+import rebelote.observation
 import rebelote.record
 from record_checker import check
 
@@ -30,7 +31,8 @@ def lines(text: str) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("module", [rebelote.auction, rebelote.declarations, rebelote.deal,
-                                    rebelote.record, rebelote.game, rebelote.bots],
+                                    rebelote.observation, rebelote.record, rebelote.game,
+                                    rebelote.bots],
                          ids=lambda m: m.__name__)
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module)

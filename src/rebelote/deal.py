@@ -28,7 +28,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rebelote.auction import Auction, Bid, seat_step
 from rebelote.cards import SEATS, SUIT_MASKS, TEAMS, Mask, card_str, parse_card
@@ -36,7 +36,6 @@ from rebelote.declarations import (
     Combo,
     belote_holders,
     best_declarations,
-    candidates,
     check_declarations,
     declaring_team,
 )
@@ -44,7 +43,6 @@ from rebelote.rules import (
     ALL_TRUMP,
     DIX_DE_DER,
     NO_TRUMP,
-    TRUMP_NAMES,
     IllegalActionError,
     Rules,
     card_powers,
@@ -52,6 +50,9 @@ from rebelote.rules import (
     why_illegal,
 )
 from rebelote.scoring import DealScore, DealSummary, score_deal
+
+if TYPE_CHECKING:
+    from rebelote.observation import Observation
 
 AUCTION, PLAY, OVER = 0, 1, 2
 PHASE_NAMES: Final = ("auction", "play", "over")
@@ -154,7 +155,8 @@ def fast_legal(hand: Mask, trick: Sequence[int], win: int, trump: int, overtrump
     return trumps if must_undertrump else hand
 
 
-def _beats(card: int, best: int, led: int, trump: int) -> bool:
+def beats(card: int, best: int, led: int, trump: int) -> bool:
+    """Does ``card`` beat ``best``, the card winning a trick led in suit ``led``?"""
     powers = _POWERS[trump]
     suit = card >> 3
     return powers[card] > powers[best] and (suit == led or (trump < 4 and suit == trump))
@@ -437,7 +439,7 @@ class DealState:
         hs = (hands[0], hands[1], hands[2], hands[3])
         n = len(trick)
         win = self.win
-        if n and _beats(card, trick[win], trick[0] >> 3, trump):
+        if n and beats(card, trick[win], trick[0] >> 3, trump):
             win = n
         trick = (*trick, card)
         step = self.step
@@ -589,11 +591,15 @@ class DealState:
 
     # -- observation --------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` knows: its hand and everything public, never another hidden card."""
+        """What ``seat`` knows: its hand and everything public, never another hidden card
+        (:func:`rebelote.observation.observe`)."""
+        from rebelote.observation import observe  # the observation module builds on this one
+
         return observe(self, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> DealState:
-        """A deal consistent with everything ``seat`` knows, the hidden cards dealt at random."""
+        """A deal consistent with everything ``seat`` knows, the hidden cards dealt at random
+        (:meth:`rebelote.observation.Observation.sample`)."""
         return self.observation(seat).sample(rng)
 
 
@@ -609,394 +615,11 @@ def _cards(mask: Mask) -> tuple[int, ...]:
             + _CARDS8[3][mask >> 24 & 255])
 
 
+def __getattr__(name: str) -> object:
+    """``Observation`` and ``observe`` live in :mod:`rebelote.observation` (which builds on this
+    module); importing them from here still works."""
+    if name in ("Observation", "observe"):
+        from rebelote import observation
 
-
-# -- observation and determinization -----------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one seat knows of a deal: its own cards and everything public.
-
-    ``hand`` is the seat's cards now and ``auction_hand`` its cards during the auction (5 in
-    belote); ``auction`` the calls ``(seat, bid)``; ``tricks`` and ``trick`` the cards played;
-    ``announced`` the declarations each seat announced with its first card, as kinds
-    (``(seat, ("tierce",))``); ``shown`` the combos shown at the second trick, those of the team
-    that scores them; ``belote`` the belote announcements ``(seat, card)``; ``legal`` the
-    seat's legal actions when it is its turn. Another seat's hidden cards are never here.
-    """
-
-    seat: int
-    rules: Rules
-    dealer: int
-    phase: int
-    player: int
-    hand: Mask
-    auction_hand: Mask
-    turned: int
-    auction: tuple[tuple[int, Bid], ...]
-    trump: int
-    taker: int
-    contract: Bid | None
-    multiplier: int
-    tricks: tuple[tuple[int, tuple[int, ...]], ...]
-    leader: int
-    trick: tuple[int, ...]
-    own_declared: tuple[Combo, ...] | None
-    announced: tuple[tuple[int, tuple[str, ...]], ...]
-    shown: tuple[tuple[int, Combo], ...]
-    belote: tuple[tuple[int, int], ...]
-    points: tuple[int, int]
-    held_over: int
-    scores: tuple[int, int]
-    legal: tuple[Action, ...]
-
-    @property
-    def step(self) -> int:
-        return seat_step(self.rules)
-
-    @property
-    def first(self) -> int:
-        return (self.dealer + self.step) % 4
-
-    def played_by(self) -> list[Mask]:
-        """The cards each seat has played in this deal."""
-        out = [0, 0, 0, 0]
-        step = self.step
-        for leader, cards in (*self.tricks, (self.leader, self.trick)):
-            for i, c in enumerate(cards):
-                out[(leader + i * step) % 4] |= 1 << c
-        return out
-
-    def to_json(self) -> dict[str, object]:
-        """A JSON view (the play table's): cards in the two-letter form, seats as letters."""
-        def cards(mask: Mask) -> list[str]:
-            return [card_str(c) for c in _cards(mask)]
-
-        return {
-            "seat": SEATS[self.seat],
-            "game": self.rules.game,
-            "rules": self.rules.name,
-            "dealer": SEATS[self.dealer],
-            "phase": PHASE_NAMES[self.phase],
-            "turn": SEATS[self.player] if self.player >= 0 else None,
-            "hand": cards(self.hand),
-            "turned": card_str(self.turned) if self.turned >= 0 else None,
-            "auction": [[SEATS[s], str(b)] for s, b in self.auction],
-            "trump": TRUMP_NAMES[self.trump] if self.trump >= 0 else None,
-            "taker": SEATS[self.taker] if self.taker >= 0 else None,
-            "contract": str(self.contract) if self.contract is not None else None,
-            "coinche": self.multiplier,
-            "tricks": [[SEATS[lead], *(card_str(c) for c in cs)] for lead, cs in self.tricks],
-            "trick": [SEATS[self.leader], *(card_str(c) for c in self.trick)],
-            "declarations": {SEATS[s]: list(kinds) for s, kinds in self.announced},
-            "shown": [{"seat": SEATS[s], **c.to_json()} for s, c in self.shown],
-            "belote": [[SEATS[s], card_str(c)] for s, c in self.belote],
-            "points": {"NS": self.points[0], "EW": self.points[1]},
-            "scores": {"NS": self.scores[0], "EW": self.scores[1]},
-            "held_over": self.held_over,
-            "legal": [str(a) for a in self.legal],
-        }
-
-    # -- determinization ----------------------------------------------------------------------
-    def constraints(self) -> tuple[list[Mask], list[Mask]]:
-        """For each seat, the unplayed cards it must hold (shown declarations, the other
-        belote card, the turned card) and the cards it cannot hold (voids and refusals to
-        trump or overtrump revealed by its plays)."""
-        must = [0, 0, 0, 0]
-        forbid = [0, 0, 0, 0]
-        if self.phase == AUCTION:
-            return must, forbid
-        played_all = 0
-        step = self.step
-        rules = self.rules
-        ot, mu = rules.overtrump_partner, rules.undertrump == "must"
-        for leader, cards in (*self.tricks, (self.leader, self.trick)):
-            win = 0
-            for i, c in enumerate(cards):
-                s = (leader + i * step) % 4
-                if i:
-                    trick = cards[:i]
-                    possible = ~played_all & 0xFFFF_FFFF & ~(1 << c)
-                    excluded = 0
-                    legal = fast_legal(possible | 1 << c, trick, win, self.trump, ot, mu)
-                    while not legal >> c & 1:
-                        excluded |= legal
-                        possible &= ~legal
-                        legal = fast_legal(possible | 1 << c, trick, win, self.trump, ot, mu)
-                    forbid[s] |= excluded
-                    if _beats(c, cards[win], cards[0] >> 3, self.trump):
-                        win = i
-                played_all |= 1 << c
-                if c & 7 in (5, 6) and (self.trump == ALL_TRUMP or c >> 3 == self.trump) \
-                        and (s, c) not in self.belote:
-                    forbid[s] |= 1 << (c ^ 0b11)  # played K or Q of trump without a belote
-        for s, combo in self.shown:
-            must[s] |= combo.cards
-        for s, card in self.belote:
-            must[s] |= 1 << (card ^ 0b11)  # Q (5) <-> K (6)
-        if self.turned >= 0 and self.taker >= 0:
-            must[self.taker] |= 1 << self.turned
-        for s in range(4):
-            must[s] &= ~played_all
-        return must, forbid
-
-    def sample(self, rng: random.Random, tries: int = 200) -> DealState:
-        """A full deal consistent with this observation, hidden cards dealt at random, with
-        the same auction and cards played (STYLE.md: ``determinize``)."""
-        if self.phase == AUCTION or self.taker < 0:  # in the auction, or voided by passes
-            return self._sample_auction(rng)
-        played = self.played_by()
-        must, forbid = self.constraints()
-        me = self.seat
-        played_all = played[0] | played[1] | played[2] | played[3]
-        known = self.hand | played_all
-        for s in range(4):
-            if s != me:
-                known |= must[s]
-        pool = list(_cards(0xFFFF_FFFF & ~known))
-        need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
-        need[me] = 0
-        fallback: DealState | None = None
-        for attempt in range(tries):
-            if attempt < tries // 4 or not self.announced:
-                hidden = _assign(pool, need, forbid, rng)
-            else:
-                hidden = self._assign_announced(pool, need, forbid, must, played, rng)
-            if hidden is None or not self._announcements_fit(hidden, must, played):
-                continue
-            state = self._replay(self._start_hands(hidden, must, played), rng)
-            if observe(state, me) == self:
-                return state
-            fallback = state
-        if fallback is not None:
-            return fallback  # the announcements were too rare to match in ``tries`` deals
-        hidden = _assign_exact(pool, need, forbid)
-        if hidden is None:
-            raise IllegalActionError("determinize: no deal fits what this seat knows")
-        return self._replay(self._start_hands(hidden, must, played), rng)
-
-    def _start_hands(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
-                     ) -> list[Mask]:
-        start = [hidden[s] | must[s] | played[s] for s in range(4)]
-        start[self.seat] = self.hand | played[self.seat]
-        return start
-
-    def _assign_announced(self, pool: list[int], need: list[int], forbid: list[Mask],
-                          must: list[Mask], played: list[Mask], rng: random.Random
-                          ) -> list[Mask] | None:
-        """A random deal that first gives each announcing seat combos of the kinds it
-        announced, then deals the rest."""
-        pool_mask = sum(1 << c for c in pool)
-        extra = [0, 0, 0, 0]
-        for s, kinds in self.announced:
-            if s == self.seat:
-                continue
-            for kind in kinds:
-                avail = (pool_mask & ~forbid[s]) | played[s] | must[s] | extra[s]
-                options = [c for c in candidates(avail, self.trump)
-                           if c.kind == kind and not c.cards & extra[s]]
-                if not options:
-                    return None
-                got = rng.choice(options).cards & pool_mask
-                if got.bit_count() + extra[s].bit_count() > need[s]:
-                    return None
-                extra[s] |= got
-                pool_mask &= ~got
-        rest = [c for c in pool if pool_mask >> c & 1]
-        left = [need[s] - extra[s].bit_count() for s in range(4)]
-        hands = _assign(rest, left, forbid, rng)
-        if hands is None:
-            return None
-        return [hands[s] | extra[s] for s in range(4)]
-
-    def _announcements_fit(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
-                           ) -> bool:
-        announced = dict(self.announced)
-        shown: dict[int, set[Combo]] = {}
-        for s, combo in self.shown:
-            shown.setdefault(s, set()).add(combo)
-        for s in range(4):
-            if s == self.seat or s not in announced:
-                continue
-            start = hidden[s] | must[s] | played[s]
-            best = best_declarations(start, self.trump)
-            if s in shown:
-                if set(best) != shown[s]:
-                    return False
-            elif sorted(c.kind for c in best) != sorted(announced[s]):
-                return False
-        return True
-
-    def _sample_auction(self, rng: random.Random) -> DealState:
-        rules = self.rules
-        me = self.seat
-        hidden = 0xFFFF_FFFF & ~self.hand
-        if self.turned >= 0:
-            hidden &= ~(1 << self.turned)
-        pool = list(_cards(hidden))
-        rng.shuffle(pool)
-        size = 5 if rules.game == "belote" else 8
-        hands = [0, 0, 0, 0]
-        hands[me] = self.hand
-        pos = 0
-        for s in range(4):
-            if s != me:
-                for c in pool[pos:pos + size]:
-                    hands[s] |= 1 << c
-                pos += size
-        state = DealState.from_hands(rules, self.dealer, hands, self.turned, pool[pos:],
-                                     self.held_over, self.scores)
-        for _, bid in self.auction:
-            state = state.apply(bid)
-        return state
-
-    def _replay(self, start: list[Mask], rng: random.Random) -> DealState:
-        rules = self.rules
-        if rules.game == "belote":
-            first_hands = [0, 0, 0, 0]
-            stock: list[int] = []
-            for s in deal_order(self.first, self.step):
-                cards = list(_cards(start[s] & ~(1 << self.turned)))
-                if s == self.seat:
-                    keep = list(_cards(self.auction_hand))
-                else:
-                    rng.shuffle(cards)
-                    keep = cards[:5]
-                rest = [c for c in cards if c not in keep]
-                first_hands[s] = sum(1 << c for c in keep)
-                stock.extend(rest)
-            state = DealState.from_hands(rules, self.dealer, first_hands, self.turned, stock,
-                                         self.held_over, self.scores)
-        else:
-            state = DealState.from_hands(rules, self.dealer, start, held_over=self.held_over,
-                                         scores=self.scores)
-        for _, bid in self.auction:
-            state = state.apply(bid)
-        announced = {s for s, _ in self.announced}
-        for _, trick_cards in (*self.tricks, (self.leader, self.trick)):
-            for c in trick_cards:
-                p = state.player
-                if state.declared[p] is None and state.best[p]:
-                    silent = (self.own_declared == () if p == self.seat
-                              else p not in announced)
-                    if silent:
-                        state = state.apply(NO_DECLARATION)
-                state = state.apply(PLAYS[c])
-        me = self.seat
-        if self.own_declared == () and state.phase == PLAY and state.declared[me] is None:
-            state = state.apply(NO_DECLARATION)  # declined, its first card still to come
-        return state
-
-
-def observe(state: DealState, seat: int) -> Observation:
-    """The :class:`Observation` of ``seat`` in ``state``."""
-    if not 0 <= seat < 4:
-        raise IllegalActionError(f"seat: {seat!r} is not a seat index 0..3")
-    phase = state.phase
-    in_play = phase != AUCTION and not state.auction.is_void
-    hand = state.hands[seat]
-    auction_hand = hand
-    if in_play and state.rules.game == "belote":
-        auction_hand = state.start_hands[seat] & ~_dealt_after(state, seat)
-    elif in_play:
-        auction_hand = state.start_hands[seat]
-    announced: list[tuple[int, tuple[str, ...]]] = []
-    for s in range(4):
-        d = state.declared[s]
-        if d and in_play:
-            announced.append((s, tuple(c.kind for c in d)))
-    shown: list[tuple[int, Combo]] = []
-    if in_play and (state.tricks or phase == OVER):
-        team = state.declaring_team()
-        if team >= 0:
-            for s in range(team, 4, 2):
-                shown.extend((s, c) for c in state.declared[s] or ())
-    legal = tuple(state.legal_actions()) if state.current_player == seat else ()
-    auction = state.auction
-    return Observation(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        phase=phase,
-        player=state.current_player,
-        hand=hand,
-        auction_hand=auction_hand,
-        turned=state.turned,
-        auction=auction.history,
-        trump=state.trump,
-        taker=state.taker,
-        contract=auction.best,
-        multiplier=auction.multiplier,
-        tricks=state.tricks,
-        leader=state.leader,
-        trick=state.trick,
-        own_declared=state.declared[seat] if in_play else None,
-        announced=tuple(announced),
-        shown=tuple(shown),
-        belote=state.belote,
-        points=state.points,
-        held_over=state.held_over,
-        scores=state.scores,
-        legal=legal,
-    )
-
-
-def _dealt_after(state: DealState, seat: int) -> Mask:
-    """The cards ``seat`` received after a belote auction (the turned card for the taker)."""
-    pos = 0
-    for s in deal_order(state.first, state.step):
-        n = 2 if s == state.taker else 3
-        if s == seat:
-            got = sum(1 << c for c in state.stock[pos:pos + n])
-            return got | (1 << state.turned if s == state.taker else 0)
-        pos += n
-    return 0
-
-
-def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Random
-            ) -> list[Mask] | None:
-    """Deal ``pool`` at random so that seat s gets ``need[s]`` cards, none of ``forbid[s]``;
-    ``None`` if this random try gets stuck."""
-    left = list(need)
-    options = []
-    for c in pool:
-        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
-        options.append((len(seats), rng.random(), c))
-    options.sort()
-    hands = [0, 0, 0, 0]
-    for _, _, c in options:
-        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
-        if not seats:
-            return None
-        total = sum(left[s] for s in seats)
-        r = rng.randrange(total)
-        for s in seats:
-            r -= left[s]
-            if r < 0:
-                break
-        hands[s] |= 1 << c
-        left[s] -= 1
-    if any(left):
-        return None
-    return hands
-
-
-def _assign_exact(pool: list[int], need: list[int], forbid: list[Mask]) -> list[Mask] | None:
-    """A deal of ``pool`` meeting the constraints by exhaustive search, ``None`` if none."""
-    hands = [0, 0, 0, 0]
-    left = list(need)
-
-    def go(i: int) -> bool:
-        if i == len(pool):
-            return not any(left)
-        c = pool[i]
-        for s in range(4):
-            if left[s] > 0 and not forbid[s] >> c & 1:
-                left[s] -= 1
-                hands[s] |= 1 << c
-                if go(i + 1):
-                    return True
-                left[s] += 1
-                hands[s] &= ~(1 << c)
-        return False
-
-    return hands if go(0) else None
+        return getattr(observation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,8 +21,9 @@ import random
 from dataclasses import dataclass, replace
 
 from rebelote.cards import TEAMS, Team
-from rebelote.deal import Action, DealState, Observation
+from rebelote.deal import Action, DealState
 from rebelote.match import Match, MatchResult
+from rebelote.observation import Observation
 from rebelote.rules import IllegalActionError, Rules
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from rebelote.deal import Action, Observation
+from rebelote.deal import Action
+from rebelote.observation import Observation
 
 
 @runtime_checkable

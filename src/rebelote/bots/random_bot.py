@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from rebelote.auction import PASS
-from rebelote.deal import NO_DECLARATION, Action, Observation
+from rebelote.deal import NO_DECLARATION, Action
+from rebelote.observation import Observation
 
 
 class RandomBot:
