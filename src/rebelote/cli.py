@@ -124,7 +124,11 @@ def _load_plugins() -> None:
     import rebelote.commands as commands
 
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"rebelote.commands.{info.name}")
+        try:
+            module = importlib.import_module(f"rebelote.commands.{info.name}")
+        except Exception as e:  # one broken plugin must not take the other commands down
+            print(f"rebelote: the {info.name} commands are unavailable: {e}", file=sys.stderr)
+            continue
         register = getattr(module, "register", None)
         if callable(register):
             register(app)

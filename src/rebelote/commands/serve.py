@@ -14,8 +14,6 @@ from typing import Annotated
 
 import typer
 
-from rebelote.store.db import DB_ENV, default_db_url
-
 
 def register(app: typer.Typer) -> None:
     """Add ``serve`` to the command line."""
@@ -35,6 +33,7 @@ def register(app: typer.Typer) -> None:
         from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
         from rebelote.store import make_engine, migrate
+        from rebelote.store.db import DB_ENV, default_db_url
 
         url = db or default_db_url()
         try:
