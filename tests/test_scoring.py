@@ -283,3 +283,17 @@ def test_a_contract_in_belote_is_refused() -> None:
     rules = Rules.preset("official", "belote")
     with pytest.raises(InputError, match="contract: belote has no contract"):
         DealSummary.from_json({"taker": "NS", "points": {"NS": 97}, "contract": 90}, rules)
+
+
+def test_a_capot_alone_gives_the_points() -> None:
+    assert coinche(contract="capot", capot="NS") == ("made", {"NS": 500, "EW": 0}, 0)
+    assert belote(capot="EW") == ("failed", {"NS": 0, "EW": 162}, 0)
+
+
+def test_the_mark_line_names_taker_defense_and_case() -> None:
+    rules = Rules.preset("official", "coinche")
+    s = score_deal(DealSummary.from_json({"taker": "EW", "contract": "capot", "capot": "EW"},
+                                         rules), rules)
+    mark = next(line for line in s.lines if line.key == "mark")
+    assert dict(mark.args) == {"taker": "EW", "defense": "NS", "taker_mark": 502,
+                               "defense_mark": 0, "case": "capot", "multiplier": 1}

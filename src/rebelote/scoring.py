@@ -188,6 +188,11 @@ class _Card:
     def add(self, key: str, ns: int | None, ew: int | None, text: str, **args: object) -> None:
         self.lines.append(ResultLine(key, ns, ew, text, tuple(args.items())))
 
+    def mark(self, t: int, marks: list[int], text: str, **args: object) -> None:
+        """The line that says how the marks are made, taker index ``t``; before rounding."""
+        self.add("mark", marks[0], marks[1], text, taker=TEAMS[t], defense=TEAMS[1 - t],
+                 taker_mark=marks[t], defense_mark=marks[1 - t], **args)
+
 
 def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
     """Score one deal under ``rules`` (RULES.md section 6). Pure; the summary is trusted valid."""
@@ -253,7 +258,7 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
         outcome: Outcome = "made"
         marks[t] = p[t] + belote[t] + all_decl
         marks[d] = belote[d]
-        card.add("mark", *_ordered(t, marks[t], marks[d]),
+        card.mark(t, marks,
                  f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl}; "
                  f"{defense} keeps its belote.", case="capot")
     elif summary.capot == defense or judged[t] < judged[d]:
@@ -262,13 +267,13 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
         marks[t] = belote[t]
         why = (f"{defense} capot" if summary.capot == defense
                else f"{judged[t]} < {judged[d]}")
-        card.add("mark", *_ordered(t, marks[t], marks[d]),
+        card.mark(t, marks,
                  f"{taker} dedans ({why}): {defense} marks {deal_total} + all declarations "
                  f"{all_decl} + its belote {belote[d]}; {taker} keeps its belote.", case="failed")
     elif judged[t] > judged[d]:
         outcome = "made"
         marks[t], marks[d] = totals[t], totals[d]
-        card.add("mark", *_ordered(t, marks[t], marks[d]),
+        card.mark(t, marks,
                  f"Made ({judged[t]} > {judged[d]}): each team marks its total.", case="made")
     else:
         outcome = "litige"
@@ -276,14 +281,14 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
             marks[d] = totals[d]
             marks[t] = belote[t]
             reserve_out = totals[t] - belote[t]
-            card.add("mark", *_ordered(t, marks[t], marks[d]),
+            card.mark(t, marks,
                      f"Litige ({judged[t]} = {judged[d]}): {defense} marks its total; "
                      f"{taker}'s {reserve_out} are held over for the winner of the next deal.",
                      case="litige", reserve=reserve_out)
         else:
             marks[d] = deal_total + all_decl + belote[d]
             marks[t] = belote[t]
-            card.add("mark", *_ordered(t, marks[t], marks[d]),
+            card.mark(t, marks,
                      f"Litige ({judged[t]} = {judged[d]}): the defense takes all, "
                      f"{deal_total} + all declarations {all_decl} + its belote.",
                      case="litige_defense")
@@ -330,19 +335,20 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
             marks[d] = belote[d]
             text = (f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl} "
                     f"+ contract {value}; {defense} keeps its belote.")
+            case = "capot"
         else:
             marks[t] = totals[t] + value
             marks[d] = totals[d]
             text = (f"Made: {taker} marks its total {totals[t]} + the contract {value}; "
                     f"{defense} marks its total {totals[d]}.")
-        case = "made"
+            case = "made"
     elif made:
         base = rules.capot_base(summary.trump) if capot_t else fall
         marks[t] = (base + all_decl + belote[t] + value) * m
         marks[d] = belote[d]
         text = (f"Made, ×{m}: {taker} marks ({base} + all declarations {all_decl} + belote "
                 f"{belote[t]} + contract {value}) × {m}; {defense} keeps only its belote.")
-        case = "made_multiplied"
+        case = "capot_multiplied" if capot_t else "made_multiplied"
     else:
         marks[d] = (fall + value + all_decl + belote[d]) * m
         marks[t] = belote[t]
@@ -350,7 +356,7 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
         text = (f"Failed: {defense} marks ({fall} + contract {value} + all declarations "
                 f"{all_decl} + its belote {belote[d]}){times}; {taker} keeps its belote.")
         case = "failed"
-    card.add("mark", *_ordered(t, marks[t], marks[d]), text, case=case, multiplier=m)
+    card.mark(t, marks, text, case=case, multiplier=m)
     return _finish("made" if made else "failed", marks, 0, totals, p, rules, card)
 
 
@@ -613,6 +619,8 @@ def _parse_points(obj: Mapping[str, Any], rules: Rules, trump: TrumpMode, taker:
         raise InputError("points", "give either points (with the dix de der) or cards with "
                                    "last_trick, not both")
     if not has_points and not has_cards:
+        if capot is not None:  # a capot says all the points: capot total / 0
+            return ((capot_total, 0) if capot == "NS" else (0, capot_total)), capot
         raise InputError("points", "missing: the takers' trick points with the dix de der "
                                    "(or both teams'), or cards with last_trick")
     if has_cards:
