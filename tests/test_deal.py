@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
 from rebelote.auction import PASS
 from rebelote.cards import card_str, cards_mask, parse_card, parse_cards
 from rebelote.deal import (
+    AUCTION,
     NO_DECLARATION,
+    PLAY,
     PLAYS,
     DealState,
     Play,
@@ -108,7 +109,7 @@ def test_seed_004_trick_only_the_jack_of_trump_is_legal_and_east_wins_41() -> No
     state = play(state, "80 hearts", "pass", "pass", "pass")
     # the seed shows E with two cards left: give E just those for this trick
     east = cards_mask(parse_cards(["JH", "KD"]))
-    state = replace(state, hands=(state.hands[N], east, state.hands[S], state.hands[W]))
+    state = state.replace(hands=(state.hands[N], east, state.hands[S], state.hands[W]))
     state = play(state, "AS", "TS", "7S")
     assert names(state.legal_cards()) == ["JH"]
     with pytest.raises(IllegalActionError, match="must trump"):
@@ -169,7 +170,7 @@ def test_the_team_showing_the_strongest_scores_all_its_declarations() -> None:
     # to the ace of diamonds, W's to the ace of clubs: a perfect tie between teams, nobody
     assert state.summary().declarations == (0, 0)
     tie_first = COINCHE.replace(declaration_tie="first")
-    state2 = play(replace(generale_deal(), rules=tie_first), "80 spades", "pass", "pass",
+    state2 = play(generale_deal().replace(rules=tie_first), "80 spades", "pass", "pass",
                   "pass", "no-declaration")
     while not state2.is_terminal:
         state2 = state2.apply(next(a for a in state2.legal_actions() if a is not NO_DECLARATION))
@@ -235,6 +236,48 @@ def test_fast_legal_equals_rules_legal_cards(rules: Rules) -> None:
         win = trick_winner(trick, trump) if trick else 0
         assert fast_legal(hand, trick, win, trump, rules.overtrump_partner,
                           rules.undertrump == "must") == legal_cards(hand, trick, trump, rules)
+
+
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE, Rules.preset("house", "coinche"),
+                                   BELOTE.replace(undertrump="may", overtrump_partner=False)])
+def test_the_step_api_offers_exactly_the_rules_legal_cards(rules: Rules) -> None:
+    # the state keeps its legal cards (``playable``) from one step to the next: at every
+    # step they are the reference rules.legal_cards of the hand on the trick
+    rng = random.Random(11)
+    for deal in range(30):
+        state = DealState.new(rules, deal % 4, rng=rng)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if state.phase == PLAY:
+                p = state.player
+                expected = legal_cards(state.hands[p], state.trick, state.trump, rules)
+                assert state.legal_cards() == expected
+                assert state.replace().legal_cards() == expected  # computed afresh
+                plays = [a.card for a in legal if isinstance(a, Play)]
+                assert plays == sorted(c for c in range(32) if expected >> c & 1)
+                if state.trick:
+                    assert state.win == trick_winner(state.trick, state.trump)
+                for c in range(32):
+                    if state.hands[p] >> c & 1 and not expected >> c & 1:
+                        with pytest.raises(IllegalActionError):
+                            state.apply(PLAYS[c])
+            else:
+                assert state.legal_cards() == 0
+            bid_more = state.phase == AUCTION and len(legal) > 1 and rng.random() < 0.4
+            state = state.apply(rng.choice(legal[1:]) if bid_more else
+                                legal[0] if state.phase == AUCTION else rng.choice(legal))
+        assert state.legal_actions() == [] and state.legal_cards() == 0
+
+
+def test_states_are_immutable_values() -> None:
+    a = play(generale_deal(), "80 spades", "pass", "pass", "pass", "AS")
+    b = play(generale_deal(), "80 spades", "pass", "pass", "pass", "AS")
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    with pytest.raises(AttributeError):
+        a.player = 0  # type: ignore[misc]
+    changed = a.replace(hands=(a.hands[N], cards_mask(parse_cards(["7H", "8H"])), a.hands[S],
+                               a.hands[W]))
+    assert names(changed.legal_cards()) == ["7H", "8H"] and names(a.legal_cards()) != ["7H", "8H"]
 
 
 @pytest.mark.parametrize("rules", [COINCHE, BELOTE, Rules.preset("house", "coinche")])
