@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rebelote.cards import cards_mask, parse_cards
@@ -9,6 +11,7 @@ from rebelote.declarations import (
     Combo,
     belote_holders,
     best_declarations,
+    candidates,
     carre,
     check_declarations,
     combo_from_json,
@@ -166,3 +169,16 @@ def test_belote_is_king_and_queen_of_trump_in_one_hand() -> None:
     assert belote_holders(hands, SPADES) == (-1, -1, -1, -1)
     assert belote_holders(hands, NO_TRUMP) == (-1, -1, -1, -1)
     assert belote_holders(hands, ALL_TRUMP) == (-1, N, -1, W)
+
+
+def test_candidates_are_every_carre_worth_points_and_every_run_of_three_or_more() -> None:
+    # the bit tricks of ``candidates`` against a plain enumeration, on random hands
+    rng = random.Random(4)
+    for _ in range(2000):
+        h = sum(1 << c for c in rng.sample(range(32), 8))
+        trump = rng.randrange(6)
+        plain = {carre(r, trump) for r in range(2, 8)
+                 if all(h >> (s * 8 + r) & 1 for s in range(4))}
+        plain |= {sequence(s, low, n) for s in range(4) for n in range(3, 9)
+                  for low in range(9 - n) if all(h >> (s * 8 + low + i) & 1 for i in range(n))}
+        assert set(candidates(h, trump)) == plain

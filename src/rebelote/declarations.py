@@ -93,16 +93,23 @@ def sequence(suit: int, low: int, length: int) -> Combo:
                  low + length - 1)
 
 
+#: The cards that may start a sequence of three inside their suit (7 to J of each suit).
+_RUN_STARTS: Final = 0x3F3F_3F3F
+
+
 def candidates(hand: Mask, trump: TrumpMode) -> list[Combo]:
     """Every combo the hand holds: carrés worth points and every sequence of 3+ cards."""
     out: list[Combo] = []
-    fours = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFF  # ranks held in every suit
+    fours = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFC  # ranks 9..A held in every suit
+    runs = hand & hand >> 1 & hand >> 2 & _RUN_STARTS  # the low cards of three in sequence
+    if not fours | runs:  # most hands: nothing to declare
+        return out
     for rank in range(2, 8):  # carrés of 8s and 7s are worth nothing
         if fours >> rank & 1:
             out.append(carre(rank, trump))
     for suit in range(4):
         bits = hand >> (suit * 8) & 0xFF
-        starts = bits & bits >> 1 & bits >> 2  # the low cards of three in sequence
+        starts = runs >> (suit * 8) & 0xFF
         while starts:
             low = (starts & -starts).bit_length() - 1
             starts &= starts - 1
