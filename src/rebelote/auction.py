@@ -18,7 +18,7 @@ An :class:`Auction` is immutable: :meth:`Auction.apply` returns the next one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from rebelote.cards import SEATS
 from rebelote.rules import (
@@ -142,14 +142,16 @@ def seat_step(rules: Rules) -> int:
     return 1 if rules.direction == "clockwise" else 3
 
 
-@dataclass(frozen=True, slots=True)
-class Auction:
+class Auction(NamedTuple):
     """The state of an auction: who speaks, what was said, and the contract so far.
 
     ``first`` is the seat that speaks first (the dealer's next in the direction of play);
     ``turned`` the turned card of belote (-1 in coinche). ``history`` holds ``(seat, bid)``.
     ``best`` is the contract so far and ``bidder`` its seat (-1 before any); ``multiplier``
     1, 2 after a coinche, 4 after a surcoinche. ``round`` is 1 or 2 in belote.
+
+    An immutable named tuple, like :class:`~rebelote.deal.DealState`: a new one is made per
+    call, and a tuple is built several times faster than a frozen dataclass.
     """
 
     game: Literal["belote", "coinche"]

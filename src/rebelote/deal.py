@@ -128,6 +128,7 @@ _BELOTE_MASKS: Final = tuple(
                                 if t == ALL_TRUMP or s == t)
     for t in range(6))
 _new: Final = tuple.__new__
+_DECK: Final = frozenset(range(32))
 
 def _above_table(trump: int) -> tuple[int, ...]:
     powers = card_powers(trump)
@@ -276,21 +277,22 @@ class DealState(NamedTuple):
                   scores: tuple[int, int] = (0, 0)) -> DealState:
         """Deal ``deck`` (32 cards, top first) in packets from the dealer's next seat:
         3-2-3 in coinche; 3-2 and a turned card in belote (the rest is the stock)."""
-        seen = 0
-        for c in deck:
-            seen |= 1 << c
-        if len(deck) != 32 or seen != 0xFFFF_FFFF:
+        if len(deck) != 32 or set(deck) != _DECK:
             raise IllegalActionError("deck: must hold each of the 32 cards once")
+        if not 0 <= dealer < 4:
+            raise IllegalActionError("dealer: must be a seat N, E, S or W")
         step = seat_step(rules)
         hands = [0, 0, 0, 0]
         for seat, places in enumerate(_packet_places(rules.game, (dealer + step) % 4, step)):
+            h = 0
             for i in places:
-                hands[seat] |= 1 << deck[i]
-        pos = 20 if rules.game == "belote" else 32
+                h |= 1 << deck[i]
+            hands[seat] = h
+        hs = (hands[0], hands[1], hands[2], hands[3])
         if rules.game == "belote":
-            return DealState.from_hands(rules, dealer, hands, deck[pos], deck[pos + 1:],
-                                        held_over, scores)
-        return DealState.from_hands(rules, dealer, hands, held_over=held_over, scores=scores)
+            return DealState._dealt(rules, dealer, hs, deck[20], tuple(deck[21:]), held_over,
+                                    scores)
+        return DealState._dealt(rules, dealer, hs, -1, (), held_over, scores)
 
     @staticmethod
     def from_hands(rules: Rules, dealer: int, hands: Sequence[Mask], turned: int = -1,
@@ -317,12 +319,17 @@ class DealState(NamedTuple):
                 if total >> c & 1:
                     raise IllegalActionError("hands: a card is dealt twice")
                 total |= 1 << c
-        step = seat_step(rules)
-        first = (dealer + step) % 4
-        auction = Auction.start(rules, first, turned if belote else -1)
-        return DealState(rules, dealer, hs, auction, tuple(stock) if belote else (),
-                         turned if belote else -1, AUCTION, first, held_over=held_over,
-                         scores=scores)
+        if belote:
+            return DealState._dealt(rules, dealer, hs, turned, tuple(stock), held_over, scores)
+        return DealState._dealt(rules, dealer, hs, -1, (), held_over, scores)
+
+    @staticmethod
+    def _dealt(rules: Rules, dealer: int, hands: tuple[Mask, Mask, Mask, Mask], turned: int,
+               stock: tuple[int, ...], held_over: int, scores: tuple[int, int]) -> DealState:
+        """The deal at its auction, from hands already checked."""
+        first = (dealer + seat_step(rules)) % 4
+        return DealState(rules, dealer, hands, Auction.start(rules, first, turned), stock,
+                         turned, AUCTION, first, held_over=held_over, scores=scores)
 
     def replace(self, **changes: Any) -> DealState:
         """This state with some fields changed (like :func:`dataclasses.replace`), the legal
@@ -415,10 +422,9 @@ class DealState(NamedTuple):
     # -- auction ------------------------------------------------------------------------------
     def _bid(self, bid: Bid) -> DealState:
         auction = self.auction.apply(bid)
-        if not auction.is_over:
-            return DealState(self.rules, self.dealer, self.hands, auction, self.stock,
-                             self.turned, AUCTION, auction.player, held_over=self.held_over,
-                             scores=self.scores)
+        if not auction.is_over:  # the next to speak; the fields after ``player`` unchanged
+            return _new(DealState, (self.rules, self.dealer, self.hands, auction, self.stock,
+                                    self.turned, AUCTION, auction.player, *self[8:]))
         if auction.is_void:
             return self._replace(auction=auction, phase=OVER, player=-1)
         taker = auction.taker
