@@ -212,6 +212,19 @@ def _packet_places(game: str, first: int, step: int) -> tuple[tuple[int, ...], .
     return tuple(tuple(p) for p in places)
 
 
+@cache
+def _stock_places(first: int, step: int, taker: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the places in the belote stock of the cards it gets after the auction:
+    3 each (the taker 2) from ``first`` in the direction of play."""
+    places: list[tuple[int, ...]] = [(), (), (), ()]
+    pos = 0
+    for seat in deal_order(first, step):
+        n = 2 if seat == taker else 3
+        places[seat] = tuple(range(pos, pos + n))
+        pos += n
+    return tuple(places)
+
+
 def deal_order(first: int, step: int) -> tuple[int, int, int, int]:
     """The seats from ``first`` in the direction of play."""
     return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
@@ -394,6 +407,8 @@ class DealState(NamedTuple):
         An illegal action raises :class:`IllegalActionError` naming the rule."""
         if isinstance(action, Play) and self.phase == PLAY:  # the hot path: a card in the play
             return self._play(action.card)
+        if isinstance(action, Bid) and self.phase == AUCTION:
+            return self._bid(action)
         if isinstance(action, str):
             action = parse_action(action)
         if self.phase == OVER:
@@ -429,17 +444,15 @@ class DealState(NamedTuple):
             return self._replace(auction=auction, phase=OVER, player=-1)
         taker = auction.taker
         trump = auction.trump
-        hands = list(self.hands)
-        if self.rules.game == "belote":
-            pos = 0
-            for seat in deal_order(self.first, self.step):
-                n = 2 if seat == taker else 3
-                if seat == taker:
-                    hands[seat] |= 1 << self.turned
-                for c in self.stock[pos:pos + n]:
-                    hands[seat] |= 1 << c
-                pos += n
-        hs = (hands[0], hands[1], hands[2], hands[3])
+        hs = self.hands
+        if self.rules.game == "belote":  # the taker gets the turned card and 2, the others 3
+            stock = self.stock
+            hands = list(hs)
+            hands[taker] |= 1 << self.turned
+            for seat, places in enumerate(_stock_places(auction.first, auction.step, taker)):
+                for i in places:
+                    hands[seat] |= 1 << stock[i]
+            hs = (hands[0], hands[1], hands[2], hands[3])
         if self.rules.declarations:
             best = tuple(best_declarations(h, trump) for h in hs)
             declared: tuple[tuple[Combo, ...] | None, ...] = (None, None, None, None)
@@ -583,7 +596,7 @@ class DealState(NamedTuple):
 
     def declaring_team(self) -> int:
         """The team (0 NS, 1 EW) whose declarations count, -1 for nobody (so far)."""
-        if self.phase == AUCTION:
+        if self.phase == AUCTION or not any(self.declared):
             return -1
         declared = [d or () for d in self.declared]
         return declaring_team(declared, self.trump, self.first, self.step,
