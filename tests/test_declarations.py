@@ -182,3 +182,37 @@ def test_candidates_are_every_carre_worth_points_and_every_run_of_three_or_more(
         plain |= {sequence(s, low, n) for s in range(4) for n in range(3, 9)
                   for low in range(9 - n) if all(h >> (s * 8 + low + i) & 1 for i in range(n))}
         assert set(candidates(h, trump)) == plain
+
+
+def test_best_declarations_equals_trying_every_set_of_disjoint_combos() -> None:
+    # the shortcuts of ``best_declarations`` against the plain search over every subset
+    def key(combos: tuple[Combo, ...] | list[Combo], trump: int) -> tuple[object, ...]:
+        return (sum(c.points for c in combos),
+                sorted((c.strength(trump) for c in combos), reverse=True))
+
+    rng = random.Random(8)
+    tried = 0
+    while tried < 600:
+        cards = rng.sample(range(32), 8)
+        if rng.random() < 0.5:  # long runs and carrés, where combos share cards
+            suit, low = rng.randrange(4), rng.randrange(4)
+            cards[:4] = [suit * 8 + low + i for i in range(4)]
+        h = sum(1 << c for c in set(cards))
+        trump = rng.randrange(6)
+        cands = candidates(h, trump)
+        if len(cands) < 2:
+            continue
+        tried += 1
+        plain_key: tuple[object, ...] = (0, [])
+        for bits in range(1 << len(cands)):
+            chosen = [c for i, c in enumerate(cands) if bits >> i & 1]
+            used = 0
+            for c in chosen:
+                used = -1 if used == -1 or used & c.cards else used | c.cards
+            if used != -1 and key(chosen, trump) > plain_key:
+                plain_key = key(chosen, trump)
+        got = best_declarations(h, trump)
+        assert key(got, trump) == plain_key
+        assert check_declarations(got, h, trump) is None
+        strengths = [c.strength(trump) for c in got]
+        assert strengths == sorted(strengths, reverse=True)

@@ -49,6 +49,10 @@ def sequence_kind(length: int) -> ComboKind:
     return "tierce" if length == 3 else "cinquante" if length == 4 else "cent"
 
 
+#: The comparison key of a combo (see :meth:`Combo.strength`).
+Strength = tuple[int, int, int, int, int]
+
+
 @dataclass(frozen=True, slots=True)
 class Combo:
     """One declaration: its ``kind``, its ``cards`` (a mask) and its ``points``.
@@ -64,7 +68,7 @@ class Combo:
     length: int
     top: int
 
-    def strength(self, trump: TrumpMode) -> tuple[int, int, int, int, int]:
+    def strength(self, trump: TrumpMode) -> Strength:
         """The comparison key of RULES.md section 4: points, carré over sequence, longer
         sequence, higher top card (carrés in the order A 10 K Q J 9), a sequence in trump."""
         if self.kind == "carre":
@@ -120,11 +124,6 @@ def candidates(hand: Mask, trump: TrumpMode) -> list[Combo]:
     return out
 
 
-def _set_key(combos: Sequence[Combo], trump: TrumpMode) -> tuple[object, ...]:
-    total = sum(c.points for c in combos)
-    return (total, sorted((c.strength(trump) for c in combos), reverse=True))
-
-
 def best_declarations(hand: Mask, trump: TrumpMode) -> tuple[Combo, ...]:
     """The hand's best set of disjoint combos: most points, then the strongest combos."""
     cands = candidates(hand, trump)
@@ -132,25 +131,43 @@ def best_declarations(hand: Mask, trump: TrumpMode) -> tuple[Combo, ...]:
         return ()
     if len(cands) == 1:
         return (cands[0],)
-    best: list[Combo] = []
-    best_key: tuple[object, ...] = (0, [])
+    strengths = [c.strength(trump) for c in cands]
+    union = 0
+    for c in cands:
+        union |= c.cards
+    if union.bit_count() == sum(c.cards.bit_count() for c in cands):
+        # pairwise disjoint: every combo is worth points, so the best set holds them all
+        chosen = list(range(len(cands)))
+    else:
+        chosen = _best_subset(cands, strengths)
+    chosen.sort(key=strengths.__getitem__, reverse=True)
+    return tuple(cands[i] for i in chosen)
 
-    def search(i: int, used: Mask, chosen: list[Combo]) -> None:
+
+def _best_subset(cands: list[Combo], strengths: list[Strength]) -> list[int]:
+    """The indexes of the best set of disjoint combos among ``cands``: most points, then the
+    strongest combos (strengths sorted, compared in turn); the first found of equal ones."""
+    best: list[int] = []
+    best_key: tuple[int, list[Strength]] = (0, [])
+    n = len(cands)
+
+    def search(i: int, used: Mask, total: int, chosen: list[int]) -> None:
         nonlocal best, best_key
-        if i == len(cands):
-            key = _set_key(chosen, trump)
-            if key > best_key:
-                best, best_key = list(chosen), key
+        if i == n:
+            if total >= best_key[0]:  # a smaller total cannot be better
+                key = (total, sorted((strengths[j] for j in chosen), reverse=True))
+                if key > best_key:
+                    best, best_key = list(chosen), key
             return
         c = cands[i]
         if not used & c.cards:
-            chosen.append(c)
-            search(i + 1, used | c.cards, chosen)
+            chosen.append(i)
+            search(i + 1, used | c.cards, total + c.points, chosen)
             chosen.pop()
-        search(i + 1, used, chosen)
+        search(i + 1, used, total, chosen)
 
-    search(0, 0, [])
-    return tuple(sorted(best, key=lambda c: c.strength(trump), reverse=True))
+    search(0, 0, 0, [])
+    return best
 
 
 def check_declarations(combos: Sequence[Combo], hand: Mask, trump: TrumpMode) -> str | None:
