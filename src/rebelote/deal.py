@@ -141,6 +141,11 @@ def _above_table(trump: int) -> tuple[int, ...]:
 
 _ABOVE: Final = tuple(_above_table(t) for t in range(6))
 _POWERS: Final = tuple(card_powers(t) for t in range(6))
+#: For each trump mode and each card winning a trick, the cards that would beat it: the higher
+#: ones of its suit, and every trump if it is not a trump (it is then of the suit led).
+_BEATERS: Final = tuple(
+    tuple(_ABOVE[t][c] | (SUIT_MASKS[t] if t < 4 and c >> 3 != t else 0) for c in range(32))
+    for t in range(6))
 
 
 def fast_legal(hand: Mask, trick: Sequence[int], win: int, trump: int, overtrump_partner: bool,
@@ -495,15 +500,11 @@ class DealState(NamedTuple):
             pair = 0b0110_0000 << (card & 0x18)
             if start[p] & pair == pair:
                 belote = (*belote, (p, card))
-        bit = 1 << card
-        hs = (hands[0] & ~bit, hands[1] & ~bit, hands[2] & ~bit, hands[3] & ~bit)
+        keep = ~(1 << card)
+        hs = (hands[0] & keep, hands[1] & keep, hands[2] & keep, hands[3] & keep)
         n = len(trick)
-        if n:
-            powers = _POWERS[trump]
-            best_card = trick[win]
-            if powers[card] > powers[best_card] and (
-                    card >> 3 == trick[0] >> 3 or (trump < 4 and card >> 3 == trump)):
-                win = n
+        if n and _BEATERS[trump][trick[win]] >> card & 1:
+            win = n
         trick = (*trick, card)
         step = auction.step
         if n < 3:
@@ -551,7 +552,7 @@ class DealState(NamedTuple):
         leader = self.leader
         start = self.start_hands
         rand = rng.random
-        powers = _POWERS[trump]
+        beaters = _BEATERS[trump]
         for s in range(4):  # every seat plays a card before the end: the default declarations
             if declared[s] is None:
                 declared[s] = self.best[s]
@@ -565,11 +566,8 @@ class DealState(NamedTuple):
             if belote_cards >> card & 1:
                 belote.append((p, card))
             hands[p] &= ~(1 << card)
-            if trick:
-                best = trick[win]
-                if powers[card] > powers[best] and (
-                        card >> 3 == trick[0] >> 3 or (trump < 4 and card >> 3 == trump)):
-                    win = len(trick)
+            if trick and beaters[trick[win]] >> card & 1:
+                win = len(trick)
             trick.append(card)
             if len(trick) < 4:
                 p = (p + step) % 4
