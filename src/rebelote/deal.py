@@ -17,9 +17,11 @@ the choice not to declare (:data:`NO_DECLARATION`).
 >>> len(state.tricks), sum(state.summary().points) in (162, 252)
 (8, True)
 
-The play goes through :func:`rebelote.rules.legal_cards` (an equivalent mask routine,
-:func:`fast_legal`, is held equal to it by the tests); the finished deal is reduced to a
-:class:`~rebelote.scoring.DealSummary` and scored by :func:`~rebelote.scoring.score_deal`.
+The legal cards come from :func:`fast_legal`, a mask routine held equal to
+:func:`rebelote.rules.legal_cards` by the tests, computed once per state (``playable``); the
+finished deal is reduced to a :class:`~rebelote.scoring.DealSummary` and scored by
+:func:`~rebelote.scoring.score_deal`. What one seat knows of a deal, and determinization,
+live in :mod:`rebelote.observation`.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def parse_action(text: str) -> Action:
     return Bid.parse(t)
 
 
-# -- fast legal cards --------------------------------------------------------------------------
+# -- masks -------------------------------------------------------------------------------------
 _CARDS8: Final = tuple(
     tuple(tuple(suit * 8 + r for r in range(8) if byte >> r & 1) for byte in range(256))
     for suit in range(4)
@@ -121,15 +123,9 @@ def _cards(mask: Mask) -> tuple[int, ...]:
 #: For each suit and each byte of a mask, the :class:`Play` actions of its cards.
 _PLAYS8: Final = tuple(tuple(tuple(PLAYS[c] for c in cards) for cards in suit)
                        for suit in _CARDS8)
-#: For each trump mode, the cards that may make a belote (K and Q of trump, of every suit in
-#: all-trump, none in no-trump).
-_BELOTE_MASKS: Final = tuple(
-    0 if t == NO_TRUMP else sum(0b0110_0000 << (8 * s) for s in range(4)
-                                if t == ALL_TRUMP or s == t)
-    for t in range(6))
-_new: Final = tuple.__new__
-_DECK: Final = frozenset(range(32))
 
+
+# -- fast legal cards --------------------------------------------------------------------------
 def _above_table(trump: int) -> tuple[int, ...]:
     powers = card_powers(trump)
     out = []
@@ -145,6 +141,12 @@ _POWERS: Final = tuple(card_powers(t) for t in range(6))
 #: ones of its suit, and every trump if it is not a trump (it is then of the suit led).
 _BEATERS: Final = tuple(
     tuple(_ABOVE[t][c] | (SUIT_MASKS[t] if t < 4 and c >> 3 != t else 0) for c in range(32))
+    for t in range(6))
+#: For each trump mode, the cards that may make a belote (K and Q of trump, of every suit in
+#: all-trump, none in no-trump).
+_BELOTE_MASKS: Final = tuple(
+    0 if t == NO_TRUMP else sum(0b0110_0000 << (8 * s) for s in range(4)
+                                if t == ALL_TRUMP or s == t)
     for t in range(6))
 
 
@@ -233,6 +235,12 @@ def _stock_places(first: int, step: int, taker: int) -> tuple[tuple[int, ...], .
 def deal_order(first: int, step: int) -> tuple[int, int, int, int]:
     """The seats from ``first`` in the direction of play."""
     return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
+
+
+_DECK: Final = frozenset(range(32))
+#: Builds a :class:`DealState` from a tuple of all its fields in one step (no ``__new__``
+#: keyword handling): the constructor of the hot paths.
+_new: Final = tuple.__new__
 
 
 class DealState(NamedTuple):
