@@ -325,3 +325,13 @@ def test_a_game_carries_the_litige_reserve_to_the_next_played_deal() -> None:
                 assert game.deal.scores == game.result().totals
                 return
     pytest.fail("no litige in 200 random games")
+
+
+def test_observation_names_are_still_importable_from_the_deal_module() -> None:
+    import rebelote.deal
+    import rebelote.observation
+
+    assert rebelote.deal.Observation is rebelote.observation.Observation
+    assert rebelote.deal.observe is rebelote.observation.observe
+    with pytest.raises(AttributeError):
+        rebelote.deal.no_such_name  # noqa: B018

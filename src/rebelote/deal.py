@@ -53,8 +53,9 @@ from rebelote.rules import (
 )
 from rebelote.scoring import DealScore, DealSummary, score_deal
 
-if TYPE_CHECKING:
-    from rebelote.observation import Observation
+if TYPE_CHECKING:  # at run time, the module __getattr__ at the end gives these names
+    from rebelote.observation import Observation as Observation
+    from rebelote.observation import observe as observe
 
 AUCTION, PLAY, OVER = 0, 1, 2
 PHASE_NAMES: Final = ("auction", "play", "over")
