@@ -17,8 +17,8 @@ the choice not to declare (:data:`NO_DECLARATION`).
 >>> len(state.tricks), sum(state.summary().points) in (162, 252)
 (8, True)
 
-The legal cards come from :func:`fast_legal`, a mask routine held equal to
-:func:`rebelote.rules.legal_cards` by the tests, computed once per state (``playable``); the
+The legal cards come from :func:`rebelote.rules.legal_mask` (the one rule, on masks),
+computed once per state (``playable``); the
 finished deal is reduced to a :class:`~rebelote.scoring.DealSummary` and scored by
 :func:`~rebelote.scoring.score_deal`. What one seat knows of a deal, and determinization,
 live in :mod:`rebelote.observation`.
@@ -42,6 +42,7 @@ from rebelote.declarations import (
     declaring_team,
 )
 from rebelote.rules import (
+    ABOVE,
     ALL_TRUMP,
     DIX_DE_DER,
     NO_TRUMP,
@@ -49,6 +50,7 @@ from rebelote.rules import (
     Rules,
     card_powers,
     card_values,
+    legal_mask,
     why_illegal,
 )
 from rebelote.scoring import DealScore, DealSummary, score_deal
@@ -127,16 +129,7 @@ _PLAYS8: Final = tuple(tuple(tuple(PLAYS[c] for c in cards) for cards in suit)
 
 
 # -- fast legal cards --------------------------------------------------------------------------
-def _above_table(trump: int) -> tuple[int, ...]:
-    powers = card_powers(trump)
-    out = []
-    for c in range(32):
-        suit = c >> 3
-        out.append(sum(1 << x for x in range(suit * 8, suit * 8 + 8) if powers[x] > powers[c]))
-    return tuple(out)
-
-
-_ABOVE: Final = tuple(_above_table(t) for t in range(6))
+_ABOVE: Final = ABOVE
 _POWERS: Final = tuple(card_powers(t) for t in range(6))
 #: For each trump mode and each card winning a trick, the cards that would beat it: the higher
 #: ones of its suit, and every trump if it is not a trump (it is then of the suit led).
@@ -151,40 +144,8 @@ _BELOTE_MASKS: Final = tuple(
     for t in range(6))
 
 
-def fast_legal(hand: Mask, trick: Sequence[int], win: int, trump: int, overtrump_partner: bool,
-               must_undertrump: bool) -> Mask:
-    """:func:`rebelote.rules.legal_cards` on masks, with ``win`` the index of the card winning
-    ``trick`` so far (the tests hold the two equal)."""
-    n = len(trick)
-    if not n:
-        return hand
-    led = trick[0] >> 3
-    follow = hand & SUIT_MASKS[led]
-    if trump == NO_TRUMP:
-        return follow or hand
-    partner = n >= 2 and win == n - 2
-    if trump == ALL_TRUMP:
-        if not follow:
-            return hand
-        if partner and not overtrump_partner:
-            return follow
-        return (follow & _ABOVE[trump][trick[win]]) or follow
-    if follow:
-        if led != trump or (partner and not overtrump_partner):
-            return follow
-        return (follow & _ABOVE[trump][trick[win]]) or follow
-    if partner:
-        return hand
-    trumps = hand & SUIT_MASKS[trump]
-    if not trumps:
-        return hand
-    best = trick[win]
-    if best >> 3 != trump:
-        return trumps
-    higher = trumps & _ABOVE[trump][best]
-    if higher:
-        return higher
-    return trumps if must_undertrump else hand
+#: The legal cards on masks (one rule, in :mod:`rebelote.rules`).
+fast_legal: Final = legal_mask
 
 
 def beats(card: int, best: int, led: int, trump: int) -> bool:

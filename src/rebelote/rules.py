@@ -332,13 +332,14 @@ def above_masks(trump: TrumpMode) -> tuple[Mask, ...]:
     return tuple(out)
 
 
-def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules,
-                win: int | None = None) -> Mask:
-    """The cards of ``hand`` the next player may play on ``trick`` (RULES.md section 3).
+ABOVE: Final = tuple(above_masks(t) for t in range(6))
 
-    ``win``, the index of the card winning the trick so far, may be given by a caller that
-    keeps it; it is computed otherwise.
-    """
+
+def legal_mask(hand: Mask, trick: Sequence[Card], win: int, trump: TrumpMode,
+               overtrump_partner: bool, must_undertrump: bool) -> Mask:
+    """The rule of legal cards on plain values, for hot loops: ``win`` indexes the card winning
+    ``trick`` so far, and the two options are given as flags. :func:`legal_cards` is the same
+    with a :class:`Rules`."""
     n = len(trick)
     if not n:
         return hand
@@ -346,19 +347,17 @@ def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rule
     follow = hand & SUIT_MASKS[led]
     if trump == NO_TRUMP:
         return follow or hand
-    if win is None:
-        win = trick_winner(trick, trump)
     partner_winning = n >= 2 and win == n - 2
     if trump == ALL_TRUMP:
         if not follow:
             return hand
-        if partner_winning and not rules.overtrump_partner:
+        if partner_winning and not overtrump_partner:
             return follow
-        return (follow & above_masks(trump)[trick[win]]) or follow
+        return (follow & ABOVE[trump][trick[win]]) or follow
     if follow:
-        if led != trump or (partner_winning and not rules.overtrump_partner):
+        if led != trump or (partner_winning and not overtrump_partner):
             return follow
-        return (follow & above_masks(trump)[trick[win]]) or follow
+        return (follow & ABOVE[trump][trick[win]]) or follow
     if partner_winning:
         return hand
     trumps = hand & SUIT_MASKS[trump]
@@ -367,10 +366,31 @@ def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rule
     winning = trick[win]
     if winning >> 3 != trump:
         return trumps
-    higher = trumps & above_masks(trump)[winning]
+    higher = trumps & ABOVE[trump][winning]
     if higher:
         return higher
-    return trumps if rules.undertrump == "must" else hand
+    return trumps if must_undertrump else hand
+
+
+def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules,
+                win: int | None = None) -> Mask:
+    """The cards of ``hand`` the next player may play on ``trick`` (RULES.md section 3).
+
+    1. Follow the led suit if you can; on a trump lead, go higher than the best trump if you
+       can (even over your partner, unless ``overtrump_partner`` is off).
+    2. Void: if your partner is winning, any card; otherwise trump, and overtrump a trump
+       already in the trick if you can.
+    3. Void, an opponent winning with a trump you cannot beat: a lower trump if
+       ``undertrump`` is ``must``, any card if ``may``.
+
+    All-trump: follow suit and go higher if you can, void any card. No-trump: follow suit,
+    void any card. ``win``, the index of the card winning the trick so far, may be given by a
+    caller that keeps it.
+    """
+    if win is None:
+        win = trick_winner(trick, trump) if trick else 0
+    return legal_mask(hand, trick, win, trump, rules.overtrump_partner,
+                      rules.undertrump == "must")
 
 
 def why_illegal(card: Card, hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules

@@ -5,49 +5,22 @@ from __future__ import annotations
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
 
 from rebelote.bots import Bot, known_bots, make_bot
 from rebelote.cards import SEATS
+from rebelote.commands._lines import answer_lines, closing_input
 from rebelote.deal import DealState
-from rebelote.errors import InputError
 from rebelote.record import check_record, record_of
-from rebelote.rules import IllegalActionError, Rules, RulesError
-
-
-def _open(path: str) -> TextIO:
-    if path == "-":
-        return sys.stdin
-    try:
-        return Path(path).open(encoding="utf-8")
-    except OSError as e:
-        typer.echo(f"rebelote: cannot read {path}: {e.strerror}", err=True)
-        raise typer.Exit(2) from None
+from rebelote.rules import Rules, RulesError
 
 
 def replay_lines(stream: TextIO, out: TextIO) -> int:
     """Check each record of ``stream`` (one JSON object a line), writing one answer a line;
     0 if every record is legal and scored as recorded, else 1."""
-    failed = False
-    for n, line in enumerate(stream, start=1):
-        if not line.strip():
-            continue
-        answer: dict[str, Any]
-        try:
-            obj = json.loads(line)
-            answer = check_record(obj)
-        except json.JSONDecodeError as e:
-            answer, failed = {"error": f"line {n}: not JSON: {e.msg} at column {e.colno}"}, True
-        except (InputError, IllegalActionError, RulesError) as e:
-            answer, failed = {"error": str(e)}, True
-        except (ValueError, TypeError, KeyError) as e:  # never a traceback
-            answer, failed = {"error": f"cannot check this record: {e}"}, True
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        out.flush()
-    return 1 if failed else 0
+    return answer_lines(stream, check_record, out, what="record")
 
 
 def parse_bots(text: str) -> list[Bot]:
@@ -90,12 +63,8 @@ def register(app: typer.Typer) -> None:
                                                  "input.")] = "-",
     ) -> None:
         """Check deal records: every bid and card, and the score (one JSON answer a line)."""
-        stream = _open(file)
-        try:
+        with closing_input(file) as stream:
             code = replay_lines(stream, sys.stdout)
-        finally:
-            if stream is not sys.stdin:
-                stream.close()
         raise typer.Exit(code)
 
     @app.command()
