@@ -31,13 +31,19 @@ TAKE_RATE = 0.3
 GOAL = 10.0
 
 
-def rebelote_deal_steps(rules: Rules, rng: random.Random, dealer: int) -> int:
-    """One deal through the public step API; returns the takers' mark (to keep it honest)."""
+def rebelote_auction(rules: Rules, rng: random.Random, dealer: int) -> DealState:
+    """A deal dealt and bid through the public API: each seat takes with probability 0.3."""
     state = DealState.new(rules, dealer, rng=rng)
     while state.phase == 0:
         legal = state.legal_actions()
         bid = PASS if rng.random() >= TAKE_RATE else rng.choice(legal[1:])
         state = state.apply(bid)
+    return state
+
+
+def rebelote_deal_steps(rules: Rules, rng: random.Random, dealer: int) -> int:
+    """One deal through the public step API; returns the takers' mark (to keep it honest)."""
+    state = rebelote_auction(rules, rng, dealer)
     while not state.is_terminal:
         actions = state.legal_actions()
         if actions[-1] is NO_DECLARATION:
@@ -48,11 +54,7 @@ def rebelote_deal_steps(rules: Rules, rng: random.Random, dealer: int) -> int:
 
 def rebelote_deal_playout(rules: Rules, rng: random.Random, dealer: int) -> int:
     """One deal: the same auction, then the fast random play-out; scored the same way."""
-    state = DealState.new(rules, dealer, rng=rng)
-    while state.phase == 0:
-        legal = state.legal_actions()
-        bid = PASS if rng.random() >= TAKE_RATE else rng.choice(legal[1:])
-        state = state.apply(bid)
+    state = rebelote_auction(rules, rng, dealer)
     if not state.is_terminal:
         state = state.playout(rng)
     return state.score().score[0]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle import gen
-from oracle.compare import cut_answer, expected_score, mismatch_report, run_json_lines
+from oracle.compare import assert_cli_scores_like_the_oracle, cut_answer, expected_score
 from rebelote.match import Match
 
 SETTINGS = settings(max_examples=250, deadline=None,
@@ -62,13 +62,4 @@ def test_a_thousand_games_through_one_cli_run(seed: int) -> None:
     rng = random.Random(seed)
     objs = [gen.random_game(rng) if i % 3 else gen.random_belote_alone_game(rng)
             for i in range(1000)]
-    answers, status, err = run_json_lines("score", objs)
-    assert "Traceback" not in err
-    assert len(answers) == len(objs), err
-    rows = []
-    for obj, answer in zip(objs, answers, strict=True):
-        exp, got = expected_score(obj), cut_answer(answer)
-        if exp != got:
-            rows.append((obj, exp, got))
-    assert not rows, mismatch_report("games", rows)
-    assert status == 0
+    assert_cli_scores_like_the_oracle("games", objs)

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 
 from oracle import gen
 from oracle.compare import (
+    assert_cli_scores_like_the_oracle,
     cut_answer,
     cut_deal,
     expected_score,
@@ -74,16 +75,7 @@ def test_random_coinche_summaries_with_contracts_coinche_capot_generale(
 def test_thousands_of_summary_lines_through_one_cli_run(seed: int) -> None:
     rng = random.Random(seed)
     objs = [gen.random_line(rng) for _ in range(2500)]
-    answers, status, err = run_json_lines("score", objs)
-    assert "Traceback" not in err
-    assert len(answers) == len(objs), err
-    rows = []
-    for obj, answer in zip(objs, answers, strict=True):
-        exp, got = expected_score(obj), cut_answer(answer)
-        if exp != got:
-            rows.append((obj, exp, got))
-    assert not rows, mismatch_report("deal lines", rows)
-    assert status == 0
+    assert_cli_scores_like_the_oracle("deal lines", objs)
 
 
 @SETTINGS

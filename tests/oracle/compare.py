@@ -96,3 +96,18 @@ def mismatch_report(kind: str, rows: list[tuple[Any, Any, Any]], limit: int = 5)
         out.append(f"  oracle:   {json.dumps(exp, ensure_ascii=False)}")
         out.append(f"  rebelote: {json.dumps(got, ensure_ascii=False)}")
     return "\n".join(out)
+
+
+def assert_cli_scores_like_the_oracle(kind: str, objs: Sequence[Any]) -> None:
+    """Run every object through one ``rebelote score`` and compare each answer with the
+    oracle's; the report lists the first mismatches."""
+    answers, status, err = run_json_lines("score", objs)
+    assert "Traceback" not in err
+    assert len(answers) == len(objs), err
+    rows = []
+    for obj, answer in zip(objs, answers, strict=True):
+        exp, got = expected_score(obj), cut_answer(answer)
+        if exp != got:
+            rows.append((obj, exp, got))
+    assert not rows, mismatch_report(kind, rows)
+    assert status == 0
