@@ -9,8 +9,17 @@ from hypothesis import strategies as st
 
 from rebelote.errors import InputError
 from rebelote.jsonio import answer_score
-from rebelote.rules import ALL_TRUMP, NO_TRUMP, Rules, parse_trump
-from rebelote.scoring import DealSummary, card_point_sums, score_deal, summary_rules
+from rebelote.rules import ALL_TRUMP, NO_TRUMP, Rules, card_values, parse_trump
+from rebelote.scoring import DealSummary, score_deal, summary_rules
+
+
+def card_point_sums(trump: int, no_trump_aces: int, all_trump_scale: str) -> set[int]:
+    """Every sum of card points that a set of cards can make in a trump mode."""
+    sums = {0}
+    for v in card_values(trump, no_trump_aces, all_trump_scale):
+        sums |= {s + v for s in sums}
+    return sums
+
 
 TRUMPS = ["spades", "hearts", "diamonds", "clubs", "no-trump", "all-trump"]
 DECLS = [0, 0, 0, 20, 40, 50, 70, 100, 120, 150, 200, 250]

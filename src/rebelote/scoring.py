@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Final, Literal
 
 from rebelote.cards import TEAMS, Team
@@ -31,7 +30,6 @@ from rebelote.rules import (
     Rules,
     RulesError,
     TrumpMode,
-    card_values,
     parse_trump,
     round_mark,
 )
@@ -442,15 +440,6 @@ def is_declaration_total(points: int) -> bool:
     """Can declarations add up to ``points``? Sums of 20, 50, 100, 150 and 200 are every
     multiple of ten from 40 on, and 20 (so 10, 30 and 35 cannot be)."""
     return points == 0 or points == 20 or (points >= 40 and points % 10 == 0)
-
-
-@cache
-def card_point_sums(trump: TrumpMode, no_trump_aces: int, all_trump_scale: str) -> frozenset[int]:
-    """Every sum of card points that a set of cards can make in a trump mode."""
-    sums = {0}
-    for v in card_values(trump, no_trump_aces, all_trump_scale):
-        sums |= {s + v for s in sums}
-    return frozenset(sums)
 
 
 def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:

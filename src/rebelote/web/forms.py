@@ -52,6 +52,17 @@ def _team(form: Mapping[str, Any], name: str, field: str, *, required: bool) -> 
     return None
 
 
+def _per_team(form: Mapping[str, Any], box: str, field: str, *, negative: bool = False
+              ) -> dict[str, int]:
+    """The non-zero numbers typed in the boxes ``<box>_NS`` and ``<box>_EW``, by team."""
+    out: dict[str, int] = {}
+    for team in TEAMS:
+        value = _whole(form, f"{box}_{team}", f"{field}.{team}", negative=negative)
+        if value:
+            out[team] = value
+    return out
+
+
 def deal_from_form(form: Mapping[str, Any], game: str) -> dict[str, Any]:
     """A deal summary (without ``game``) from the deal form's fields.
 
@@ -66,12 +77,7 @@ def deal_from_form(form: Mapping[str, Any], game: str) -> dict[str, Any]:
     if kind == "void":
         return {"void": True}
     if kind == "adjust":
-        adjust = {}
-        for team in TEAMS:
-            value = _whole(form, f"adj_{team}", f"adjust.{team}", negative=True)
-            if value:
-                adjust[team] = value
-        return {"adjust": adjust}
+        return {"adjust": _per_team(form, "adj", "adjust", negative=True)}
 
     taker = _team(form, "taker", "taker", required=True)
     assert taker is not None
@@ -100,19 +106,11 @@ def deal_from_form(form: Mapping[str, Any], game: str) -> dict[str, Any]:
             raise InputError(f"points.{taker}", "missing: the takers' trick points with the "
                                                 "dix de der")
         out["points"] = {taker: points}
-    declarations = {}
-    for team in TEAMS:
-        value = _whole(form, f"decl_{team}", f"declarations.{team}")
-        if value:
-            declarations[team] = value
+    declarations = _per_team(form, "decl", "declarations")
     if declarations:
         out["declarations"] = declarations
     if out["trump"] == TRUMP_NAMES[ALL_TRUMP]:
-        counts = {}
-        for team in TEAMS:
-            value = _whole(form, f"belote_{team}", f"belote.{team}")
-            if value:
-                counts[team] = value
+        counts = _per_team(form, "belote", "belote")
         if counts:
             out["belote"] = counts
     else:
