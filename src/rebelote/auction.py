@@ -21,15 +21,8 @@ from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
 from rebelote.cards import SEATS
-from rebelote.rules import (
-    ALL_TRUMP,
-    NO_TRUMP,
-    TRUMP_NAMES,
-    IllegalActionError,
-    Rules,
-    RulesError,
-    parse_trump,
-)
+from rebelote.errors import IllegalActionError, RulesError
+from rebelote.rules import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, Rules, parse_trump
 
 SEAT_NAMES: Final = SEATS
 
@@ -84,10 +77,10 @@ class Bid:
     def parse(text: str) -> Bid:
         """Read a bid's text form; :class:`IllegalActionError` naming what is wrong otherwise."""
         if not isinstance(text, str):
-            raise IllegalActionError(f"action: {text!r} is not a bid")
+            raise IllegalActionError("action", f"{text!r} is not a bid")
         words = text.strip().lower().replace("é", "e").split()
         if not words:
-            raise IllegalActionError("action: an empty bid")
+            raise IllegalActionError("action", "an empty bid")
         head = words[0]
         if len(words) == 1:
             if head in ("pass", "passe"):
@@ -106,7 +99,7 @@ class Bid:
             try:
                 trump = parse_trump(words[1])
             except RulesError as exc:
-                raise IllegalActionError(f"action: {text!r}: {exc}") from None
+                raise IllegalActionError("action", f"{text!r}: {exc}") from None
             if head == "capot":
                 return Bid("capot", trump)
             if head == "generale":
@@ -117,11 +110,11 @@ class Bid:
                     return Bid("capot", trump)
                 if value not in VALUES:
                     raise IllegalActionError(
-                        f"action: {text!r}: a contract is 80 to 160 by ten, capot or generale"
+                        "action", f"{text!r}: a contract is 80 to 160 by ten, capot or generale"
                     )
                 return Bid("value", trump, value)
         raise IllegalActionError(
-            f"action: {text!r} is not a bid (pass, take, a trump, '90 hearts', 'capot spades', "
+            "action", f"{text!r} is not a bid (pass, take, a trump, '90 hearts', 'capot spades', "
             "'generale no-trump', coinche, surcoinche)"
         )
 
@@ -175,7 +168,7 @@ class Auction(NamedTuple):
     def start(rules: Rules, first: int, turned: int = -1) -> Auction:
         """A new auction opened by seat ``first`` (index into N E S W)."""
         if rules.game == "belote" and turned < 0:
-            raise IllegalActionError("turned: a belote auction needs the turned card")
+            raise IllegalActionError("turned", "a belote auction needs the turned card")
         return Auction(
             game=rules.game,
             first=first,
@@ -324,7 +317,7 @@ class Auction(NamedTuple):
         """The auction after the player to speak says ``bid``; illegal bids raise."""
         if not self.is_legal(bid):
             reason = self.why_illegal(bid) or f"{bid}: not allowed here"
-            raise IllegalActionError(f"{SEAT_NAMES[self.player]} {reason}")
+            raise IllegalActionError("", f"{SEAT_NAMES[self.player]} {reason}")
         return self._apply(bid)
 
     def _apply(self, bid: Bid) -> Auction:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final, Literal
 
+from rebelote.errors import CardError as CardError
+
 Card = int
 Mask = int
 
@@ -47,10 +49,6 @@ _RANK_ALIASES: Final = {
 }
 
 
-class CardError(ValueError):
-    """A card, seat or team that cannot be read."""
-
-
 def make_card(suit: int, rank: int) -> Card:
     """The card of ``suit`` (0..3) and ``rank`` (0..7, 7 up to ace)."""
     return suit * 8 + rank
@@ -70,18 +68,18 @@ def parse_card(text: str) -> Card:
     French letters are read too where they cannot be mistaken (``V`` valet, ``R`` roi).
     """
     if not isinstance(text, str):
-        raise CardError(f"a card is a string like 'JH', not {text!r}")
+        raise CardError("", f"a card is a string like 'JH', not {text!r}")
     s = text.strip().upper()
     if len(s) < 2:
-        raise CardError(f"{text!r} is not a card: write rank then suit, like 'JH' or '10S'")
+        raise CardError("", f"{text!r} is not a card: write rank then suit, like 'JH' or '10S'")
     suit = _SUIT_ALIASES.get(s[-1])  # the suit is the last character
     rank_txt = s[:-1]
     if suit is None:
-        raise CardError(f"{text!r} is not a card: unknown suit {text.strip()[-1]!r} (S H D C)")
+        raise CardError("", f"{text!r} is not a card: unknown suit {text.strip()[-1]!r} (S H D C)")
     rank = _RANK_ALIASES.get(rank_txt)
     if rank is None:
         raise CardError(
-            f"{text!r} is not a card: unknown rank {text.strip()[:-1]!r} (7 8 9 T J Q K A)"
+            "", f"{text!r} is not a card: unknown rank {text.strip()[:-1]!r} (7 8 9 T J Q K A)"
         )
     return make_card(suit, rank)
 
@@ -89,7 +87,7 @@ def parse_card(text: str) -> Card:
 def card_str(card: Card) -> str:
     """The two-letter form, rank then suit: ``'JH'``."""
     if not 0 <= card < 32:
-        raise CardError(f"{card!r} is not a card number (0..31)")
+        raise CardError("", f"{card!r} is not a card number (0..31)")
     return RANKS[card & 7] + SUITS[card >> 3]
 
 
@@ -134,13 +132,13 @@ def popcount(mask: Mask) -> int:
 def parse_seat(text: object) -> Seat:
     if isinstance(text, str) and text.strip().upper() in SEATS:
         return text.strip().upper()  # type: ignore[return-value]
-    raise CardError(f"{text!r} is not a seat (N, E, S, W)")
+    raise CardError("", f"{text!r} is not a seat (N, E, S, W)")
 
 
 def parse_team(text: object) -> Team:
     if isinstance(text, str) and text.strip().upper() in TEAMS:
         return text.strip().upper()  # type: ignore[return-value]
-    raise CardError(f"{text!r} is not a team (NS, EW)")
+    raise CardError("", f"{text!r} is not a team (NS, EW)")
 
 
 def team_of(seat: Seat | int) -> Team:

@@ -41,12 +41,12 @@ from rebelote.declarations import (
     check_declarations,
     declaring_team,
 )
+from rebelote.errors import IllegalActionError
 from rebelote.rules import (
     ABOVE,
     ALL_TRUMP,
     DIX_DE_DER,
     NO_TRUMP,
-    IllegalActionError,
     Rules,
     card_powers,
     card_values,
@@ -98,7 +98,7 @@ def parse_action(text: str) -> Action:
     """An action from its text: a bid (``pass``, ``90 hearts``...), a card (``JH``) or
     ``no-declaration``; :class:`IllegalActionError` naming the problem otherwise."""
     if not isinstance(text, str):
-        raise IllegalActionError(f"action: {text!r} is not an action")
+        raise IllegalActionError("action", f"{text!r} is not an action")
     t = text.strip()
     if t.lower() in ("no-declaration", "no declaration", "nodeclaration", "no-declare"):
         return NO_DECLARATION
@@ -266,9 +266,9 @@ class DealState(NamedTuple):
         """Deal ``deck`` (32 cards, top first) in packets from the dealer's next seat:
         3-2-3 in coinche; 3-2 and a turned card in belote (the rest is the stock)."""
         if len(deck) != 32 or set(deck) != _DECK:
-            raise IllegalActionError("deck: must hold each of the 32 cards once")
+            raise IllegalActionError("deck", "must hold each of the 32 cards once")
         if not 0 <= dealer < 4:
-            raise IllegalActionError("dealer: must be a seat N, E, S or W")
+            raise IllegalActionError("dealer", "must be a seat N, E, S or W")
         step = seat_step(rules)
         hands = [0, 0, 0, 0]
         for seat, places in enumerate(_packet_places(rules.game, (dealer + step) % 4, step)):
@@ -289,23 +289,23 @@ class DealState(NamedTuple):
         """A deal from given hands (masks, N E S W): 8 cards each in coinche; in belote 5 cards
         each, the ``turned`` card and the 11 cards of the ``stock`` in dealing order."""
         if not 0 <= dealer < 4:
-            raise IllegalActionError("dealer: must be a seat N, E, S or W")
+            raise IllegalActionError("dealer", "must be a seat N, E, S or W")
         hs = (hands[0], hands[1], hands[2], hands[3])
         total = 0
         for h in hs:
             if total & h:
-                raise IllegalActionError("hands: a card is dealt twice")
+                raise IllegalActionError("hands", "a card is dealt twice")
             total |= h
         belote = rules.game == "belote"
         size = 5 if belote else 8
         if any(h.bit_count() != size for h in hs):
-            raise IllegalActionError(f"hands: each seat holds {size} cards at the auction")
+            raise IllegalActionError("hands", f"each seat holds {size} cards at the auction")
         if belote:
             if len(stock) != 11 or not 0 <= turned < 32:
-                raise IllegalActionError("turned: a belote deal has a turned card and 11 more")
+                raise IllegalActionError("turned", "a belote deal has a turned card and 11 more")
             for c in (turned, *stock):
                 if total >> c & 1:
-                    raise IllegalActionError("hands: a card is dealt twice")
+                    raise IllegalActionError("hands", "a card is dealt twice")
                 total |= 1 << c
         if belote:
             return DealState._dealt(rules, dealer, hs, turned, tuple(stock), held_over, scores)
@@ -387,19 +387,19 @@ class DealState(NamedTuple):
         if isinstance(action, str):
             action = parse_action(action)
         if self.phase == OVER:
-            raise IllegalActionError(f"{action}: the deal is over")
+            raise IllegalActionError(f"{action}", "the deal is over")
         seat = SEATS[self.player]
         if isinstance(action, Play):
             if self.phase != PLAY:
-                raise IllegalActionError(f"{seat} {action}: cards are played after the auction")
+                raise IllegalActionError(f"{seat} {action}", "cards are played after the auction")
             return self._play(action.card)
         if isinstance(action, Declare):
             if self.phase != PLAY:
-                raise IllegalActionError(f"{seat} {action}: declarations come with the first "
+                raise IllegalActionError(f"{seat} {action}", "declarations come with the first "
                                          "card")
             return self._declare(action)
         if self.phase != AUCTION:
-            raise IllegalActionError(f"{seat} {action}: the auction is over, play a card")
+            raise IllegalActionError(f"{seat} {action}", "the auction is over, play a card")
         return self._bid(action)
 
     def returns(self) -> tuple[int, int, int, int]:
@@ -443,12 +443,12 @@ class DealState(NamedTuple):
     def _declare(self, action: Declare) -> DealState:
         p = self.player
         if self.declared[p] is not None:
-            raise IllegalActionError(f"{SEATS[p]} {action}: declarations are made with the "
+            raise IllegalActionError(f"{SEATS[p]} {action}", "declarations are made with the "
                                      "first card only")
         if action.combos:
             reason = check_declarations(action.combos, self.start_hands[p], self.trump)
             if reason is not None:
-                raise IllegalActionError(f"{SEATS[p]} declarations: {reason}")
+                raise IllegalActionError(f"{SEATS[p]} declarations", reason)
         declared = list(self.declared)
         declared[p] = action.combos
         return self._replace(declared=tuple(declared))
@@ -461,7 +461,7 @@ class DealState(NamedTuple):
         if not playable >> card & 1:
             reason = why_illegal(card, hands[p], trick, trump, rules) or \
                 f"{card_str(card)}: illegal"
-            raise IllegalActionError(f"{SEATS[p]} {reason}")
+            raise IllegalActionError("", f"{SEATS[p]} {reason}")
         if declared[p] is None:  # the first card declares the best set, unless declined
             d = list(declared)
             d[p] = best[p]
@@ -504,7 +504,7 @@ class DealState(NamedTuple):
         """The deal played to its end with random legal cards (and default declarations), on a
         fast path; the result equals applying the same cards one by one."""
         if self.phase != PLAY:
-            raise IllegalActionError("playout: the deal is not in its play")
+            raise IllegalActionError("playout", "the deal is not in its play")
         rules = self.rules
         trump = self.trump
         step = self.step
@@ -573,7 +573,7 @@ class DealState(NamedTuple):
     def summary(self) -> DealSummary:
         """The finished deal as a counter knows it (:class:`~rebelote.scoring.DealSummary`)."""
         if self.phase != OVER:
-            raise IllegalActionError("summary: the deal is not over")
+            raise IllegalActionError("summary", "the deal is not over")
         game = self.rules.game
         if self.auction.is_void:
             return DealSummary(game=game, kind="void", held_over=self.held_over)

@@ -20,14 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rebelote.cards import (
-    CardError,
-    Mask,
-    card_str,
-    cards_mask,
-    iter_mask,
-    parse_card,
-)
+from rebelote.cards import Mask, card_str, cards_mask, iter_mask, parse_card
+from rebelote.errors import CardError, InputError
 from rebelote.rules import ALL_TRUMP, NO_TRUMP, PLAIN_ORDER, TrumpMode
 
 ComboKind = Literal["tierce", "cinquante", "cent", "carre"]
@@ -193,37 +187,37 @@ def check_declarations(combos: Sequence[Combo], hand: Mask, trump: TrumpMode) ->
 
 
 def combo_from_json(obj: object, trump: TrumpMode) -> Combo:
-    """Read ``{"kind": "tierce", "cards": [...]}``; :class:`ValueError` naming what is wrong."""
+    """Read ``{"kind": "tierce", "cards": [...]}``; :class:`InputError` naming what is wrong."""
     if not isinstance(obj, Mapping):
-        raise ValueError("a declaration is an object with 'kind' and 'cards'")
+        raise InputError("", "a declaration is an object with 'kind' and 'cards'")
     kind = obj.get("kind")
     cards = obj.get("cards")
     if kind not in COMBO_KINDS:
-        raise ValueError(f"kind: {kind!r} is not a declaration ({', '.join(COMBO_KINDS)})")
+        raise InputError("kind", f"{kind!r} is not a declaration ({', '.join(COMBO_KINDS)})")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise ValueError("cards: must be a list of cards like 'JH'")
+        raise InputError("cards", "must be a list of cards like 'JH'")
     try:
         parsed = [parse_card(c) for c in cards]
     except CardError as exc:
-        raise ValueError(f"cards: {exc}") from None
+        raise InputError("cards", f"{exc}") from None
     mask = cards_mask(parsed)
     if mask.bit_count() != len(parsed):
-        raise ValueError("cards: a card is listed twice")
+        raise InputError("cards", "a card is listed twice")
     if kind == "carre":
         ranks = {c & 7 for c in parsed}
         if len(parsed) != 4 or len(ranks) != 1:
-            raise ValueError("cards: a carré is the four cards of one rank")
+            raise InputError("cards", "a carré is the four cards of one rank")
         return carre(ranks.pop(), trump)
     suits = {c >> 3 for c in parsed}
     low = min(c & 7 for c in parsed)
     length = len(parsed)
     if len(suits) != 1 or length < 3:
-        raise ValueError("cards: a sequence is three or more cards of one suit")
+        raise InputError("cards", "a sequence is three or more cards of one suit")
     combo = sequence(suits.pop(), low, length)
     if combo.cards != mask:
-        raise ValueError("cards: the cards of a sequence follow each other (7 8 9 T J Q K A)")
+        raise InputError("cards", "the cards of a sequence follow each other (7 8 9 T J Q K A)")
     if combo.kind != kind:
-        raise ValueError(f"kind: {length} cards in sequence make a {combo.kind}, not a {kind}")
+        raise InputError("kind", f"{length} cards in sequence make a {combo.kind}, not a {kind}")
     return combo
 
 

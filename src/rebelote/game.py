@@ -22,9 +22,10 @@ from dataclasses import dataclass, replace
 
 from rebelote.cards import TEAMS, Team
 from rebelote.deal import Action, DealState
+from rebelote.errors import IllegalActionError
 from rebelote.match import Match, MatchResult
 from rebelote.observation import Observation
-from rebelote.rules import IllegalActionError, Rules
+from rebelote.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class Game:
         """The game after the current player's ``action``; a finished deal is scored and the
         next one dealt, unless the game is won."""
         if self.is_terminal:
-            raise IllegalActionError(f"{action}: the game is over")
+            raise IllegalActionError(f"{action}", "the game is over")
         deal = self.deal.apply(action)
         if not deal.is_terminal:
             return replace(self, deal=deal)

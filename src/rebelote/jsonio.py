@@ -14,17 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rebelote.cards import SEATS, CardError, card_str, cards_mask, parse_card
-from rebelote.errors import InputError
+from rebelote.cards import SEATS, card_str, cards_mask, parse_card
+from rebelote.errors import CardError, InputError, RulesError
 from rebelote.match import Match
-from rebelote.rules import (
-    RulesError,
-    legal_cards,
-    next_seat,
-    parse_trump,
-    trick_points,
-    trick_winner,
-)
+from rebelote.rules import legal_cards, next_seat, parse_trump, trick_points, trick_winner
 from rebelote.scoring import DealSummary, score_deal, summary_rules
 
 

@@ -36,7 +36,8 @@ from rebelote.deal import (
     fast_legal,
 )
 from rebelote.declarations import Combo, best_declarations, candidates
-from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, IllegalActionError, Rules
+from rebelote.errors import IllegalActionError
+from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +199,7 @@ class Observation:
             return fallback  # the announcements were too rare to match in ``tries`` deals
         hidden = _assign_exact(pool, need, forbid)
         if hidden is None:
-            raise IllegalActionError("determinize: no deal fits what this seat knows")
+            raise IllegalActionError("determinize", "no deal fits what this seat knows")
         return self._replay(self._start_hands(hidden, must, played), rng)
 
     def _start_hands(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
@@ -317,7 +318,7 @@ class Observation:
 def observe(state: DealState, seat: int) -> Observation:
     """The :class:`Observation` of ``seat`` in ``state``."""
     if not 0 <= seat < 4:
-        raise IllegalActionError(f"seat: {seat!r} is not a seat index 0..3")
+        raise IllegalActionError("seat", f"{seat!r} is not a seat index 0..3")
     phase = state.phase
     in_play = phase != AUCTION and not state.auction.is_void
     hand = state.hands[seat]

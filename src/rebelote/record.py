@@ -23,11 +23,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from rebelote.auction import Bid
-from rebelote.cards import SEATS, CardError, card_str, parse_card, parse_seat
+from rebelote.cards import SEATS, card_str, parse_card, parse_seat
 from rebelote.deal import NO_DECLARATION, PLAYS, DealState, Declare, deal_order
 from rebelote.declarations import Combo, combo_from_json
-from rebelote.errors import InputError
-from rebelote.rules import IllegalActionError, RulesError
+from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
 from rebelote.scoring import summary_rules
 
 _RECORD_KEYS: Final = frozenset({
@@ -43,7 +42,7 @@ def _cards(mask: int) -> list[str]:
 def record_of(state: DealState) -> dict[str, Any]:
     """The record of a finished deal (INTERFACES.md), ``result`` included."""
     if not state.is_terminal:
-        raise IllegalActionError("record: the deal is not over")
+        raise IllegalActionError("record", "the deal is not over")
     rules = state.rules
     void = state.is_void
     hands = state.hands if void else state.start_hands

@@ -30,6 +30,8 @@ from functools import cache
 from typing import Any, Final, Literal, get_args
 
 from rebelote.cards import SUIT_MASKS, SUIT_NAMES, Card, Mask, Seat
+from rebelote.errors import IllegalActionError as IllegalActionError
+from rebelote.errors import RulesError as RulesError
 
 Game = Literal["belote", "coinche"]
 GAMES: Final[tuple[Game, ...]] = ("belote", "coinche")
@@ -64,14 +66,6 @@ DIX_DE_DER: Final = 10
 CAPOT_LAST_TRICK: Final = 100
 
 
-class RulesError(ValueError):
-    """An option or a rule set that does not exist."""
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules forbid; the message names the rule."""
-
-
 def seat_order(rules: Rules) -> tuple[Seat, ...]:
     """The seats in the direction of play, from N: N E S W clockwise, N W S E otherwise."""
     return ("N", "E", "S", "W") if rules.direction == "clockwise" else ("N", "W", "S", "E")
@@ -90,7 +84,7 @@ def parse_trump(text: object) -> TrumpMode:
         if mode is not None:
             return mode
     raise RulesError(
-        f"{text!r} is not a trump: spades, hearts, diamonds, clubs, no-trump or all-trump"
+        "", f"{text!r} is not a trump: spades, hearts, diamonds, clubs, no-trump or all-trump"
     )
 
 
@@ -137,9 +131,9 @@ class Rules:
     def preset(name: str = "official", game: str = "coinche") -> Rules:
         """The rule set ``official`` or ``house`` of ``game`` (``belote`` or ``coinche``)."""
         if game not in GAMES:
-            raise RulesError(f"game: {game!r} is not a game (belote, coinche)")
+            raise RulesError("game", f"{game!r} is not a game (belote, coinche)")
         if name not in PRESET_NAMES:
-            raise RulesError(f"rules: {name!r} is not a rule set ({', '.join(PRESET_NAMES)})")
+            raise RulesError("rules", f"{name!r} is not a rule set ({', '.join(PRESET_NAMES)})")
         return _preset(name, game)
 
     @staticmethod
@@ -151,7 +145,7 @@ class Rules:
         if options is None:
             return rules
         if not isinstance(options, Mapping):
-            raise RulesError("options: must be an object of rule options")
+            raise RulesError("options", "must be an object of rule options")
         return rules.replace(**dict(options))
 
     def replace(self, **changes: Any) -> Rules:
@@ -159,7 +153,7 @@ class Rules:
         for key, value in changes.items():
             if key not in OPTION_NAMES:
                 raise RulesError(
-                    f"options.{key}: unknown rule option (known: {', '.join(OPTION_NAMES)})"
+                    f"options.{key}", f"unknown rule option (known: {', '.join(OPTION_NAMES)})"
                 )
             _check_option(key, value)
         return dataclasses.replace(self, **changes)
@@ -225,20 +219,20 @@ def _check_option(key: str, value: Any) -> None:
         choices = _CHOICES[key]
         if isinstance(value, bool) or value not in choices:
             shown = ", ".join(str(c) for c in choices)
-            raise RulesError(f"options.{key}: {value!r} is not one of {shown}")
+            raise RulesError(f"options.{key}", f"{value!r} is not one of {shown}")
     elif key in _BOOLS:
         if not isinstance(value, bool):
-            raise RulesError(f"options.{key}: must be true or false, not {value!r}")
+            raise RulesError(f"options.{key}", f"must be true or false, not {value!r}")
     elif key == "target":
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise RulesError(f"options.target: must be a positive whole number, not {value!r}")
+            raise RulesError("options.target", f"must be a positive whole number, not {value!r}")
     elif key == "generale_value":
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0 or value % 10:
             raise RulesError(
-                f"options.generale_value: must be a positive multiple of ten, not {value!r}"
+                "options.generale_value", f"must be a positive multiple of ten, not {value!r}"
             )
     elif key == "name" and not isinstance(value, str):
-        raise RulesError(f"rules: {value!r} is not a rule set name")
+        raise RulesError("rules", f"{value!r} is not a rule set name")
 
 
 @cache
@@ -302,7 +296,7 @@ def trick_winner(trick: Sequence[Card], trump: TrumpMode) -> int:
     The highest trump wins; without trump, the highest card of the led suit.
     """
     if not trick:
-        raise IllegalActionError("trick: an empty trick has no winner")
+        raise IllegalActionError("trick", "an empty trick has no winner")
     powers = card_powers(trump)
     led = trick[0] >> 3
     best = 0

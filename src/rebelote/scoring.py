@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from rebelote.cards import TEAMS, Team
-from rebelote.errors import InputError
+from rebelote.errors import InputError, RulesError
 from rebelote.rules import (
     ALL_TRUMP,
     HEARTS,
@@ -28,7 +28,6 @@ from rebelote.rules import (
     TRUMP_NAMES,
     Game,
     Rules,
-    RulesError,
     TrumpMode,
     parse_trump,
     round_mark,
@@ -401,9 +400,7 @@ def summary_rules(obj: Mapping[str, Any], game: str | None = None) -> Rules:
     try:
         return Rules.from_options(name, game, options)
     except RulesError as e:
-        msg = str(e)
-        fld, _, rest = msg.partition(": ")
-        raise InputError(fld, rest) from None
+        raise InputError(e.field, e.reason) from None
 
 
 def _int(obj: Mapping[str, Any], key: str, value: Any, *, minimum: int | None = 0) -> int:

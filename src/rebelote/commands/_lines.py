@@ -10,11 +10,10 @@ from typing import Any, TextIO
 
 import typer
 
-from rebelote.errors import InputError
-from rebelote.rules import IllegalActionError, RulesError
+from rebelote.errors import InputError, RebeloteError
 
 #: Errors whose message is the answer: they name the field or the move and the rule.
-STATED_ERRORS = (InputError, IllegalActionError, RulesError)
+STATED_ERRORS = (RebeloteError,)
 
 
 def open_input(path: str | None) -> TextIO:

@@ -13,8 +13,9 @@ from rebelote.bots import Bot, known_bots, make_bot
 from rebelote.cards import SEATS
 from rebelote.commands._lines import answer_lines, closing_input
 from rebelote.deal import DealState
+from rebelote.errors import RulesError
 from rebelote.record import check_record, record_of
-from rebelote.rules import Rules, RulesError
+from rebelote.rules import Rules
 
 
 def replay_lines(stream: TextIO, out: TextIO) -> int:
