@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 import rebelote.cards
+import rebelote.errors
 import rebelote.jsonio
 import rebelote.match
 import rebelote.rules
 import rebelote.scoring
+import rebelote.summary
 
 GOOD = ('{"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90, '
         '"points": {"NS": 97, "EW": 65}}')
@@ -93,7 +95,8 @@ def test_version() -> None:
 
 
 @pytest.mark.parametrize("module", [rebelote.cards, rebelote.rules, rebelote.scoring,
-                                    rebelote.match, rebelote.jsonio])
+                                    rebelote.summary, rebelote.errors, rebelote.match,
+                                    rebelote.jsonio])
 def test_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0 and result.attempted > 0

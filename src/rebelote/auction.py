@@ -22,16 +22,20 @@ from typing import Final, Literal, NamedTuple
 
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, RulesError
-from rebelote.rules import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, Rules, parse_trump
+from rebelote.rules import (
+    ALL_TRUMP,
+    CAPOT_VALUE,
+    CONTRACTS,
+    NO_TRUMP,
+    TRUMP_NAMES,
+    Rules,
+    parse_trump,
+)
 
 SEAT_NAMES: Final = SEATS
 
 BidKind = Literal["pass", "take", "suit", "value", "capot", "generale", "coinche", "surcoinche"]
 
-#: The contract value of a capot bid (RULES.md section 5).
-CAPOT_VALUE: Final = 250
-#: Bid values in coinche: 80, 90, ..., 160.
-VALUES: Final = tuple(range(80, 170, 10))
 
 _GENERALE_RANK: Final = 10_000
 
@@ -108,7 +112,7 @@ class Bid:
                 value = int(head)
                 if value == CAPOT_VALUE:
                     return Bid("capot", trump)
-                if value not in VALUES:
+                if value not in CONTRACTS:
                     raise IllegalActionError(
                         "action", f"{text!r}: a contract is 80 to 160 by ten, capot or generale"
                     )
@@ -125,7 +129,7 @@ COINCHE: Final = Bid("coinche")
 SURCOINCHE: Final = Bid("surcoinche")
 
 _SUIT_BIDS: Final = tuple(Bid("suit", t) for t in range(6))
-_VALUE_BIDS: Final = tuple(Bid("value", t, v) for v in VALUES for t in range(6))
+_VALUE_BIDS: Final = tuple(Bid("value", t, v) for v in CONTRACTS for t in range(6))
 _CAPOT_BIDS: Final = tuple(Bid("capot", t) for t in range(6))
 _GENERALE_BIDS: Final = tuple(Bid("generale", t) for t in range(6))
 
@@ -308,7 +312,7 @@ class Auction(NamedTuple):
             return False
         rank = self.best.rank if self.best is not None else 0
         if kind == "value":
-            return bid.value in VALUES and bid.value > rank
+            return bid.value in CONTRACTS and bid.value > rank
         if kind == "capot":
             return rank < CAPOT_VALUE
         return kind == "generale" and self.generale and rank < _GENERALE_RANK

@@ -19,7 +19,7 @@ the choice not to declare (:data:`NO_DECLARATION`).
 
 The legal cards come from :func:`rebelote.rules.legal_mask` (the one rule, on masks),
 computed once per state (``playable``); the
-finished deal is reduced to a :class:`~rebelote.scoring.DealSummary` and scored by
+finished deal is reduced to a :class:`~rebelote.summary.DealSummary` and scored by
 :func:`~rebelote.scoring.score_deal`. What one seat knows of a deal, and determinization,
 live in :mod:`rebelote.observation`.
 """
@@ -53,7 +53,8 @@ from rebelote.rules import (
     legal_mask,
     why_illegal,
 )
-from rebelote.scoring import DealScore, DealSummary, score_deal
+from rebelote.scoring import DealScore, score_deal
+from rebelote.summary import DealSummary
 
 if TYPE_CHECKING:  # at run time, the module __getattr__ at the end gives these names
     from rebelote.observation import Observation as Observation
@@ -571,7 +572,7 @@ class DealState(NamedTuple):
                               self.rules.declaration_tie)
 
     def summary(self) -> DealSummary:
-        """The finished deal as a counter knows it (:class:`~rebelote.scoring.DealSummary`)."""
+        """The finished deal as a counter knows it (:class:`~rebelote.summary.DealSummary`)."""
         if self.phase != OVER:
             raise IllegalActionError("summary", "the deal is not over")
         game = self.rules.game

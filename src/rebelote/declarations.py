@@ -30,7 +30,6 @@ COMBO_KINDS: Final[tuple[ComboKind, ...]] = ("tierce", "cinquante", "cent", "car
 # Carré points by rank index 7 8 9 T J Q K A.
 CARRE_POINTS: Final = (0, 0, 150, 100, 200, 100, 100, 100)
 CARRE_POINTS_NO_TRUMP: Final = (0, 0, 100, 150, 100, 100, 100, 200)
-BELOTE_POINTS: Final = 20
 _RANK_ALL_SUITS: Final = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 
 

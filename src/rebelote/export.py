@@ -15,7 +15,7 @@ as a spreadsheet does) and the column.
 
 >>> from rebelote.match import Match
 >>> from rebelote.rules import Rules
->>> from rebelote.scoring import DealSummary
+>>> from rebelote.summary import DealSummary
 >>> game = Match(Rules.preset("official", "belote")).add(
 ...     DealSummary(game="belote", taker="NS", points=(98, 64), belote=(1, 0)))
 >>> text = match_to_csv(game, lang="en")
@@ -37,10 +37,10 @@ from typing import Any, Final
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match
-from rebelote.scoring import DealSummary
 from rebelote.sheets.labels import LABELS, check_lang
 from rebelote.sheets.labels import text as label
 from rebelote.sheets.words import outcome_word, trump_long
+from rebelote.summary import DealSummary
 
 # Column keys, in file order, with their headers in each language.
 COLUMNS: Final[tuple[tuple[str, str, str], ...]] = (

@@ -18,7 +18,8 @@ from rebelote.cards import SEATS, card_str, cards_mask, parse_card
 from rebelote.errors import CardError, InputError, RulesError
 from rebelote.match import Match
 from rebelote.rules import legal_cards, next_seat, parse_trump, trick_points, trick_winner
-from rebelote.scoring import DealSummary, score_deal, summary_rules
+from rebelote.scoring import score_deal
+from rebelote.summary import DealSummary, summary_rules
 
 
 def answer_score(obj: Any, explain: bool = False) -> dict[str, Any]:

@@ -19,14 +19,9 @@ from typing import Any, Final
 
 from rebelote.cards import TEAMS, Team
 from rebelote.errors import InputError
-from rebelote.rules import Rules
-from rebelote.scoring import (
-    BELOTE_POINTS,
-    DealScore,
-    DealSummary,
-    summaries_from_json,
-    summary_rules,
-)
+from rebelote.rules import BELOTE_POINTS, Rules
+from rebelote.scoring import DealScore
+from rebelote.summary import DealSummary, summaries_from_json, summary_rules
 
 DEFAULT_TEAMS: Final = ("Nous", "Eux")
 TARGETS: Final = (501, 1000, 1500, 2000)

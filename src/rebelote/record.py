@@ -27,7 +27,7 @@ from rebelote.cards import SEATS, card_str, parse_card, parse_seat
 from rebelote.deal import NO_DECLARATION, PLAYS, DealState, Declare, deal_order
 from rebelote.declarations import Combo, combo_from_json
 from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
-from rebelote.scoring import summary_rules
+from rebelote.summary import summary_rules
 
 _RECORD_KEYS: Final = frozenset({
     "game", "rules", "options", "dealer", "hands", "turned", "stock", "auction",

@@ -62,8 +62,14 @@ ALL_TRUMP_REDUCED: Final = (0, 0, 9, 5, 14, 1, 3, 6)
 # Strength by rank index, higher is stronger.
 TRUMP_ORDER: Final = (0, 1, 6, 4, 7, 2, 3, 5)  # J 9 A 10 K Q 8 7
 PLAIN_ORDER: Final = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
+#: The last trick's bonus (dix de der), and what the last trick is worth in a capot.
 DIX_DE_DER: Final = 10
 CAPOT_LAST_TRICK: Final = 100
+#: The belote-rebelote: the king and queen of trump in one hand.
+BELOTE_POINTS: Final = 20
+#: The values of a coinche contract: 80, 90, ..., 160; a capot contract is worth 250.
+CONTRACTS: Final = tuple(range(80, 161, 10))
+CAPOT_VALUE: Final = 250
 
 
 def seat_order(rules: Rules) -> tuple[Seat, ...]:
