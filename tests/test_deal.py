@@ -11,13 +11,14 @@ from rebelote.cards import card_str, cards_mask, parse_card, parse_cards
 from rebelote.deal import (
     AUCTION,
     NO_DECLARATION,
+    OVER,
     PLAY,
     PLAYS,
     DealState,
     Play,
-    fast_legal,
     parse_action,
 )
+from rebelote.fast.tables import legal as fast_legal
 from rebelote.rules import IllegalActionError, Rules, legal_cards, trick_winner
 
 COINCHE = Rules.preset("official", "coinche")
@@ -335,3 +336,22 @@ def test_observation_names_are_still_importable_from_the_deal_module() -> None:
     assert rebelote.deal.observe is rebelote.observation.observe
     with pytest.raises(AttributeError):
         rebelote.deal.no_such_name  # noqa: B018
+
+
+def test_the_fast_code_builds_states_by_this_field_order() -> None:
+    # DealState._play and rebelote.fast.playout build states as plain tuples, by position: a
+    # field added, removed or moved must be changed there too, and here.
+    assert DealState._fields == (
+        "rules", "dealer", "hands", "auction", "stock", "turned", "phase", "player", "trump",
+        "taker", "leader", "trick", "win", "tricks", "points", "winners", "start_hands",
+        "declared", "best", "belote", "held_over", "scores", "playable")
+    state = DealState.new(COINCHE, dealer=0, seed=11)
+    for text in ("80 hearts", "pass", "pass", "pass"):
+        state = state.apply(text)
+    stepped = state
+    rng = random.Random(4)
+    fast = state.playout(random.Random(4))
+    while not stepped.is_terminal:  # the same cards, one by one
+        legal = [a for a in stepped.legal_actions() if isinstance(a, Play)]
+        stepped = stepped.apply(legal[int(rng.random() * len(legal))])
+    assert fast == stepped and fast.phase == OVER and fast.score() == stepped.score()

@@ -11,10 +11,13 @@ from types import ModuleType
 
 import pytest
 
+import rebelote.actions
 import rebelote.auction
 import rebelote.bots
 import rebelote.deal
 import rebelote.declarations
+import rebelote.determinize
+import rebelote.fast.tables
 import rebelote.game
 import rebelote.observation
 import rebelote.record
@@ -30,7 +33,8 @@ def lines(text: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("module", [rebelote.auction, rebelote.declarations, rebelote.deal,
+@pytest.mark.parametrize("module", [rebelote.actions, rebelote.auction, rebelote.declarations,
+                                    rebelote.deal, rebelote.determinize, rebelote.fast.tables,
                                     rebelote.observation, rebelote.record, rebelote.game,
                                     rebelote.bots],
                          ids=lambda m: m.__name__)

@@ -30,6 +30,7 @@ from rebelote.rules import (
     TRUMP_NAMES,
     Rules,
     parse_trump,
+    seat_step,
 )
 
 SEAT_NAMES: Final = SEATS
@@ -132,11 +133,6 @@ _SUIT_BIDS: Final = tuple(Bid("suit", t) for t in range(6))
 _VALUE_BIDS: Final = tuple(Bid("value", t, v) for v in CONTRACTS for t in range(6))
 _CAPOT_BIDS: Final = tuple(Bid("capot", t) for t in range(6))
 _GENERALE_BIDS: Final = tuple(Bid("generale", t) for t in range(6))
-
-
-def seat_step(rules: Rules) -> int:
-    """How a seat index moves to the next player: +1 clockwise (N E S W), +3 the other way."""
-    return 1 if rules.direction == "clockwise" else 3
 
 
 class Auction(NamedTuple):

@@ -62,6 +62,11 @@ def rank_of(card: Card) -> int:
     return card & 7
 
 
+def other_belote_card(card: Card) -> Card:
+    """The king for a queen, the queen for a king, of the same suit (the belote's pair)."""
+    return make_card(suit_of(card), QUEEN + KING - rank_of(card))
+
+
 def parse_card(text: str) -> Card:
     """Read a card: ``JH``, ``TS``, ``10S``, ``J♥``, ``j♥``; a clear :class:`CardError` otherwise.
 

@@ -1,10 +1,9 @@
 """The deal engine: one deal of Belote or Coinche from the shuffle to the result card.
 
-A :class:`DealState` is immutable and speaks the engine API of STYLE.md section 5:
+A :class:`DealState` is immutable and speaks the engine API (docs/style.md section 5):
 ``current_player``, ``legal_actions()``, ``apply(action)``, ``is_terminal``, ``returns()``,
-``observation(seat)`` and ``determinize(seat, rng)``. Actions are small frozen values with a text
-form (:func:`parse_action`): bids (:class:`~rebelote.auction.Bid`), cards (:class:`Play`) and
-the choice not to declare (:data:`NO_DECLARATION`).
+``observation(seat)`` and ``determinize(seat, rng)``. The actions (bids, cards, declarations)
+and the phases are in :mod:`rebelote.actions`.
 
 >>> from rebelote.rules import Rules
 >>> state = DealState.new(Rules.preset("official", "coinche"), dealer=3, seed=7)
@@ -17,23 +16,36 @@ the choice not to declare (:data:`NO_DECLARATION`).
 >>> len(state.tricks), sum(state.summary().points) in (162, 252)
 (8, True)
 
-The legal cards come from :func:`rebelote.rules.legal_mask` (the one rule, on masks),
-computed once per state (``playable``); the
+The legal cards come from :func:`rebelote.rules.legal_mask` (the one rule, on masks), computed
+once per state (``playable``); who wins a trick from :data:`rebelote.rules.BEATERS`. The
 finished deal is reduced to a :class:`~rebelote.summary.DealSummary` and scored by
-:func:`~rebelote.scoring.score_deal`. What one seat knows of a deal, and determinization,
-live in :mod:`rebelote.observation`.
+:func:`~rebelote.scoring.score_deal`. What one seat knows of a deal is
+:mod:`rebelote.observation`; dealing the hidden cards again, :mod:`rebelote.determinize`; the
+random playout and the look-up tables of the hot paths are fenced in :mod:`rebelote.fast`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from rebelote.auction import Auction, Bid, seat_step
-from rebelote.cards import SEATS, SUIT_MASKS, TEAMS, Mask, card_str, parse_card
+from rebelote.actions import (
+    AUCTION,
+    NO_DECLARATION,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    PLAYS,
+    Action,
+    Declare,
+    Phase,
+    Play,
+    parse_action,
+)
+from rebelote.auction import Auction, Bid
+from rebelote.cards import SEATS, TEAMS, Mask, card_str
 from rebelote.declarations import (
     Combo,
     belote_holders,
@@ -41,119 +53,36 @@ from rebelote.declarations import (
     check_declarations,
     declaring_team,
 )
+from rebelote.determinize import sample
 from rebelote.errors import IllegalActionError
-from rebelote.rules import (
-    ABOVE,
-    ALL_TRUMP,
-    DIX_DE_DER,
-    NO_TRUMP,
-    Rules,
-    card_powers,
-    card_values,
-    legal_mask,
-    why_illegal,
-)
+from rebelote.fast.playout import playout
+from rebelote.fast.tables import BEATERS, BELOTE_MASKS, PLAYS8, legal
+from rebelote.observation import Observation, observe
+from rebelote.rules import DIX_DE_DER, Rules, card_values, seat_step, seats_from, why_illegal
 from rebelote.scoring import DealScore, score_deal
 from rebelote.summary import DealSummary
 
-if TYPE_CHECKING:  # at run time, the module __getattr__ at the end gives these names
-    from rebelote.observation import Observation as Observation
-    from rebelote.observation import observe as observe
+__all__ = [
+    "AUCTION",
+    "NO_DECLARATION",
+    "OVER",
+    "PHASE_NAMES",
+    "PLAY",
+    "PLAYS",
+    "Action",
+    "DealState",
+    "Declare",
+    "Observation",
+    "Phase",
+    "Play",
+    "deal_order",
+    "observe",
+    "parse_action",
+    "shuffle_and_cut",
+]
 
-AUCTION, PLAY, OVER = 0, 1, 2
-PHASE_NAMES: Final = ("auction", "play", "over")
-
-
-# -- actions -----------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Playing a card (0..31); its text form is the card, ``JH``."""
-
-    card: int
-
-    def __str__(self) -> str:
-        return card_str(self.card)
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """A seat's declarations, made with its first card. ``combos`` empty: it declares nothing.
-
-    Playing the first card without a ``Declare`` declares the hand's best set (the default).
-    """
-
-    combos: tuple[Combo, ...] = ()
-
-    def __str__(self) -> str:
-        if not self.combos:
-            return "no-declaration"
-        return "declare " + "; ".join(str(c) for c in self.combos)
-
-
-Action = Bid | Play | Declare
-NO_DECLARATION: Final = Declare(())
-PLAYS: Final = tuple(Play(c) for c in range(32))
-
-
-def parse_action(text: str) -> Action:
-    """An action from its text: a bid (``pass``, ``90 hearts``...), a card (``JH``) or
-    ``no-declaration``; :class:`IllegalActionError` naming the problem otherwise."""
-    if not isinstance(text, str):
-        raise IllegalActionError("action", f"{text!r} is not an action")
-    t = text.strip()
-    if t.lower() in ("no-declaration", "no declaration", "nodeclaration", "no-declare"):
-        return NO_DECLARATION
-    if len(t) in (2, 3) and " " not in t:
-        try:
-            return PLAYS[parse_card(t)]
-        except ValueError:
-            pass
-    return Bid.parse(t)
-
-
-# -- masks -------------------------------------------------------------------------------------
-_CARDS8: Final = tuple(
-    tuple(tuple(suit * 8 + r for r in range(8) if byte >> r & 1) for byte in range(256))
-    for suit in range(4)
-)
-
-
-def _cards(mask: Mask) -> tuple[int, ...]:
-    """The cards of a mask, lowest first (four table look-ups)."""
-    return (_CARDS8[0][mask & 255] + _CARDS8[1][mask >> 8 & 255] + _CARDS8[2][mask >> 16 & 255]
-            + _CARDS8[3][mask >> 24 & 255])
-
-
-#: For each suit and each byte of a mask, the :class:`Play` actions of its cards.
-_PLAYS8: Final = tuple(tuple(tuple(PLAYS[c] for c in cards) for cards in suit)
-                       for suit in _CARDS8)
-
-
-# -- fast legal cards --------------------------------------------------------------------------
-_ABOVE: Final = ABOVE
-_POWERS: Final = tuple(card_powers(t) for t in range(6))
-#: For each trump mode and each card winning a trick, the cards that would beat it: the higher
-#: ones of its suit, and every trump if it is not a trump (it is then of the suit led).
-_BEATERS: Final = tuple(
-    tuple(_ABOVE[t][c] | (SUIT_MASKS[t] if t < 4 and c >> 3 != t else 0) for c in range(32))
-    for t in range(6))
-#: For each trump mode, the cards that may make a belote (K and Q of trump, of every suit in
-#: all-trump, none in no-trump).
-_BELOTE_MASKS: Final = tuple(
-    0 if t == NO_TRUMP else sum(0b0110_0000 << (8 * s) for s in range(4)
-                                if t == ALL_TRUMP or s == t)
-    for t in range(6))
-
-
-#: The legal cards on masks (one rule, in :mod:`rebelote.rules`).
-fast_legal: Final = legal_mask
-
-
-def beats(card: int, best: int, led: int, trump: int) -> bool:
-    """Does ``card`` beat ``best``, the card winning a trick led in suit ``led``?"""
-    powers = _POWERS[trump]
-    suit = card >> 3
-    return powers[card] > powers[best] and (suit == led or (trump < 4 and suit == trump))
+#: The seats from ``first`` in the direction of play (:func:`rebelote.rules.seats_from`).
+deal_order: Final = seats_from
 
 
 # -- dealing -----------------------------------------------------------------------------------
@@ -176,7 +105,7 @@ def _packet_places(game: str, first: int, step: int) -> tuple[tuple[int, ...], .
     places: list[list[int]] = [[], [], [], []]
     pos = 0
     for size in (3, 2) if game == "belote" else (3, 2, 3):
-        for seat in deal_order(first, step):
+        for seat in seats_from(first, step):
             places[seat].extend(range(pos, pos + size))
             pos += size
     return tuple(tuple(p) for p in places)
@@ -188,16 +117,11 @@ def _stock_places(first: int, step: int, taker: int) -> tuple[tuple[int, ...], .
     3 each (the taker 2) from ``first`` in the direction of play."""
     places: list[tuple[int, ...]] = [(), (), (), ()]
     pos = 0
-    for seat in deal_order(first, step):
+    for seat in seats_from(first, step):
         n = 2 if seat == taker else 3
         places[seat] = tuple(range(pos, pos + n))
         pos += n
     return tuple(places)
-
-
-def deal_order(first: int, step: int) -> tuple[int, int, int, int]:
-    """The seats from ``first`` in the direction of play."""
-    return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
 
 
 _DECK: Final = frozenset(range(32))
@@ -233,7 +157,7 @@ class DealState(NamedTuple):
     auction: Auction
     stock: tuple[int, ...] = ()
     turned: int = -1
-    phase: int = AUCTION
+    phase: Phase = AUCTION
     player: int = 0
     trump: int = -1
     taker: int = -1
@@ -331,7 +255,7 @@ class DealState(NamedTuple):
         if self.phase != PLAY:
             return 0
         r = self.rules
-        return fast_legal(self.hands[self.player], self.trick, self.win, self.trump,
+        return legal(self.hands[self.player], self.trick, self.win, self.trump,
                           r.overtrump_partner, r.undertrump == "must")
 
     # -- the engine API -----------------------------------------------------------------------
@@ -363,8 +287,8 @@ class DealState(NamedTuple):
         the legal cards lowest first, then ``no-declaration`` if the player may declare."""
         if self.phase == PLAY:
             m = self.playable
-            out: list[Action] = [*_PLAYS8[0][m & 255], *_PLAYS8[1][m >> 8 & 255],
-                                 *_PLAYS8[2][m >> 16 & 255], *_PLAYS8[3][m >> 24]]
+            out: list[Action] = [*PLAYS8[0][m & 255], *PLAYS8[1][m >> 8 & 255],
+                                 *PLAYS8[2][m >> 16 & 255], *PLAYS8[3][m >> 24]]
             p = self.player
             if self.declared[p] is None and self.best[p]:
                 out.append(NO_DECLARATION)
@@ -467,14 +391,14 @@ class DealState(NamedTuple):
             d = list(declared)
             d[p] = best[p]
             declared = (d[0], d[1], d[2], d[3])
-        if _BELOTE_MASKS[trump] >> card & 1:
+        if BELOTE_MASKS[trump] >> card & 1:
             pair = 0b0110_0000 << (card & 0x18)
             if start[p] & pair == pair:
                 belote = (*belote, (p, card))
         keep = ~(1 << card)
         hs = (hands[0] & keep, hands[1] & keep, hands[2] & keep, hands[3] & keep)
         n = len(trick)
-        if n and _BEATERS[trump][trick[win]] >> card & 1:
+        if n and BEATERS[trump][trick[win]] >> card & 1:
             win = n
         trick = (*trick, card)
         step = auction.step
@@ -483,7 +407,7 @@ class DealState(NamedTuple):
             return _new(DealState, (
                 rules, dealer, hs, auction, stock, turned, PLAY, q, trump, taker, leader, trick,
                 win, tricks, points, winners, start, declared, best, belote, held_over, scores,
-                fast_legal(hs[q], trick, win, trump, rules.overtrump_partner,
+                legal(hs[q], trick, win, trump, rules.overtrump_partner,
                            rules.undertrump == "must")))
         values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
         winner = (leader + win * step) % 4
@@ -503,66 +427,11 @@ class DealState(NamedTuple):
 
     def playout(self, rng: random.Random) -> DealState:
         """The deal played to its end with random legal cards (and default declarations), on a
-        fast path; the result equals applying the same cards one by one."""
-        if self.phase != PLAY:
-            raise IllegalActionError("playout", "the deal is not in its play")
-        rules = self.rules
-        trump = self.trump
-        step = self.step
-        ot, mu = rules.overtrump_partner, rules.undertrump == "must"
-        values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
-        hands = list(self.hands)
-        declared = list(self.declared)
-        belote = list(self.belote)
-        trick = list(self.trick)
-        tricks = list(self.tricks)
-        points = list(self.points)
-        winners = self.winners
-        win = self.win
-        p = self.player
-        leader = self.leader
-        start = self.start_hands
-        rand = rng.random
-        beaters = _BEATERS[trump]
-        for s in range(4):  # every seat plays a card before the end: the default declarations
-            if declared[s] is None:
-                declared[s] = self.best[s]
-        belote_cards = 0  # the K and Q of each belote, both in one starting hand
-        for suit, holder in enumerate(belote_holders(start, trump)):
-            if holder >= 0:
-                belote_cards |= 0b0110_0000 << (suit * 8)
-        while len(tricks) < 8:
-            legal = _cards(fast_legal(hands[p], trick, win, trump, ot, mu))
-            card = legal[int(rand() * len(legal))]
-            if belote_cards >> card & 1:
-                belote.append((p, card))
-            hands[p] &= ~(1 << card)
-            if trick and beaters[trick[win]] >> card & 1:
-                win = len(trick)
-            trick.append(card)
-            if len(trick) < 4:
-                p = (p + step) % 4
-                continue
-            winner = (leader + win * step) % 4
-            points[winner & 1] += values[trick[0]] + values[trick[1]] + values[trick[2]] + \
-                values[trick[3]]
-            tricks.append((leader, tuple(trick)))
-            winners |= 1 << winner
-            trick = []
-            win = 0
-            p = leader = winner
-        return DealState(rules, self.dealer, (hands[0], hands[1], hands[2], hands[3]),
-                         self.auction, self.stock, self.turned, OVER, -1, trump, self.taker,
-                         leader, (), 0, tuple(tricks), (points[0], points[1]), winners, start,
-                         tuple(declared), self.best, tuple(belote), self.held_over, self.scores,
-                         0)
+        fast path (:func:`rebelote.fast.playout.playout`); the result equals applying the same
+        cards one by one."""
+        return playout(self, rng)
 
     # -- results ------------------------------------------------------------------------------
-    @property
-    def last_winner(self) -> int:
-        """The seat that won the last finished trick (-1 before the first)."""
-        return self.leader if self.tricks else -1
-
     def declaring_team(self) -> int:
         """The team (0 NS, 1 EW) whose declarations count, -1 for nobody (so far)."""
         if self.phase == AUCTION or not any(self.declared):
@@ -624,29 +493,20 @@ class DealState(NamedTuple):
         """The finished deal scored by :func:`rebelote.scoring.score_deal`, with its lines."""
         return score_deal(self.summary(), self.rules)
 
-    def card_points(self) -> tuple[int, int]:
-        """Trick points (NS, EW) with the dix de der, 252/0 for a capot, once the deal is over."""
-        return self.summary().points
-
-    # -- observation --------------------------------------------------------------------------
+    # -- observation ---------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows: its hand and everything public, never another hidden card
         (:func:`rebelote.observation.observe`)."""
-        from rebelote.observation import observe  # the observation module builds on this one
-
         return observe(self, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> DealState:
         """A deal consistent with everything ``seat`` knows, the hidden cards dealt at random
-        (:meth:`rebelote.observation.Observation.sample`)."""
-        return self.observation(seat).sample(rng)
+        (:func:`rebelote.determinize.sample`)."""
+        return sample(observe(self, seat), rng, DealState)
 
-
-def __getattr__(name: str) -> object:
-    """``Observation`` and ``observe`` live in :mod:`rebelote.observation` (which builds on this
-    module); importing them from here still works."""
-    if name in ("Observation", "observe"):
-        from rebelote import observation
-
-        return getattr(observation, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    @staticmethod
+    def from_observation(observation: Observation, rng: random.Random, tries: int = 200
+                         ) -> DealState:
+        """A full deal consistent with ``observation`` (what a bot holds), the hidden cards
+        dealt at random, with the same auction and cards played."""
+        return sample(observation, rng, DealState, tries)

@@ -20,8 +20,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from rebelote.actions import Action
 from rebelote.cards import TEAMS, Team
-from rebelote.deal import Action, DealState
+from rebelote.deal import DealState
 from rebelote.errors import IllegalActionError
 from rebelote.match import Match, MatchResult
 from rebelote.observation import Observation

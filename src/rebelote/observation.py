@@ -1,5 +1,9 @@
-"""What one seat knows of a deal (:class:`Observation`), and determinization: dealing the
-hidden cards again so that the same auction and cards replay and the seat sees the same.
+"""What one seat knows of a deal: :class:`Observation`, built by :func:`observe`.
+
+An observation holds the seat's own cards and everything public, never another seat's hidden
+cards. It is what a bot acts on and what the play table shows; :meth:`Observation.constraints`
+says what the seat can infer of the other hands, for determinization
+(:mod:`rebelote.determinize`).
 
 >>> import random
 >>> from rebelote.deal import DealState
@@ -10,35 +14,39 @@ hidden cards again so that the same auction and cards replay and the seat sees t
 >>> obs = state.observation(1)
 >>> obs.hand == state.hands[1], obs.to_json()["trick"]
 (True, ['N', 'KD'])
->>> sample = obs.sample(random.Random(0))
+>>> sample = DealState.from_observation(obs, random.Random(0))
 >>> sample.observation(1) == obs and sample.hands[1] == state.hands[1]
 True
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rebelote.auction import Bid, seat_step
-from rebelote.cards import SEATS, Mask, card_str, iter_mask, mask_cards
-from rebelote.deal import (
-    AUCTION,
-    NO_DECLARATION,
-    OVER,
-    PHASE_NAMES,
-    PLAY,
-    PLAYS,
-    Action,
-    DealState,
-    beats,
-    deal_order,
-    fast_legal,
+from rebelote.actions import AUCTION, OVER, PHASE_NAMES, Action
+from rebelote.auction import Bid
+from rebelote.cards import (
+    FULL_DECK,
+    KING,
+    QUEEN,
+    SEATS,
+    Mask,
+    card_str,
+    iter_mask,
+    other_belote_card,
+    rank_of,
+    suit_of,
 )
-from rebelote.declarations import Combo, best_declarations, candidates
+from rebelote.declarations import Combo
 from rebelote.errors import IllegalActionError
-from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules
+from rebelote.fast.tables import BEATERS, legal
+from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules, seat_step, seats_from
 
+if TYPE_CHECKING:  # the deal engine builds on this module, never the other way round
+    from rebelote.deal import DealState
+
+__all__ = ["Observation", "observe"]
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -124,7 +132,7 @@ class Observation:
             "legal": [str(a) for a in self.legal],
         }
 
-    # -- determinization ----------------------------------------------------------------------
+    # -- what the seat can infer -------------------------------------------------------------
     def constraints(self) -> tuple[list[Mask], list[Mask]]:
         """For each seat, the unplayed cards it must hold (shown declarations, the other
         belote card, the turned card) and the cards it cannot hold (voids and refusals to
@@ -143,176 +151,30 @@ class Observation:
                 s = (leader + i * step) % 4
                 if i:
                     trick = cards[:i]
-                    possible = ~played_all & 0xFFFF_FFFF & ~(1 << c)
+                    possible = FULL_DECK & ~played_all & ~(1 << c)
                     excluded = 0
-                    legal = fast_legal(possible | 1 << c, trick, win, self.trump, ot, mu)
-                    while not legal >> c & 1:
-                        excluded |= legal
-                        possible &= ~legal
-                        legal = fast_legal(possible | 1 << c, trick, win, self.trump, ot, mu)
+                    allowed = legal(possible | 1 << c, trick, win, self.trump, ot, mu)
+                    while not allowed >> c & 1:
+                        excluded |= allowed
+                        possible &= ~allowed
+                        allowed = legal(possible | 1 << c, trick, win, self.trump, ot, mu)
                     forbid[s] |= excluded
-                    if beats(c, cards[win], cards[0] >> 3, self.trump):
+                    if BEATERS[self.trump][cards[win]] >> c & 1:
                         win = i
                 played_all |= 1 << c
-                if c & 7 in (5, 6) and (self.trump == ALL_TRUMP or c >> 3 == self.trump) \
-                        and (s, c) not in self.belote:
-                    forbid[s] |= 1 << (c ^ 0b11)  # played K or Q of trump without a belote
+                if rank_of(c) in (QUEEN, KING) and (s, c) not in self.belote \
+                        and (self.trump == ALL_TRUMP or suit_of(c) == self.trump):
+                    # played the K or Q of trump without a belote: not holding the other one
+                    forbid[s] |= 1 << other_belote_card(c)
         for s, combo in self.shown:
             must[s] |= combo.cards
         for s, card in self.belote:
-            must[s] |= 1 << (card ^ 0b11)  # Q (5) <-> K (6)
+            must[s] |= 1 << other_belote_card(card)
         if self.turned >= 0 and self.taker >= 0:
             must[self.taker] |= 1 << self.turned
         for s in range(4):
             must[s] &= ~played_all
         return must, forbid
-
-    def sample(self, rng: random.Random, tries: int = 200) -> DealState:
-        """A full deal consistent with this observation, hidden cards dealt at random, with
-        the same auction and cards played (STYLE.md: ``determinize``)."""
-        if self.phase == AUCTION or self.taker < 0:  # in the auction, or voided by passes
-            return self._sample_auction(rng)
-        played = self.played_by()
-        must, forbid = self.constraints()
-        me = self.seat
-        played_all = played[0] | played[1] | played[2] | played[3]
-        known = self.hand | played_all
-        for s in range(4):
-            if s != me:
-                known |= must[s]
-        pool = mask_cards(0xFFFF_FFFF & ~known)
-        need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
-        need[me] = 0
-        fallback: DealState | None = None
-        for attempt in range(tries):
-            if attempt < tries // 4 or not self.announced:
-                hidden = _assign(pool, need, forbid, rng)
-            else:
-                hidden = self._assign_announced(pool, need, forbid, must, played, rng)
-            if hidden is None or not self._announcements_fit(hidden, must, played):
-                continue
-            state = self._replay(self._start_hands(hidden, must, played), rng)
-            if observe(state, me) == self:
-                return state
-            fallback = state
-        if fallback is not None:
-            return fallback  # the announcements were too rare to match in ``tries`` deals
-        hidden = _assign_exact(pool, need, forbid)
-        if hidden is None:
-            raise IllegalActionError("determinize", "no deal fits what this seat knows")
-        return self._replay(self._start_hands(hidden, must, played), rng)
-
-    def _start_hands(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
-                     ) -> list[Mask]:
-        start = [hidden[s] | must[s] | played[s] for s in range(4)]
-        start[self.seat] = self.hand | played[self.seat]
-        return start
-
-    def _assign_announced(self, pool: list[int], need: list[int], forbid: list[Mask],
-                          must: list[Mask], played: list[Mask], rng: random.Random
-                          ) -> list[Mask] | None:
-        """A random deal that first gives each announcing seat combos of the kinds it
-        announced, then deals the rest."""
-        pool_mask = sum(1 << c for c in pool)
-        extra = [0, 0, 0, 0]
-        for s, kinds in self.announced:
-            if s == self.seat:
-                continue
-            for kind in kinds:
-                avail = (pool_mask & ~forbid[s]) | played[s] | must[s] | extra[s]
-                options = [c for c in candidates(avail, self.trump)
-                           if c.kind == kind and not c.cards & extra[s]]
-                if not options:
-                    return None
-                got = rng.choice(options).cards & pool_mask
-                if got.bit_count() + extra[s].bit_count() > need[s]:
-                    return None
-                extra[s] |= got
-                pool_mask &= ~got
-        rest = [c for c in pool if pool_mask >> c & 1]
-        left = [need[s] - extra[s].bit_count() for s in range(4)]
-        hands = _assign(rest, left, forbid, rng)
-        if hands is None:
-            return None
-        return [hands[s] | extra[s] for s in range(4)]
-
-    def _announcements_fit(self, hidden: list[Mask], must: list[Mask], played: list[Mask]
-                           ) -> bool:
-        announced = dict(self.announced)
-        shown: dict[int, set[Combo]] = {}
-        for s, combo in self.shown:
-            shown.setdefault(s, set()).add(combo)
-        for s in range(4):
-            if s == self.seat or s not in announced:
-                continue
-            start = hidden[s] | must[s] | played[s]
-            best = best_declarations(start, self.trump)
-            if s in shown:
-                if set(best) != shown[s]:
-                    return False
-            elif sorted(c.kind for c in best) != sorted(announced[s]):
-                return False
-        return True
-
-    def _sample_auction(self, rng: random.Random) -> DealState:
-        rules = self.rules
-        me = self.seat
-        hidden = 0xFFFF_FFFF & ~self.hand
-        if self.turned >= 0:
-            hidden &= ~(1 << self.turned)
-        pool = mask_cards(hidden)
-        rng.shuffle(pool)
-        size = 5 if rules.game == "belote" else 8
-        hands = [0, 0, 0, 0]
-        hands[me] = self.hand
-        pos = 0
-        for s in range(4):
-            if s != me:
-                for c in pool[pos:pos + size]:
-                    hands[s] |= 1 << c
-                pos += size
-        state = DealState.from_hands(rules, self.dealer, hands, self.turned, pool[pos:],
-                                     self.held_over, self.scores)
-        for _, bid in self.auction:
-            state = state.apply(bid)
-        return state
-
-    def _replay(self, start: list[Mask], rng: random.Random) -> DealState:
-        rules = self.rules
-        if rules.game == "belote":
-            first_hands = [0, 0, 0, 0]
-            stock: list[int] = []
-            for s in deal_order(self.first, self.step):
-                cards = mask_cards(start[s] & ~(1 << self.turned))
-                if s == self.seat:
-                    keep = mask_cards(self.auction_hand)
-                else:
-                    rng.shuffle(cards)
-                    keep = cards[:5]
-                rest = [c for c in cards if c not in keep]
-                first_hands[s] = sum(1 << c for c in keep)
-                stock.extend(rest)
-            state = DealState.from_hands(rules, self.dealer, first_hands, self.turned, stock,
-                                         self.held_over, self.scores)
-        else:
-            state = DealState.from_hands(rules, self.dealer, start, held_over=self.held_over,
-                                         scores=self.scores)
-        for _, bid in self.auction:
-            state = state.apply(bid)
-        announced = {s for s, _ in self.announced}
-        for _, trick_cards in (*self.tricks, (self.leader, self.trick)):
-            for c in trick_cards:
-                p = state.player
-                if state.declared[p] is None and state.best[p]:
-                    silent = (self.own_declared == () if p == self.seat
-                              else p not in announced)
-                    if silent:
-                        state = state.apply(NO_DECLARATION)
-                state = state.apply(PLAYS[c])
-        me = self.seat
-        if self.own_declared == () and state.phase == PLAY and state.declared[me] is None:
-            state = state.apply(NO_DECLARATION)  # declined, its first card still to come
-        return state
 
 
 def observe(state: DealState, seat: int) -> Observation:
@@ -371,60 +233,10 @@ def observe(state: DealState, seat: int) -> Observation:
 def _dealt_after(state: DealState, seat: int) -> Mask:
     """The cards ``seat`` received after a belote auction (the turned card for the taker)."""
     pos = 0
-    for s in deal_order(state.first, state.step):
+    for s in seats_from(state.first, state.step):
         n = 2 if s == state.taker else 3
         if s == seat:
             got = sum(1 << c for c in state.stock[pos:pos + n])
             return got | (1 << state.turned if s == state.taker else 0)
         pos += n
     return 0
-
-
-def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Random
-            ) -> list[Mask] | None:
-    """Deal ``pool`` at random so that seat s gets ``need[s]`` cards, none of ``forbid[s]``;
-    ``None`` if this random try gets stuck."""
-    left = list(need)
-    options = []
-    for c in pool:
-        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
-        options.append((len(seats), rng.random(), c))
-    options.sort()
-    hands = [0, 0, 0, 0]
-    for _, _, c in options:
-        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
-        if not seats:
-            return None
-        total = sum(left[s] for s in seats)
-        r = rng.randrange(total)
-        for s in seats:
-            r -= left[s]
-            if r < 0:
-                break
-        hands[s] |= 1 << c
-        left[s] -= 1
-    if any(left):
-        return None
-    return hands
-
-
-def _assign_exact(pool: list[int], need: list[int], forbid: list[Mask]) -> list[Mask] | None:
-    """A deal of ``pool`` meeting the constraints by exhaustive search, ``None`` if none."""
-    hands = [0, 0, 0, 0]
-    left = list(need)
-
-    def go(i: int) -> bool:
-        if i == len(pool):
-            return not any(left)
-        c = pool[i]
-        for s in range(4):
-            if left[s] > 0 and not forbid[s] >> c & 1:
-                left[s] -= 1
-                hands[s] |= 1 << c
-                if go(i + 1):
-                    return True
-                left[s] += 1
-                hands[s] &= ~(1 << c)
-        return False
-
-    return hands if go(0) else None

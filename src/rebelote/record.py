@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from rebelote.actions import NO_DECLARATION, PLAYS, Declare
 from rebelote.auction import Bid
 from rebelote.cards import SEATS, card_str, parse_card, parse_seat
-from rebelote.deal import NO_DECLARATION, PLAYS, DealState, Declare, deal_order
+from rebelote.deal import DealState
 from rebelote.declarations import Combo, combo_from_json
 from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
+from rebelote.rules import seat_step, seats_from
 from rebelote.summary import summary_rules
 
 _RECORD_KEYS: Final = frozenset({
@@ -152,13 +154,13 @@ def _initial_state(obj: Mapping[str, Any], auction: list[tuple[int, Bid]]) -> De
         try:
             return DealState.from_hands(rules, dealer, hands, held_over=held)
         except IllegalActionError as e:
-            raise InputError("hands", str(e).removeprefix("hands: ")) from None
+            raise InputError("hands", e.reason if e.field == "hands" else str(e)) from None
     if obj.get("turned") is None:
         raise InputError("turned", "missing: the turned card of a belote deal")
     turned = _card("turned", obj["turned"])
     taker = next((s for s, b in auction if b.kind != "pass"), -1)
-    step = 1 if rules.direction == "clockwise" else 3
-    order = deal_order((dealer + step) % 4, step)
+    step = seat_step(rules)
+    order = seats_from((dealer + step) % 4, step)
     if sizes == {5}:
         raw_stock = obj.get("stock")
         if not isinstance(raw_stock, list):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, Literal, get_args
 
-from rebelote.cards import SUIT_MASKS, SUIT_NAMES, Card, Mask, Seat
+from rebelote.cards import SEATS, SUIT_MASKS, SUIT_NAMES, Card, Mask, Seat, suit_of
 from rebelote.errors import IllegalActionError as IllegalActionError
 from rebelote.errors import RulesError as RulesError
 
@@ -72,15 +72,25 @@ CONTRACTS: Final = tuple(range(80, 161, 10))
 CAPOT_VALUE: Final = 250
 
 
+def seat_step(rules: Rules) -> int:
+    """How a seat index (0..3, N E S W) moves to the next player: +1 clockwise, +3 the other
+    way (option ``direction``). The one home of the direction of play."""
+    return 1 if rules.direction == "clockwise" else 3
+
+
+def seats_from(first: int, step: int) -> tuple[int, int, int, int]:
+    """The seat indexes from ``first`` in the direction of play given by ``step``."""
+    return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
+
+
 def seat_order(rules: Rules) -> tuple[Seat, ...]:
     """The seats in the direction of play, from N: N E S W clockwise, N W S E otherwise."""
-    return ("N", "E", "S", "W") if rules.direction == "clockwise" else ("N", "W", "S", "E")
+    return tuple(SEATS[s] for s in seats_from(0, seat_step(rules)))
 
 
 def next_seat(seat: Seat, rules: Rules) -> Seat:
-    """The seat that plays after ``seat`` (RULES.md section 3, option ``direction``)."""
-    order = seat_order(rules)
-    return order[(order.index(seat) + 1) % 4]
+    """The seat that plays after ``seat`` (docs/rules.md section 3, option ``direction``)."""
+    return SEATS[(SEATS.index(seat) + seat_step(rules)) % 4]
 
 
 def parse_trump(text: object) -> TrumpMode:
@@ -296,25 +306,6 @@ def card_value(card: Card, trump: TrumpMode, rules: Rules | None = None) -> int:
     return _values_for(trump, rules)[card]
 
 
-def trick_winner(trick: Sequence[Card], trump: TrumpMode) -> int:
-    """The index in ``trick`` (play order) of the card that wins it so far.
-
-    The highest trump wins; without trump, the highest card of the led suit.
-    """
-    if not trick:
-        raise IllegalActionError("trick", "an empty trick has no winner")
-    powers = card_powers(trump)
-    led = trick[0] >> 3
-    best = 0
-    best_power = powers[trick[0]]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        p = powers[c]
-        if p > best_power and ((c >> 3) == led or (trump < 4 and (c >> 3) == trump)):
-            best, best_power = i, p
-    return best
-
-
 def trick_points(trick: Sequence[Card], trump: TrumpMode, rules: Rules | None = None) -> int:
     """The card points of a trick (without the dix de der)."""
     values = _values_for(trump, rules)
@@ -333,6 +324,35 @@ def above_masks(trump: TrumpMode) -> tuple[Mask, ...]:
 
 
 ABOVE: Final = tuple(above_masks(t) for t in range(6))
+
+
+@cache
+def beater_masks(trump: TrumpMode) -> tuple[Mask, ...]:
+    """For each card winning a trick, the cards that would beat it: the higher cards of its
+    suit, and every trump if it is not a trump (it is then of the suit led). The one rule of
+    who wins a trick: :func:`trick_winner` and the engine read it."""
+    above = above_masks(trump)
+    return tuple(above[c] | (SUIT_MASKS[trump] if trump < 4 and suit_of(c) != trump else 0)
+                 for c in range(32))
+
+
+#: ``BEATERS[trump][best]``: the cards that beat ``best``, the card winning a trick.
+BEATERS: Final = tuple(beater_masks(t) for t in range(6))
+
+
+def trick_winner(trick: Sequence[Card], trump: TrumpMode) -> int:
+    """The index in ``trick`` (play order) of the card that wins it so far.
+
+    The highest trump wins; without trump, the highest card of the led suit (:data:`BEATERS`).
+    """
+    if not trick:
+        raise IllegalActionError("trick", "an empty trick has no winner")
+    beaters = BEATERS[trump]
+    best = 0
+    for i in range(1, len(trick)):
+        if beaters[trick[best]] >> trick[i] & 1:
+            best = i
+    return best
 
 
 def legal_mask(hand: Mask, trick: Sequence[Card], win: int, trump: TrumpMode,

@@ -15,7 +15,7 @@ from rebelote.commands._lines import answer_lines, closing_input
 from rebelote.deal import DealState
 from rebelote.errors import RulesError
 from rebelote.record import check_record, record_of
-from rebelote.rules import Rules
+from rebelote.rules import Rules, seat_step
 
 
 def replay_lines(stream: TextIO, out: TextIO) -> int:
@@ -47,7 +47,7 @@ def deal_records(rules: Rules, seed: int, count: int, bots: list[Bot], dealer: i
     """``count`` deals played by ``bots`` from ``seed``, the dealer moving every deal."""
     rng = random.Random(seed)
     out = []
-    step = 1 if rules.direction == "clockwise" else 3
+    step = seat_step(rules)
     for _ in range(count):
         state = play_deal(DealState.new(rules, dealer, rng=rng), bots, rng)
         out.append(record_of(state))
@@ -98,7 +98,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         first = SEATS.index(dealer.strip().upper())
         rng = random.Random(seed)
-        step = 1 if chosen.direction == "clockwise" else 3
+        step = seat_step(chosen)
         for _ in range(count):
             state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
             sys.stdout.write(json.dumps(record_of(state), ensure_ascii=False) + "\n")
