@@ -32,7 +32,8 @@ from rebelote.scoring import summary_rules
 
 _RECORD_KEYS: Final = frozenset({
     "game", "rules", "options", "dealer", "hands", "turned", "stock", "auction",
-    "declarations", "tricks", "result", "held_over", "id", "note", "seed",
+    "declarations", "tricks", "result", "held_over", "id", "note", "seed", "salt",
+    "commitment",
 })
 
 
