@@ -1,6 +1,11 @@
 """Throughput: full random deals per second (deal, auction, play, score), rebelote against
 belote-cli (a pure-Python belote engine) measured side by side in the same run.
 
+The whole process first (the goal of issue 7 item 2): ``rebelote deal --game belote --count N
+--bots random`` run as a command, its records written to a file, against a process that plays
+the same number of belote-cli random deals; wall-clock time and CPU time of each process,
+interpreter start and imports included. Then the engines alone, in this process:
+
 Both engines play classic belote the same way: shuffle and deal, an auction where each seat
 takes with probability 0.3 (the turned suit in round 1, a random other suit in round 2), then
 random legal cards to the end, then the deal is scored. Void deals (all passes) count as deals
@@ -9,7 +14,7 @@ immutable state per action, as a search or a bot sees the engine), and with the 
 play-out ``DealState.playout`` after the same auction. The goal is a step API at least
 ``GOAL`` times as fast as belote-cli; the last line says whether this run met it.
 
-    .venv/bin/python bench/throughput.py [--deals 2000] [--repeats 5]
+    .venv/bin/python bench/throughput.py [--deals 2000] [--repeats 5] [--process-deals 3000]
 """
 
 from __future__ import annotations
@@ -18,8 +23,11 @@ import argparse
 import os
 import platform
 import random
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -85,6 +93,61 @@ def belote_cli_deal(rng: random.Random, dealer: int) -> int:
     return int(state.team_scores[0])
 
 
+#: A whole process playing belote-cli random deals (the auction and play of
+#: ``belote_cli_deal``), its count and seed on the command line.
+BELOTE_CLI_PROCESS = """
+import random, sys
+sys.path.insert(0, sys.argv[3])
+from throughput import belote_cli_deal
+rng = random.Random(int(sys.argv[2]))
+for i in range(int(sys.argv[1])):
+    belote_cli_deal(rng, i % 4)
+"""
+
+
+def process_rate(command: list[str]) -> tuple[float, float]:
+    """Deals per second of one command run to its end (``{n}`` in it is the count), by the
+    wall clock and by its CPU time (user + system), its output written to a file."""
+    deals = int(command[-1]) if command[-1].isdigit() else 0
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryFile("w+") as out:
+        start = time.perf_counter()
+        subprocess.run(command, stdout=out, check=True)
+        wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return deals / wall, deals / cpu
+
+
+def whole_process(deals: int, repeats: int, baseline: str) -> float:
+    """The whole-process measures, printed; returns ``rebelote deal``'s median deals per
+    second (wall clock)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    commands = {
+        baseline: lambda r: [sys.executable, "-c", BELOTE_CLI_PROCESS, str(deals), str(r), here,
+                             str(deals)],
+        "rebelote deal": lambda r: [sys.executable, "-m", "rebelote.cli", "deal", "--game",
+                                    "belote", "--bots", "random", "--seed", str(r), "--count",
+                                    str(deals)],
+    }
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    for r in range(repeats):  # interleaved
+        for name, command in commands.items():
+            wall, cpu = process_rate(command(r))
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    print(f"whole process, {deals} deals, records written (median of {repeats}):")
+    for name in commands:
+        print(f"{name:>22}: {statistics.median(walls[name]):9.0f} deals/s wall clock, "
+              f"{statistics.median(cpus[name]):9.0f} deals/s of CPU time")
+    wall_ratio = statistics.median(walls["rebelote deal"]) / statistics.median(walls[baseline])
+    cpu_ratio = statistics.median(cpus["rebelote deal"]) / statistics.median(cpus[baseline])
+    print(f"ratio rebelote deal / {baseline} (both whole processes): {wall_ratio:.1f}x wall "
+          f"clock, {cpu_ratio:.1f}x CPU time")
+    return statistics.median(walls["rebelote deal"])
+
+
 def rate(run: Callable[[random.Random, int], int], deals: int, seed: int) -> float:
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -97,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000, help="deals per measure")
     parser.add_argument("--repeats", type=int, default=5, help="measures per engine")
+    parser.add_argument("--process-deals", type=int, default=3000,
+                        help="deals of each whole-process measure (0: skip them)")
     args = parser.parse_args(argv)
     try:
         from importlib.metadata import version
@@ -117,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({platform.python_implementation()})")
     print(f"sizes: {args.deals} deals per measure, {args.repeats} measures per engine, "
           f"classic belote, take rate {TAKE_RATE}")
+    whole = whole_process(args.process_deals, args.repeats, baseline) \
+        if args.process_deals else None
     rates: dict[str, list[float]] = {name: [] for name in engines}
     for r in range(args.repeats):  # interleaved, so both see the same machine state
         for name, run in engines.items():
@@ -131,6 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     step = medians["rebelote step API"] / base
     print(f"goal: step API >= {GOAL:.0f}x {baseline}: {'met' if step >= GOAL else 'NOT met'} "
           f"({step:.1f}x)")
+    if whole is not None:
+        ratio = whole / base
+        print(f"goal: rebelote deal (whole process, records written) >= {GOAL:.0f}x {baseline}'s "
+              f"random deals/s in process: {'met' if ratio >= GOAL else 'NOT met'} "
+              f"({ratio:.1f}x)")
     return 0
 
 

@@ -74,7 +74,7 @@ def test_the_same_seed_gives_the_same_records() -> None:
 def test_unknown_bots_are_refused_with_the_known_names() -> None:
     out = run("deal", "--bots", "random,deep-blue,random,random")
     assert out.returncode == 2 and "unknown bot 'deep-blue'" in out.stderr
-    assert "known bots: random" in out.stderr and "Traceback" not in out.stderr
+    assert "known bots: heuristic, " in out.stderr and "Traceback" not in out.stderr
     assert run("deal", "--bots", "random,random").returncode == 2
 
 

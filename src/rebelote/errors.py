@@ -3,7 +3,9 @@
 Every error the core raises on bad input or a forbidden move is a :class:`RebeloteError` (a
 :class:`ValueError`) with a ``field`` (``"points"``, ``"options.undertrump"``, ``"deals[2].taker"``;
 empty when the message names what is wrong by itself) and a ``reason``. Its text is
-``"field: reason"``: the edges (command line, web) answer it as it is.
+``"field: reason"``: the edges (command line, web) answer it as it is. Raise it as
+``RulesError("options.target", "must be a positive whole number")``; a single argument is a
+message without a field.
 
 >>> e = RulesError("options.undertrump", "'sometimes' is not one of must, may")
 >>> str(e), e.field, isinstance(e, ValueError)
@@ -23,7 +25,9 @@ class RebeloteError(ValueError):
     """An error of rebelote: ``field`` names what it is about (may be empty), ``reason`` says
     what is wrong and which rule says so."""
 
-    def __init__(self, field: str, reason: str) -> None:
+    def __init__(self, field: str, reason: str | None = None) -> None:
+        if reason is None:  # one argument: a message that names what it is about by itself
+            field, reason = "", field
         self.field = field
         self.reason = reason
         super().__init__(f"{field}: {reason}" if field else reason)

@@ -21,8 +21,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from rebelote.actions import AUCTION, OVER, PHASE_NAMES, Action
 from rebelote.auction import Bid
@@ -41,15 +40,14 @@ from rebelote.cards import (
 from rebelote.declarations import Combo
 from rebelote.errors import IllegalActionError
 from rebelote.fast.tables import BEATERS, legal
-from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules, seat_step, seats_from
+from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules, seat_step
 
 if TYPE_CHECKING:  # the deal engine builds on this module, never the other way round
     from rebelote.deal import DealState
 
 __all__ = ["Observation", "observe"]
 
-@dataclass(frozen=True, slots=True)
-class Observation:
+class Observation(NamedTuple):
     """What one seat knows of a deal: its own cards and everything public.
 
     ``hand`` is the seat's cards now and ``auction_hand`` its cards during the auction (5 in
@@ -58,6 +56,10 @@ class Observation:
     (``(seat, ("tierce",))``); ``shown`` the combos shown at the second trick, those of the team
     that scores them; ``belote`` the belote announcements ``(seat, card)``; ``legal`` the
     seat's legal actions when it is its turn. Another seat's hidden cards are never here.
+
+    A named tuple, like :class:`~rebelote.deal.DealState`: the engine makes one for every
+    decision of every bot, and :func:`observe` builds it in one step from the state's fields
+    (a frozen dataclass's ``__init__`` alone cost more than the engine's step).
     """
 
     seat: int
@@ -177,66 +179,76 @@ class Observation:
         return must, forbid
 
 
+#: Builds an :class:`Observation` from a tuple of all its fields in one step.
+_new: Final = tuple.__new__
+#: One-entry cache of the declarations announced and shown, keyed by the (immutable) tuple of
+#: the seats' declarations: within a deal that tuple is the same object from the moment every
+#: seat has played a card, and the four seats' observations of a state share it.
+_shown_cache: list[object] = [None, None, None]
+
+
 def observe(state: DealState, seat: int) -> Observation:
-    """The :class:`Observation` of ``seat`` in ``state``."""
+    """The :class:`Observation` of ``seat`` in ``state``: the state's public fields and the
+    seat's own cards, copied (never a reference to the state itself)."""
     if not 0 <= seat < 4:
         raise IllegalActionError("seat", f"{seat!r} is not a seat index 0..3")
-    phase = state.phase
-    in_play = phase != AUCTION and not state.auction.is_void
-    hand = state.hands[seat]
-    auction_hand = hand
-    if in_play and state.rules.game == "belote":
-        auction_hand = state.start_hands[seat] & ~_dealt_after(state, seat)
-    elif in_play:
-        auction_hand = state.start_hands[seat]
-    announced: list[tuple[int, tuple[str, ...]]] = []
-    for s in range(4):
-        d = state.declared[s]
-        if d and in_play:
-            announced.append((s, tuple(c.kind for c in d)))
+    (rules, dealer, hands, auction, stock, turned, phase, player, trump, taker, leader, trick,
+     _, tricks, points, _, start, declared, _, belote, held_over, scores, _) = state
+    hand = hands[seat]
+    if phase == AUCTION or auction.is_void:
+        auction_hand = hand
+        own: tuple[Combo, ...] | None = None
+        announced: tuple[tuple[int, tuple[str, ...]], ...] = ()
+        shown: tuple[tuple[int, Combo], ...] = ()
+    else:
+        auction_hand = start[seat]
+        if stock:  # belote: the cards dealt after the auction were not in the hand
+            auction_hand &= ~_after_auction(stock, turned)
+        own = declared[seat]
+        if declared == (None, None, None, None):
+            announced, shown = (), ()
+        else:
+            announced, shown = _announced_shown(state, declared, bool(tricks) or phase == OVER)
+    legal = tuple(state.legal_actions()) if player == seat and phase != OVER else ()
+    return _new(Observation, (
+        seat, rules, dealer, phase, player if phase != OVER else -1, hand, auction_hand, turned,
+        auction.history, trump, taker, auction.best, auction.multiplier, tricks, leader, trick,
+        own, announced, shown, belote, points, held_over, scores, legal))
+
+
+_after_cache: list[object] = [None, 0]
+
+
+def _after_auction(stock: tuple[int, ...], turned: int) -> Mask:
+    """The cards dealt after a belote auction: the turned card and the whole stock (cached for
+    the deal's stock, the same tuple object in all of its states)."""
+    cache = _after_cache
+    if cache[0] is stock:
+        return cache[1] | 1 << turned  # type: ignore[operator]
+    m = 0
+    for c in stock:
+        m |= 1 << c
+    cache[0], cache[1] = stock, m
+    return m | 1 << turned
+
+
+def _announced_shown(state: DealState, declared: tuple[tuple[Combo, ...] | None, ...],
+                     after_first: bool
+                     ) -> tuple[tuple[tuple[int, tuple[str, ...]], ...],
+                                tuple[tuple[int, Combo], ...]]:
+    """The kinds each seat announced, and (once the first trick is over) the combos shown."""
+    cache = _shown_cache
+    key = (state.trump, state.auction.first, state.auction.step, state.rules.declaration_tie,
+           after_first)
+    if cache[0] is declared and cache[1] == key:
+        return cache[2]  # type: ignore[return-value]
+    announced = tuple((s, tuple(c.kind for c in d)) for s, d in enumerate(declared) if d)
     shown: list[tuple[int, Combo]] = []
-    if in_play and (state.tricks or phase == OVER):
+    if after_first:
         team = state.declaring_team()
         if team >= 0:
             for s in range(team, 4, 2):
-                shown.extend((s, c) for c in state.declared[s] or ())
-    legal = tuple(state.legal_actions()) if state.current_player == seat else ()
-    auction = state.auction
-    return Observation(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        phase=phase,
-        player=state.current_player,
-        hand=hand,
-        auction_hand=auction_hand,
-        turned=state.turned,
-        auction=auction.history,
-        trump=state.trump,
-        taker=state.taker,
-        contract=auction.best,
-        multiplier=auction.multiplier,
-        tricks=state.tricks,
-        leader=state.leader,
-        trick=state.trick,
-        own_declared=state.declared[seat] if in_play else None,
-        announced=tuple(announced),
-        shown=tuple(shown),
-        belote=state.belote,
-        points=state.points,
-        held_over=state.held_over,
-        scores=state.scores,
-        legal=legal,
-    )
-
-
-def _dealt_after(state: DealState, seat: int) -> Mask:
-    """The cards ``seat`` received after a belote auction (the turned card for the taker)."""
-    pos = 0
-    for s in seats_from(state.first, state.step):
-        n = 2 if s == state.taker else 3
-        if s == seat:
-            got = sum(1 << c for c in state.stock[pos:pos + n])
-            return got | (1 << state.turned if s == state.taker else 0)
-        pos += n
-    return 0
+                shown.extend((s, c) for c in declared[s] or ())
+    out = (announced, tuple(shown))
+    cache[0], cache[1], cache[2] = declared, key, out
+    return out

@@ -28,17 +28,37 @@ from rebelote.cards import SEATS, card_str, parse_card, parse_seat
 from rebelote.deal import DealState
 from rebelote.declarations import Combo, combo_from_json
 from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
-from rebelote.rules import seat_step, seats_from
+from rebelote.rules import Rules, seat_step, seats_from
 from rebelote.summary import summary_rules
 
 _RECORD_KEYS: Final = frozenset({
     "game", "rules", "options", "dealer", "hands", "turned", "stock", "auction",
-    "declarations", "tricks", "result", "held_over", "id", "note", "seed",
+    "declarations", "tricks", "result", "held_over", "id", "note", "seed", "salt",
+    "commitment",
 })
 
 
+_NAMES: Final = tuple(card_str(c) for c in range(32))
+#: For each suit and each byte of a mask, the names of its cards (lowest first).
+_NAMES8: Final = tuple(tuple([_NAMES[suit * 8 + r] for r in range(8) if byte >> r & 1]
+                             for byte in range(256)) for suit in range(4))
+
+
 def _cards(mask: int) -> list[str]:
-    return [card_str(c) for c in range(32) if mask >> c & 1]
+    """The cards of a mask in the two-letter form, lowest first (four table look-ups)."""
+    return [*_NAMES8[0][mask & 255], *_NAMES8[1][mask >> 8 & 255],
+            *_NAMES8[2][mask >> 16 & 255], *_NAMES8[3][mask >> 24 & 255]]
+
+
+_changed: dict[Rules, dict[str, Any]] = {}
+
+
+def _changed_options(rules: Rules) -> dict[str, Any]:
+    """``rules.changed_options()``, computed once per rule set (a fresh copy each call)."""
+    got = _changed.get(rules)
+    if got is None:
+        got = _changed[rules] = rules.changed_options()
+    return dict(got)
 
 
 def record_of(state: DealState) -> dict[str, Any]:
@@ -51,7 +71,7 @@ def record_of(state: DealState) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": rules.game,
         "rules": rules.name,
-        "options": rules.changed_options(),
+        "options": _changed_options(rules),
         "dealer": SEATS[state.dealer],
         "hands": {SEATS[s]: _cards(hands[s]) for s in range(4)},
         "turned": card_str(state.turned) if state.turned >= 0 else None,
@@ -62,7 +82,8 @@ def record_of(state: DealState) -> dict[str, Any]:
     out["declarations"] = {
         SEATS[s]: [c.to_json() for c in d] for s, d in enumerate(state.declared) if d
     } if not void else {}
-    out["tricks"] = [[SEATS[lead], *(card_str(c) for c in cards)] for lead, cards in state.tricks]
+    names = _NAMES
+    out["tricks"] = [[SEATS[lead], *[names[c] for c in cards]] for lead, cards in state.tricks]
     if state.held_over:
         out["held_over"] = state.held_over
     out["result"] = result_of(state)

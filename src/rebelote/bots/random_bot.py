@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from rebelote.auction import PASS
-from rebelote.deal import NO_DECLARATION, Action
+from rebelote.deal import AUCTION, NO_DECLARATION, Action
 from rebelote.observation import Observation
 
 
@@ -19,12 +19,16 @@ class RandomBot:
         self.pass_rate = pass_rate
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
-        legal = [a for a in observation.legal if a is not NO_DECLARATION]
-        if not legal:
-            raise ValueError("act: the observed seat has no action to take")
-        if PASS in legal:
-            others = [a for a in legal if a != PASS]
+        legal = observation.legal
+        if observation.phase == AUCTION:
+            if not legal:
+                raise ValueError("act: the observed seat has no action to take")
+            others = legal[1:]  # ``pass`` comes first
             if not others or rng.random() < self.pass_rate:
                 return PASS
             return rng.choice(others)
-        return rng.choice(legal)
+        if legal and legal[-1] is NO_DECLARATION:
+            legal = legal[:-1]
+        if not legal:
+            raise ValueError("act: the observed seat has no action to take")
+        return legal[int(rng.random() * len(legal))]

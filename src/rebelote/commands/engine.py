@@ -12,8 +12,9 @@ import typer
 from rebelote.bots import Bot, known_bots, make_bot
 from rebelote.cards import SEATS
 from rebelote.commands._lines import answer_lines, closing_input
-from rebelote.deal import DealState
+from rebelote.deal import OVER, DealState
 from rebelote.errors import RulesError
+from rebelote.observation import observe
 from rebelote.record import check_record, record_of
 from rebelote.rules import Rules, seat_step
 
@@ -36,9 +37,9 @@ def parse_bots(text: str) -> list[Bot]:
 
 def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealState:
     """Play a deal to its end, each seat's bot acting on that seat's observation."""
-    while not state.is_terminal:
-        seat = state.current_player
-        state = state.apply(bots[seat].act(state.observation(seat), rng))
+    while state.phase != OVER:
+        seat = state.player
+        state = state.apply(bots[seat].act(observe(state, seat), rng))
     return state
 
 

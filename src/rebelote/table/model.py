@@ -1,0 +1,343 @@
+"""The play table, core side: a table is its rules, its target, its four seats and, per deal, a
+secret seed and the list of actions taken; everything else is replayed through the engine.
+
+A :class:`Table` is immutable: :meth:`Table.act` answers a new table (and refuses an action out
+of turn or illegal with :class:`IllegalActionError`, changing nothing). Deals follow each other
+to the target (:class:`~rebelote.match.Match` keeps the score); each deal is shuffled by its own
+seed, committed to before the deal (:mod:`rebelote.table.shuffle`). A seat is played by a human
+(who holds the seat's secret; the table keeps only its SHA-256) or by a bot of the registry; a
+human who left is played by the seat's bot until back (``away``). Bots never see the seed: they
+get the seat's observation only (:meth:`Table.bot_action`).
+
+>>> from rebelote.rules import Rules
+>>> seeds = iter([("a1", "b1"), ("a2", "b2"), ("a3", "b3")])
+>>> table = Table.new(Rules.preset("official", "coinche"), target=1000,
+...                   seats=[Seat.bot_seat("random")] * 4, entropy=lambda: next(seeds))
+>>> table.deal_number, table.turn, table.current.commitment == commitment("a1", "b1")
+(1, 1, True)
+>>> table = table.act(1, "pass")
+>>> table.act(1, "pass")
+Traceback (most recent call last):
+...
+rebelote.table.model.NotYourTurnError: E pass: it is S's turn, not E's
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Final, Literal
+
+from rebelote.bots import Bot, known_bots
+from rebelote.cards import SEATS, Team
+from rebelote.deal import DealState, parse_action
+from rebelote.errors import InputError
+from rebelote.match import Match, MatchResult
+from rebelote.record import record_of
+from rebelote.rules import IllegalActionError, Rules, RulesError, seat_step
+from rebelote.scoring import summary_rules
+from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt
+
+SeatKind = Literal["human", "bot"]
+Entropy = Callable[[], tuple[str, str]]
+
+#: The bot seats are played by when nothing is said: the strongest quick bot known.
+PREFERRED_BOTS: Final = ("heuristic", "random")
+
+
+def default_bot() -> str:
+    """The heuristic bot once it is registered, else the random one."""
+    known = known_bots()
+    return next((b for b in PREFERRED_BOTS if b in known), known[0])
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action by a seat whose turn it is not."""
+
+
+def token_hash(token: str) -> str:
+    """What the table keeps of a seat's secret: its hex SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat: played by a human (``token_hash`` of the secret) or by the bot ``bot``.
+
+    ``away``: a human who left or ran out of time; the seat's bot plays until the human is
+    back. A human seat's bot is the one that takes over."""
+
+    kind: SeatKind = "bot"
+    bot: str = "random"
+    name: str = ""
+    token_hash: str | None = None
+    away: bool = False
+
+    @staticmethod
+    def bot_seat(bot: str) -> Seat:
+        return Seat("bot", bot)
+
+    @staticmethod
+    def human(token: str, bot: str, name: str = "") -> Seat:
+        return Seat("human", bot, name, token_hash(token))
+
+    @property
+    def by_bot(self) -> bool:
+        """The seat's bot plays its turns (a bot seat, or a human away)."""
+        return self.kind == "bot" or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "bot": self.bot, "name": self.name,
+                "token_hash": self.token_hash, "away": self.away}
+
+    @staticmethod
+    def from_json(obj: Mapping[str, Any]) -> Seat:
+        kind = obj.get("kind")
+        if kind not in ("human", "bot"):
+            raise InputError("seats.kind", f"{kind!r}: a seat is human or bot")
+        return Seat(kind, str(obj.get("bot") or "random"), str(obj.get("name") or ""),
+                    obj.get("token_hash"), bool(obj.get("away")))
+
+
+@dataclass(frozen=True, slots=True)
+class DealLog:
+    """One deal as the table keeps it: its secret seed and salt, its dealer, its actions."""
+
+    seed: str
+    salt: str
+    dealer: int
+    actions: tuple[str, ...] = ()
+
+    @property
+    def commitment(self) -> str:
+        """Shown before the deal: the SHA-256 of the seed and salt."""
+        return commitment(self.seed, self.salt)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "salt": self.salt, "dealer": SEATS[self.dealer],
+                "actions": list(self.actions)}
+
+    @staticmethod
+    def from_json(obj: Mapping[str, Any]) -> DealLog:
+        actions = obj.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise InputError("deals.actions", "must be a list of actions as text")
+        return DealLog(str(obj["seed"]), str(obj["salt"]), SEATS.index(str(obj["dealer"])),
+                       tuple(actions))
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A table's deals played through the engine: the score, the finished deals, the deal in
+    play (the last one, finished, when the game is won)."""
+
+    match: Match
+    result: MatchResult
+    finished: tuple[DealState, ...]
+    deal: DealState
+
+    @property
+    def winner(self) -> Team | None:
+        return self.result.winner if self.finished else None
+
+
+def _start(rules: Rules, log: DealLog, result: MatchResult | None) -> DealState:
+    reserve, totals = (result.reserve, result.totals) if result else (0, (0, 0))
+    return DealState.from_deck(rules, log.dealer, deck_of(log.seed), reserve, totals)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A play table. ``seats`` N E S W; ``deals`` every deal so far, the last one in play
+    (or the last of a won game). ``pace``: milliseconds between two bots' moves as a page
+    shows them; ``clock``: seconds a human has to act before the seat's bot plays (0: none);
+    ``code``: the short join code of a room."""
+
+    rules: Rules
+    target: int
+    seats: tuple[Seat, Seat, Seat, Seat]
+    deals: tuple[DealLog, ...]
+    teams: tuple[str, str] = ("Nous", "Eux")
+    pace: int = 0
+    clock: int = 0
+    code: str = ""
+    meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @staticmethod
+    def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
+            dealer: int = 0, entropy: Entropy = new_seed_and_salt, **more: Any) -> Table:
+        """A table at its first deal, dealt by ``dealer``."""
+        seat_list = tuple(seats) if seats is not None else tuple(
+            Seat.bot_seat(default_bot()) for _ in range(4))
+        if len(seat_list) != 4:
+            raise InputError("seats", "a table has four seats (N, E, S, W)")
+        seed, salt = entropy()
+        return Table(rules, target or rules.target,
+                     (seat_list[0], seat_list[1], seat_list[2], seat_list[3]),
+                     (DealLog(seed, salt, dealer),), **more)
+
+    # -- replay -------------------------------------------------------------------------------
+    @cached_property
+    def replay(self) -> Replay:
+        """Every deal replayed through the engine (computed once per table)."""
+        match = Match(self.rules, target=self.target, teams=self.teams)
+        result: MatchResult | None = None
+        finished: list[DealState] = []
+        state: DealState | None = None
+        for n, log in enumerate(self.deals):
+            state = _start(self.rules, log, result)
+            for i, text in enumerate(log.actions):
+                try:
+                    state = state.apply(parse_action(text))
+                except IllegalActionError as e:
+                    raise InputError(f"deals[{n}].actions[{i}]", str(e)) from None
+            if state.is_terminal:
+                match = match.add(state.summary())
+                result = match.result()
+                finished.append(state)
+        assert state is not None
+        return Replay(match, result or match.result(), tuple(finished), state)
+
+    @property
+    def current(self) -> DealLog:
+        """The deal in play (the last one)."""
+        return self.deals[-1]
+
+    @property
+    def deal(self) -> DealState:
+        return self.replay.deal
+
+    @property
+    def deal_number(self) -> int:
+        """The deal in play, counted from 1."""
+        return len(self.deals)
+
+    @property
+    def is_over(self) -> bool:
+        """The game is won."""
+        return self.replay.winner is not None
+
+    @property
+    def winner(self) -> Team | None:
+        return self.replay.winner
+
+    @property
+    def turn(self) -> int:
+        """The seat to act (-1 when the game is over)."""
+        return -1 if self.is_over else self.deal.current_player
+
+    @property
+    def bot_to_play(self) -> bool:
+        """The seat to act is played by its bot."""
+        return self.turn >= 0 and self.seats[self.turn].by_bot
+
+    # -- acting -------------------------------------------------------------------------------
+    def act(self, seat: int, action: str, entropy: Entropy = new_seed_and_salt) -> Table:
+        """The table after ``seat`` takes ``action`` (text); the next deal is dealt (seed from
+        ``entropy``) when this one ends and the game is not won. Refused, changing nothing:
+        :class:`NotYourTurnError` out of turn, :class:`IllegalActionError` naming the rule."""
+        if not isinstance(action, str) or not action.strip():
+            raise IllegalActionError("action: missing: a bid or a card as text")
+        if self.is_over:
+            raise IllegalActionError(f"{action}: the game is over ({self.winner} won)")
+        turn = self.turn
+        parsed = parse_action(action)
+        if seat != turn:
+            raise NotYourTurnError(f"{SEATS[seat]} {parsed}: it is {SEATS[turn]}'s turn, "
+                                   f"not {SEATS[seat]}'s")
+        old = self.replay
+        state = old.deal.apply(parsed)
+        log = replace(self.current, actions=(*self.current.actions, str(parsed)))
+        deals = (*self.deals[:-1], log)
+        if not state.is_terminal:
+            table = replace(self, deals=deals)
+            table.__dict__["replay"] = replace(old, deal=state)
+            return table
+        match = old.match.add(state.summary())
+        result = match.result()
+        finished = (*old.finished, state)
+        if result.winner is None:
+            seed, salt = entropy()
+            nxt = DealLog(seed, salt, (log.dealer + seat_step(self.rules)) % 4)
+            deals = (*deals, nxt)
+            state = _start(self.rules, nxt, result)
+        table = replace(self, deals=deals)
+        table.__dict__["replay"] = Replay(match, result, finished, state)
+        return table
+
+    def bot_action(self, bot: Bot, rng: random.Random) -> str:
+        """What ``bot`` plays for the seat to act, from that seat's observation only."""
+        seat = self.turn
+        if seat < 0:
+            raise IllegalActionError("the game is over: nobody is to act")
+        return str(bot.act(self.deal.observation(seat), rng))
+
+    def with_seat(self, seat: int, new: Seat) -> Table:
+        seats = list(self.seats)
+        seats[seat] = new
+        table = replace(self, seats=(seats[0], seats[1], seats[2], seats[3]))
+        if "replay" in self.__dict__:
+            table.__dict__["replay"] = self.__dict__["replay"]
+        return table
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose secret is ``token`` (compared in constant time), else ``None``."""
+        if not token:
+            return None
+        wanted = token_hash(token)
+        found = None
+        for s, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                found = s
+        return found
+
+    # -- records ------------------------------------------------------------------------------
+    def record(self, n: int) -> dict[str, Any]:
+        """Finished deal ``n`` (from 1) as a deal record, with its commitment, seed and salt;
+        :class:`InputError` if that deal is not over."""
+        finished = self.replay.finished
+        if not 1 <= n <= len(finished):
+            raise InputError("n", f"deal {n} is not finished ({len(finished)} deals are)")
+        log = self.deals[n - 1]
+        rec = record_of(finished[n - 1])
+        rec["commitment"] = log.commitment
+        rec["seed"] = log.seed
+        rec["salt"] = log.salt
+        return rec
+
+    # -- storage ------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Everything the table is, secrets included (seeds, token hashes): for the store only,
+        never for a player."""
+        return {
+            "game": self.rules.game, "rules": self.rules.name,
+            "options": self.rules.changed_options(), "target": self.target,
+            "teams": {"NS": self.teams[0], "EW": self.teams[1]},
+            "seats": [s.to_json() for s in self.seats],
+            "deals": [d.to_json() for d in self.deals],
+            "pace": self.pace, "clock": self.clock, "code": self.code, "meta": dict(self.meta),
+        }
+
+    @staticmethod
+    def from_json(obj: Mapping[str, Any]) -> Table:
+        try:
+            rules = summary_rules(obj)
+        except RulesError as e:
+            raise InputError("options", str(e)) from None
+        seats = [Seat.from_json(s) for s in obj["seats"]]
+        teams = obj.get("teams") or {}
+        return Table(
+            rules, int(obj["target"]), (seats[0], seats[1], seats[2], seats[3]),
+            tuple(DealLog.from_json(d) for d in obj["deals"]),
+            (str(teams.get("NS", "Nous")), str(teams.get("EW", "Eux"))),
+            int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
+            dict(obj.get("meta") or {}),
+        )
+
+
+__all__ = ["DealLog", "NotYourTurnError", "Replay", "Seat", "Table", "default_bot",
+           "token_hash"]

@@ -1,0 +1,65 @@
+"""Shared helpers of the table tests: deterministic seeds, and the scan of a view for cards its
+viewer may not see."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+CARD = re.compile(r"\b[789TJQKA][SHDC]\b")
+
+
+def counting_entropy(start: int = 0) -> Any:
+    """Seeds and salts 1, 2, 3... (hex, padded): a table that deals the same every run."""
+    n = [start]
+
+    def entropy() -> tuple[str, str]:
+        n[0] += 1
+        return f"{n[0]:032x}", f"{n[0] * 7919:032x}"
+
+    return entropy
+
+
+def strings(obj: Any) -> Iterator[str]:
+    """Every string inside a JSON value (keys included)."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield str(k)
+            yield from strings(v)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            yield from strings(v)
+
+
+def cards_in(obj: Any) -> set[str]:
+    """Every card named anywhere in a JSON value."""
+    return {m for s in strings(obj) for m in CARD.findall(s)}
+
+
+def public_cards(view: dict[str, Any]) -> set[str]:
+    """The cards a view may name in its deal in play: its own hand, the cards played, the
+    turned card, the declarations shown and the belote cards announced."""
+    out = set(view["hand"])
+    if view.get("turned"):
+        out.add(view["turned"])
+    for _, card in view["trick"]:
+        out.add(card)
+    for trick in view["tricks"]:
+        out.update(c for _, c in trick["cards"])
+    for shown in view["shown"]:
+        out.update(shown["cards"])
+    for item in view["belote"]:
+        out.add(item[1])
+    return out
+
+
+def leaks(view: dict[str, Any], held: set[str]) -> set[str]:
+    """Cards named by the view of the deal in play (its finished deals' records apart) that
+    its viewer could not see: neither ``held`` (every card the viewer held this deal) nor
+    public."""
+    rest = {k: v for k, v in view.items() if k != "last_result"}
+    allowed = held | public_cards(view)
+    return cards_in(rest) - allowed
