@@ -194,7 +194,7 @@ def test_a_bot_plays_a_card_from_the_observation_alone() -> None:
             continue
         seat = state.current_player
         obs = state.observation(seat)
-        other = obs.sample(random.Random(seed + 1))
+        other = DealState.from_observation(obs, random.Random(seed + 1))
         assert other.observation(seat) == obs
         assert BOT.act(other.observation(seat), RNG) == BOT.act(obs, RNG)
         assert isinstance(BOT.act(obs, RNG), Play)
