@@ -25,6 +25,7 @@ from rebelote.rules import (
     ALL_TRUMP,
     NO_TRUMP,
     TRUMP_NAMES,
+    Game,
     IllegalActionError,
     Rules,
     RulesError,
@@ -154,7 +155,7 @@ class Auction(NamedTuple):
     call, and a tuple is built several times faster than a frozen dataclass.
     """
 
-    game: Literal["belote", "coinche"]
+    game: Game
     first: int
     step: int
     generale: bool

@@ -23,6 +23,8 @@ from rebelote.cards import TEAMS, Team
 from rebelote.errors import InputError
 from rebelote.rules import (
     ALL_TRUMP,
+    CAPOT_PRIME,
+    GAMES,
     HEARTS,
     NO_TRUMP,
     TRUMP_NAMES,
@@ -30,6 +32,7 @@ from rebelote.rules import (
     Rules,
     RulesError,
     TrumpMode,
+    parse_rules,
     parse_trump,
     round_mark,
 )
@@ -99,9 +102,10 @@ class DealSummary:
         return "EW" if self.taker == "NS" else "NS"
 
     def contract_value(self, rules: Rules) -> int:
-        """The value V of a coinche contract: the bid, 250 for capot, the générale's value."""
+        """The value V of a contract: the bid, the capot's (option ``capot_value``: 250, or
+        270), the générale's."""
         if self.contract == "capot":
-            return 250
+            return rules.capot_value
         if self.contract == "generale":
             return rules.generale_value
         return int(self.contract or 0)
@@ -116,7 +120,7 @@ class DealSummary:
         if self.kind == "adjust":
             return {"adjust": {"NS": self.adjust[0], "EW": self.adjust[1]}}
         out = {"trump": TRUMP_NAMES[self.trump], "taker": self.taker}
-        if self.game == "coinche":
+        if self.game != "belote":
             out["contract"] = self.contract
             out["coinche"] = COINCHE_NAMES[self.coinche]
         out["points"] = {"NS": self.points[0], "EW": self.points[1]}
@@ -213,6 +217,11 @@ def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
     return _score_coinche(summary, rules, card)
 
 
+def score_deal_exact(summary: DealSummary, rules: Rules) -> DealScore:
+    """:func:`score_deal` with no rounding: the last deal of a game under ``last_deal_exact``."""
+    return score_deal(summary, rules.replace(rounding="none"))
+
+
 def _common(summary: DealSummary, rules: Rules, card: _Card
             ) -> tuple[int, int, Pair, Pair, Pair, int, Pair]:
     """Taker index, defense index, belote points, totals, judged totals, all declarations."""
@@ -299,12 +308,31 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
     return _finish(outcome, marks, reserve_out, totals, p, rules, card)
 
 
+def _coinche_factors(form: str, m: int) -> tuple[int, int]:
+    """What the base and the contract are multiplied by under option ``coinche_form``:
+    ``whole`` (base + C) × m, ``contract`` base + C × m, ``base`` base × m + C, ``flat``
+    base × m (the contract is not added: 320 / 640)."""
+    if m == 1:
+        return 1, 1
+    if form == "whole":
+        return m, m
+    if form == "contract":
+        return 1, m
+    if form == "base":
+        return m, 1
+    return m, 0
+
+
 def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
+    """Coinche and contrée, by the rule set's ways of counting (RULES.md section 6 and
+    docs/rules.md, "Ways of counting"): the mark of a coinched or failed contract is
+    (base + declarations) × kb + C × kc + belote × kB, with (kb, kc) by ``coinche_form`` and kB
+    the multiplier when the belote is inside it."""
     t, d, belote, totals, judged, all_decl, p = _common(summary, rules, card)
     taker: Team = TEAMS[t]
     defense: Team = TEAMS[d]
     value = summary.contract_value(rules)
-    m = summary.coinche
+    m = rules.coinche_multiplier(summary.coinche)
     capot_t = summary.capot == taker
     if summary.contract == "generale":
         made = capot_t and summary.generale
@@ -317,45 +345,106 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
     elif summary.capot == defense:
         made, why = False, f"{defense} won every trick"
     else:
-        made = judged[t] >= value and judged[t] > judged[d]
-        reach = "≥" if judged[t] >= value else "<"
-        ahead = ">" if judged[t] > judged[d] else "≤"
-        why = f"{judged[t]} {reach} {value} and {judged[t]} {ahead} {judged[d]}"
+        reached = judged[t] >= value
+        ahead = judged[t] > judged[d]
+        made = reached and (ahead or not rules.must_outscore)
+        why = f"{judged[t]} {'≥' if reached else '<'} {value}"
+        if rules.must_outscore:
+            why += f" and {judged[t]} {'>' if ahead else '≤'} {judged[d]}"
     contract_name = summary.contract if isinstance(summary.contract, str) else str(value)
     card.add("contract", None, None,
              f"Contract {contract_name} ({value}) by {taker}: {why}: "
              f"{'made' if made else 'failed'}.", taker=taker, value=value, made=made)
+
+    by_points = rules.rounding_scope == "points" and rules.rounding != "none"
+
+    def r(points: int) -> int:  # the points part rounded first (rounding_scope = points)
+        return round_mark(points, rules.rounding) if by_points else points
+
     marks = [0, 0]
-    fall = rules.fall_base(summary.trump)
-    if made and m == 1:
+    c = 0 if rules.counting == "made" else value
+    kb, kc = _coinche_factors(rules.coinche_form, m)
+    k_bel = m if rules.belote_multiplied else 1
+    prime = summary.contract == "capot" and rules.capot_bid == "prime"
+    fall = r(rules.fall_base(summary.trump))
+    times = f" × {m}" if m > 1 else ""
+    if rules.counting == "bid":
+        if made:
+            marks[t] = (CAPOT_PRIME if prime else value) * m
+            text = (f"Made, points annoncés: {taker} marks the contract "
+                    f"{CAPOT_PRIME if prime else value}{times}; {defense} marks nothing.")
+        elif prime and rules.capot_failed == "prime":
+            marks[d] = CAPOT_PRIME * m
+            text = f"Failed, points annoncés: {defense} marks the capot {CAPOT_PRIME}{times}."
+        else:
+            marks[d] = fall * kb + value * kc
+            text = (f"Failed, points annoncés: {defense} marks {fall}{_times(kb)} + the "
+                    f"contract {value}{_times(kc)}.")
+        case = "bid_made" if made else "bid_failed"
+    elif made and prime:
+        marks[t] = (CAPOT_PRIME + all_decl) * m + belote[t] * k_bel
+        marks[d] = belote[d]
+        text = (f"Capot bid and made: {taker} marks the prime {CAPOT_PRIME} + all declarations "
+                f"{all_decl}{times}, + belote {belote[t]}{_times(k_bel)}; {defense} keeps its "
+                "belote.")
+        case = "capot_prime"
+    elif made and m == 1:
         if capot_t:
-            marks[t] = p[t] + belote[t] + all_decl + value
+            unbid = rules.unbid_capot(summary.trump)
+            marks[t] = r(unbid + belote[t] + all_decl) + c
             marks[d] = belote[d]
-            text = (f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl} "
-                    f"+ contract {value}; {defense} keeps its belote.")
+            text = (f"{taker} capot: {unbid} + belote {belote[t]} + all declarations {all_decl} "
+                    f"+ contract {c}; {defense} keeps its belote.")
             case = "capot"
         else:
-            marks[t] = totals[t] + value
-            marks[d] = totals[d]
-            text = (f"Made: {taker} marks its total {totals[t]} + the contract {value}; "
-                    f"{defense} marks its total {totals[d]}.")
+            marks[t] = r(totals[t]) + c
+            marks[d] = r(totals[d])
+            if c:
+                text = (f"Made: {taker} marks its total {totals[t]} + the contract {c}; "
+                        f"{defense} marks its total {totals[d]}.")
+            else:
+                text = (f"Made, points faits: {taker} marks its total {totals[t]}; {defense} "
+                        f"marks its total {totals[d]}.")
             case = "made"
     elif made:
-        base = rules.capot_base(summary.trump) if capot_t else fall
-        marks[t] = (base + all_decl + belote[t] + value) * m
+        base = r(rules.capot_base(summary.trump)) if capot_t else fall
+        marks[t] = (base + all_decl) * kb + c * kc + belote[t] * k_bel
         marks[d] = belote[d]
-        text = (f"Made, ×{m}: {taker} marks ({base} + all declarations {all_decl} + belote "
-                f"{belote[t]} + contract {value}) × {m}; {defense} keeps only its belote.")
+        if kb == kc == k_bel:
+            text = (f"Made, ×{m}: {taker} marks ({base} + all declarations {all_decl} + belote "
+                    f"{belote[t]} + contract {c}) × {m}; {defense} keeps only its belote.")
+        else:
+            text = (f"Made, ×{m}: {taker} marks (base {base} + all declarations {all_decl})"
+                    f"{_times(kb)} + contract {c}{_times(kc)} + belote {belote[t]}"
+                    f"{_times(k_bel)}; {defense} keeps only its belote.")
         case = "capot_multiplied" if capot_t else "made_multiplied"
     else:
-        marks[d] = (fall + value + all_decl + belote[d]) * m
-        marks[t] = belote[t]
-        times = f" × {m}" if m > 1 else ""
-        text = (f"Failed: {defense} marks ({fall} + contract {value} + all declarations "
-                f"{all_decl} + its belote {belote[d]}){times}; {taker} keeps its belote.")
+        won = belote[0] + belote[1] if rules.belote_prenable else belote[d]
+        marks[t] = 0 if rules.belote_prenable else belote[t]
+        whose = "all the belote" if rules.belote_prenable else "its belote"
+        keeps = (f"{taker} marks nothing" if rules.belote_prenable
+                 else f"{taker} keeps its belote")
+        if prime and rules.capot_failed == "prime":
+            marks[d] = (CAPOT_PRIME + all_decl) * m + won * k_bel
+            text = (f"Capot failed: {defense} marks the prime {CAPOT_PRIME} + all declarations "
+                    f"{all_decl}{times}, + {whose} {won}{_times(k_bel)}; {keeps}.")
+        else:
+            marks[d] = (fall + all_decl) * kb + c * kc + won * k_bel
+            if kb == kc == k_bel:
+                text = (f"Failed: {defense} marks ({fall} + contract {c} + all declarations "
+                        f"{all_decl} + {whose} {won}){times}; {keeps}.")
+            else:
+                text = (f"Failed: {defense} marks (base {fall} + all declarations {all_decl})"
+                        f"{_times(kb)} + contract {c}{_times(kc)} + {whose} {won}"
+                        f"{_times(k_bel)}; {keeps}.")
         case = "failed"
     card.mark(t, marks, text, case=case, multiplier=m)
-    return _finish("made" if made else "failed", marks, 0, totals, p, rules, card)
+    return _finish("made" if made else "failed", marks, 0, totals, p, rules, card,
+                   rounded=not by_points)
+
+
+def _times(k: int) -> str:
+    return f" × {k}" if k != 1 else ""
 
 
 def _ordered(first: int, a: int, b: int) -> tuple[int, int]:
@@ -364,41 +453,52 @@ def _ordered(first: int, a: int, b: int) -> tuple[int, int]:
 
 
 def _finish(outcome: Outcome, marks: list[int], reserve: int, totals: Pair, points: Pair,
-            rules: Rules, card: _Card) -> DealScore:
+            rules: Rules, card: _Card, rounded: bool = True) -> DealScore:
     score = (marks[0], marks[1])
-    if rules.rounding == "nearest":
-        rounded = (round_mark(marks[0]), round_mark(marks[1]))
-        if rounded != score:
-            card.add("rounding", rounded[0], rounded[1],
-                     f"Rounded to the nearest ten: NS {score[0]} → {rounded[0]}, "
-                     f"EW {score[1]} → {rounded[1]}.")
-        score = rounded
+    if rules.rounding != "none" and rounded:
+        new = (round_mark(marks[0], rules.rounding), round_mark(marks[1], rules.rounding))
+        if new != score:
+            how = "5 up" if rules.rounding == "nearest" else "6 up"
+            card.add("rounding", new[0], new[1],
+                     f"Rounded to the nearest ten ({how}): NS {score[0]} → {new[0]}, "
+                     f"EW {score[1]} → {new[1]}.", how=rules.rounding)
+        score = new
     card.add("score", score[0], score[1], f"Marks: NS {score[0]}, EW {score[1]}.")
     return DealScore(outcome, score, reserve, totals, points, tuple(card.lines))
 
 
 # -- reading a summary -------------------------------------------------------------------------
 def summary_rules(obj: Mapping[str, Any], game: str | None = None) -> Rules:
-    """The rule set named by an object's ``game``, ``rules`` and ``options``."""
+    """The rule set named by an object's ``game``, ``rules`` and ``options``. ``rules`` is a
+    preset's name or a rule set's text form (``contree:ffb,rounding=none``)."""
+    games = ", ".join(GAMES)
+    name = obj.get("rules")
+    text = isinstance(name, str) and ":" in name
     if game is None:
         raw_game = obj.get("game")
         if raw_game is None:
-            if "void" in obj or "adjust" in obj:
+            if text:
+                raw_game = str(name).partition(":")[0].strip().lower()
+            elif "void" in obj or "adjust" in obj:
                 raw_game = "coinche"
             else:
-                raise InputError("game", "missing: belote or coinche")
-        if raw_game not in ("belote", "coinche"):
-            raise InputError("game", f"{raw_game!r} is not a game: belote or coinche")
+                raise InputError("game", f"missing: {games}")
+        if raw_game not in GAMES:
+            raise InputError("game", f"{raw_game!r} is not a game: {games}")
         game = raw_game
-    name = obj.get("rules", "official")
-    if name is None:
-        name = "official"
-    if not isinstance(name, str) or name not in ("official", "house"):
-        raise InputError("rules", f"{name!r} is not a rule set: official or house")
+    if name is not None and not isinstance(name, str):
+        raise InputError("rules", f"{name!r} is not a rule set: a preset's name or a text "
+                                  "form like contree:ffb,rounding=none")
     options = obj.get("options")
     if options is not None and not isinstance(options, Mapping):
         raise InputError("options", "must be an object of rule options")
     try:
+        if text:
+            rules = parse_rules(str(name))
+            if rules.game != game:
+                raise InputError("rules", f"{name!r} is a rule set of {rules.game}, and this "
+                                          f"game is {game}")
+            return rules.replace(**dict(options)) if options else rules
         return Rules.from_options(name, game, options)
     except RulesError as e:
         msg = str(e)
@@ -451,8 +551,8 @@ def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
             _DEAL_KEYS - {"id", "note"})) + ")")
     game = rules.game
     held = _int(obj, "held_over", obj.get("held_over", 0)) if "held_over" in obj else 0
-    if held and game == "coinche":
-        raise InputError("held_over", "coinche has no litige: nothing is held over")
+    if held and game != "belote":
+        raise InputError("held_over", f"{game} has no litige: nothing is held over")
 
     if "void" in obj:
         if obj["void"] is not True and obj["void"] is not False:
@@ -493,9 +593,10 @@ def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
     if game == "belote":
         if obj.get("contract") is not None:
             raise InputError("contract", "belote has no contract: the taker takes the turned "
-                                         "card (contracts are for coinche)")
+                                         "card (contracts are for coinche and contrée)")
         if obj.get("coinche") not in (None, "none"):
-            raise InputError("coinche", "belote has no coinche (coinche is for coinche)")
+            raise InputError("coinche", "belote has no coinche (coinche is for coinche and "
+                                        "contrée)")
     else:
         if obj.get("contract") is None:
             raise InputError("contract", "missing: 80 to 160 by ten, \"capot\" or \"generale\"")
