@@ -458,9 +458,9 @@ def _finish(outcome: Outcome, marks: list[int], reserve: int, totals: Pair, poin
     if rules.rounding != "none" and rounded:
         new = (round_mark(marks[0], rules.rounding), round_mark(marks[1], rules.rounding))
         if new != score:
-            how = "5 up" if rules.rounding == "nearest" else "6 up"
+            how = "" if rules.rounding == "nearest" else " (6 up)"
             card.add("rounding", new[0], new[1],
-                     f"Rounded to the nearest ten ({how}): NS {score[0]} → {new[0]}, "
+                     f"Rounded to the nearest ten{how}: NS {score[0]} → {new[0]}, "
                      f"EW {score[1]} → {new[1]}.", how=rules.rounding)
         score = new
     card.add("score", score[0], score[1], f"Marks: NS {score[0]}, EW {score[1]}.")
