@@ -50,7 +50,7 @@ def _game(case: Any) -> dict[str, Any]:
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.function_scoped_fixture])
 def test_the_api_never_fails_and_matches_its_schema(case: Any) -> None:

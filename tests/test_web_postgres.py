@@ -74,7 +74,8 @@ def test_the_seed_game_on_postgres(client: TestClient) -> None:
     assert r.json()["deals"][1]["outcome"] == "made"
     r = client.delete(f"{API}/{gid}/deals/last")
     assert len(r.json()["deals"]) == 4
-    games = client.get(API).json()["games"]
+    key = {"Authorization": f"Bearer {client.tokens[gid]}"}  # type: ignore[attr-defined]
+    games = client.get(API, headers=key).json()["games"]
     assert games[0]["id"] == gid and games[0]["deals"] == 4
 
 
