@@ -58,9 +58,11 @@ class Connection:
     async def open(self) -> None:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
 
-    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+    async def request(self, method: str, path: str, body: bytes = b"", token: str = ""
+                      ) -> tuple[int, bytes]:
         assert self.reader is not None and self.writer is not None
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n{auth}"
                 f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
         self.writer.write(head.encode() + body)
         raw = await self.reader.readuntil(b"\r\n\r\n")
@@ -125,9 +127,9 @@ async def _deal_client(host: str, port: int, run: Run, budget: list[int], stop: 
                        deals: list[bytes], game_deals: int, games: list[str]) -> None:
     conn = Connection(host, port)
     await conn.open()
-    create = json.dumps({"game": "belote", "target": 1_000_000}).encode()
+    create = json.dumps({"game": "belote", "target": 100_000}).encode()
     try:
-        game_id = ""
+        game_id = token = ""
         played = game_deals
         i = 0
         while budget[0] > 0 and time.perf_counter() < stop:
@@ -135,7 +137,8 @@ async def _deal_client(host: str, port: int, run: Run, budget: list[int], stop: 
                 status, payload = await conn.request("POST", "/api/counter/games", create)
                 if status != 201:
                     raise RuntimeError(f"creating a game answered {status}: {payload[:200]!r}")
-                game_id = json.loads(payload)["id"]
+                created = json.loads(payload)
+                game_id, token = created["id"], created["token"]
                 games.append(game_id)
                 played = 0
                 if budget[0] <= 0:
@@ -143,7 +146,7 @@ async def _deal_client(host: str, port: int, run: Run, budget: list[int], stop: 
             budget[0] -= 1
             t0 = time.perf_counter()
             status, _ = await conn.request("POST", f"/api/counter/games/{game_id}/deals",
-                                           deals[i % len(deals)])
+                                           deals[i % len(deals)], token)
             run.latencies.append(time.perf_counter() - t0)
             if status != 200:
                 run.errors += 1

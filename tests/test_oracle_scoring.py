@@ -40,7 +40,7 @@ def api_score(obj: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_oracle_agrees_with_every_seed_vector() -> None:
     """The oracle itself is checked first, on the seeds' worked examples."""
-    for name in ("seed-deals.jsonl", "seed-games.jsonl"):
+    for name in ("seed-deals.jsonl", "seed-games.jsonl", "contree-conventions.jsonl"):
         for line in (VECTORS / name).read_text(encoding="utf-8").splitlines():
             vector = json.loads(line)
             got = score_line(vector["input"])

@@ -1,4 +1,5 @@
-"""Every worked example of the seeds, through the Python API and through the command line."""
+"""Every worked example of the seeds, and the contrée survey's worked example under every
+convention (``contree-conventions.jsonl``), through the Python API and the command line."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ def _load(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-DEALS = _load("seed-deals.jsonl")
-GAMES = _load("seed-games.jsonl")
+CONVENTIONS = _load("contree-conventions.jsonl")
+DEALS = _load("seed-deals.jsonl") + [v for v in CONVENTIONS if "deals" not in v["input"]]
+GAMES = _load("seed-games.jsonl") + [v for v in CONVENTIONS if "deals" in v["input"]]
 
 
 def _same_deal(got: dict[str, Any], exp: dict[str, Any]) -> None:
@@ -58,3 +60,15 @@ def test_all_vectors_through_the_command_line() -> None:
     assert len(answers) == len(vectors)
     for vector, got in zip(vectors, answers, strict=True):
         assert got == answer_score(vector["input"])
+
+
+def test_every_convention_of_the_survey_has_its_five_cases() -> None:
+    """Made, coinched, surcoinched, failed, failed coinched: every figure of the table."""
+    cases = ("made", "coinched", "surcoinched", "failed", "failed-coinched")
+    conventions = {v["convention"] for v in CONVENTIONS if "deals" not in v["input"]}
+    assert len(conventions) >= 15
+    for name in conventions:
+        ids = {v["id"].rsplit("-", 1)[-1] for v in CONVENTIONS if v["convention"] == name}
+        got = sorted(v["id"] for v in CONVENTIONS if v["convention"] == name)
+        assert len(got) == 5, (name, got, ids)
+        assert all(any(i.endswith("-" + c) for i in got) for c in cases), (name, got)

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from rebelote.match import Match
 from rebelote.web.app import create_app
-from web_fixtures import seed_game, seed_games
+from web_fixtures import keyed_client, seed_game, seed_games
 
 API = "/api/counter/games"
 FIVE = seed_game("belote-five-deals")
@@ -26,7 +26,7 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url)) as c:
+    with keyed_client(create_app(db_url)) as c:
         yield c
 
 
@@ -109,7 +109,8 @@ def test_list_games_latest_first(client: TestClient) -> None:
     first = new_game(client, teams={"NS": "A", "EW": "B"})
     second = new_game(client, teams={"NS": "C", "EW": "D"})
     add(client, first["id"], {"taker": "NS", "points": {"NS": 100}})
-    games = client.get(API).json()["games"]
+    both = f"Bearer {first['token']},{second['token']}"
+    games = client.get(API, headers={"Authorization": both}).json()["games"]
     assert [g["id"] for g in games] == [first["id"], second["id"]]
     assert games[0]["totals"] == {"NS": 100, "EW": 62} and games[0]["deals"] == 1
     assert games[1]["teams"] == {"NS": "C", "EW": "D"}
@@ -320,7 +321,9 @@ def test_concurrent_writers_without_if_match_all_land(client: TestClient) -> Non
 
 
 def test_two_apps_on_one_database_stay_consistent(db_url: str) -> None:
-    with TestClient(create_app(db_url)) as a, TestClient(create_app(db_url)) as b:
+    tokens: dict[str, str] = {}
+    with keyed_client(create_app(db_url), tokens) as a, \
+            keyed_client(create_app(db_url), tokens) as b:
         gid = new_game(a)["id"]
         add(a, gid, {"adjust": {"NS": 10}})
         add(b, gid, {"adjust": {"NS": 5}})  # b had never seen the game
@@ -349,9 +352,10 @@ def test_delete_a_game(client: TestClient) -> None:
 
 
 def test_games_survive_a_new_app_on_the_same_file(db_url: str) -> None:
-    with TestClient(create_app(db_url)) as c:
+    tokens: dict[str, str] = {}
+    with keyed_client(create_app(db_url), tokens) as c:
         gid = five_deal_game(c)
-    with TestClient(create_app(db_url)) as c:
+    with keyed_client(create_app(db_url), tokens) as c:
         assert c.get(f"{API}/{gid}").json()["totals"] == {"NS": 906, "EW": 124}
 
 

@@ -50,6 +50,26 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:
+    """Poll ``expression`` in the page until it is true (``page.evaluate`` runs outside the
+    page's Content-Security-Policy, which forbids string evaluation)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never true: {expression}")
+        page.wait_for_timeout(50)
+
+
+def watch_csp(page: Any) -> list[str]:
+    """The Content-Security-Policy violations the page reports (collected as they come)."""
+    found: list[str] = []
+    page.on("console", lambda msg: found.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
+    return found
+
+
 def enter_deal(page: Any, deal: dict[str, Any]) -> None:
     """Fill the deal form as a player does, with taps, and add the deal."""
     page.click(f"#deal-form label:has(input[name=taker][value={deal['taker']}])")
@@ -64,7 +84,7 @@ def enter_deal(page: Any, deal: dict[str, Any]) -> None:
         page.click(f"#deal-form label:has(input[name=belote][value={deal['belote']}])")
     count = page.locator("#sheet .row").count()
     page.click("#add-deal")
-    page.wait_for_function(f"document.querySelectorAll('#sheet .row').length == {count + 1}")
+    wait_until(page, f"document.querySelectorAll('#sheet .row').length == {count + 1}")
 
 
 def totals(page: Any) -> tuple[str, str]:
@@ -77,6 +97,7 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
     phone = browser.new_context(viewport={"width": 390, "height": 844})
     with live_server(db, port) as base:
         page = phone.new_page()
+        csp = watch_csp(page)
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(base + "/")
         assert page.get_attribute("html", "lang") == "fr"
@@ -104,7 +125,7 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
 
         # undo the last deal
         page.click("#undo")
-        page.wait_for_function("document.querySelectorAll('#sheet .row').length == 4")
+        wait_until(page, "document.querySelectorAll('#sheet .row').length == 4")
         assert totals(page) == ("614", "124")
 
         # edit deal 2: EW took and made 100; everything after it is scored again
@@ -127,6 +148,7 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
     # a new server on the same file: the game is still there
     with live_server(db, port) as base:
         page = phone.new_page()
+        csp = watch_csp(page)
         page.goto(base + "/")
         page.click("#resume")  # the home page offers the game last played on this browser
         page.wait_for_selector("#deal-form")
@@ -141,11 +163,13 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
         assert page.locator("#sheet .badge").first.inner_text() == "failed"
         page.set_viewport_size({"width": 1280, "height": 900})
         page.screenshot(path=str(SHOTS / "rebelote-game-desktop.png"), full_page=True)
+        assert not csp, csp
 
 
 def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
     with live_server(f"sqlite:///{tmp_path / 'coinche.sqlite3'}") as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
+        csp = watch_csp(page)
         page.goto(base + "/")
         page.click("#new-game label:has(input[name=game][value=coinche])")
         page.click("#new-game button[type=submit]")
@@ -162,11 +186,13 @@ def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
         page.wait_for_selector("#deal-1")
         assert totals(page) == ("210", "50")
         page.screenshot(path=str(SHOTS / "rebelote-coinche-phone.png"), full_page=True)
+        assert not csp, csp
 
 
 def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path) -> None:
     with live_server(f"sqlite:///{tmp_path / 'variant.sqlite3'}") as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
+        csp = watch_csp(page)
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(base + "/")
         page.click("#new-game button[type=submit]")
@@ -177,7 +203,7 @@ def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path)
         page.click("#name-NS")  # touching the name opens its box
         page.fill("input[name=team_NS]", "Les bleus")
         page.press("input[name=team_NS]", "Enter")
-        page.wait_for_function("document.querySelector('#name-NS').innerText.includes('bleus')")
+        wait_until(page, "document.querySelector('#name-NS').innerText.includes('bleus')")
         assert page.text_content("#sheet .sheet-head span:nth-child(3)") == "Les bleus"
 
         page.click(".more summary")
@@ -189,3 +215,4 @@ def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path)
         assert totals(page) == ("0", "0")
         page.goto(base + "/games")
         assert page.locator(".games li").count() == 2
+        assert not csp, csp

@@ -21,7 +21,7 @@ from rebelote.scoring import DealSummary, score_deal
 from rebelote.web import i18n
 from rebelote.web.app import create_app
 from rebelote.web.forms import deal_from_form, form_from_deal
-from web_fixtures import seed_game
+from web_fixtures import keyed_client, seed_game
 
 API = "/api/counter/games"
 HX = {"HX-Request": "true"}
@@ -31,7 +31,7 @@ LOCALE = Path(i18n.__file__).parent.parent / "locale"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")) as c:
+    with keyed_client(create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")) as c:
         yield c
 
 

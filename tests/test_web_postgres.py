@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 
 from rebelote.store import GameStore, make_engine, migrate
 from rebelote.web.app import create_app
-from web_fixtures import seed_game
+from web_fixtures import keyed_client, seed_game
 
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
 API = "/api/counter/games"
@@ -50,7 +50,7 @@ def pg_url() -> Iterator[str]:
 
 @pytest.fixture
 def client(pg_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(pg_url)) as c:
+    with keyed_client(create_app(pg_url)) as c:
         yield c
 
 
@@ -59,7 +59,7 @@ def test_migrations_run_and_run_again(pg_url: str) -> None:
     migrate(engine)
     migrate(engine)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     assert GameStore(engine).count() == 0
     engine.dispose()
 
@@ -74,7 +74,8 @@ def test_the_seed_game_on_postgres(client: TestClient) -> None:
     assert r.json()["deals"][1]["outcome"] == "made"
     r = client.delete(f"{API}/{gid}/deals/last")
     assert len(r.json()["deals"]) == 4
-    games = client.get(API).json()["games"]
+    key = {"Authorization": f"Bearer {client.tokens[gid]}"}  # type: ignore[attr-defined]
+    games = client.get(API, headers=key).json()["games"]
     assert games[0]["id"] == gid and games[0]["deals"] == 4
 
 
@@ -109,8 +110,9 @@ def test_concurrent_writers_on_postgres(client: TestClient) -> None:
 
 
 def test_games_survive_a_new_app(pg_url: str) -> None:
-    with TestClient(create_app(pg_url)) as c:
+    tokens: dict[str, str] = {}
+    with keyed_client(create_app(pg_url), tokens) as c:
         gid = c.post(API, json={"game": "belote"}).json()["id"]
         c.post(f"{API}/{gid}/deals", json={"taker": "NS", "points": {"NS": 100}})
-    with TestClient(create_app(pg_url)) as c:
+    with keyed_client(create_app(pg_url), tokens) as c:
         assert c.get(f"{API}/{gid}").json()["totals"] == {"NS": 100, "EW": 62}

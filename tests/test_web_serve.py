@@ -15,14 +15,15 @@ def test_serve_answers_and_keeps_games_across_restarts(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
     port = free_port()
     with live_server(db, port) as base:  # stops it with SIGTERM and checks status 0
-        gid = httpx.post(f"{base}/api/counter/games", json={"game": "belote"}).json()["id"]
+        created = httpx.post(f"{base}/api/counter/games", json={"game": "belote"}).json()
+        gid, key = created["id"], {"Authorization": f"Bearer {created['token']}"}
         r = httpx.post(f"{base}/api/counter/games/{gid}/deals",
-                       json={"taker": "NS", "points": {"NS": 100}})
+                       json={"taker": "NS", "points": {"NS": 100}}, headers=key)
         assert r.status_code == 200
         assert httpx.get(f"{base}/").status_code == 200
         assert httpx.get(f"{base}/docs").status_code == 200
     with live_server(db, port) as base:
-        game = httpx.get(f"{base}/api/counter/games/{gid}").json()
+        game = httpx.get(f"{base}/api/counter/games/{gid}", headers=key).json()
         assert game["totals"] == {"NS": 100, "EW": 62}
 
 

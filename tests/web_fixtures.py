@@ -70,3 +70,43 @@ def live_server(db_url: str, port: int | None = None) -> Iterator[str]:
             proc.kill()
             raise AssertionError("the server did not stop on SIGTERM") from None
         assert code == 0, f"the server exited with {code} on SIGTERM"
+
+
+class KeyedClient:
+    """Mixin of the tests' ``TestClient``: it keeps the secret ``token`` of every game it
+    creates (``POST /api/counter/games``, ``/import``) and sends it as ``Authorization: Bearer``
+    on that game's routes, as a real API client would. ``keyless()`` requests carry none."""
+
+    tokens: dict[str, str]
+
+    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:
+        path = str(url)
+        headers = dict(kwargs.pop("headers", None) or {})
+        if getattr(self, "_with_keys", True) and "Authorization" not in headers:
+            parts = path.split("?")[0].split("/")
+            if len(parts) > 4 and parts[1:4] == ["api", "counter", "games"]:
+                token = self.tokens.get(parts[4])
+                if token:
+                    headers["Authorization"] = f"Bearer {token}"
+        response = super().request(method, url, *args, headers=headers, **kwargs)  # type: ignore[misc]
+        if method.upper() == "POST" and response.status_code == 201:
+            try:
+                body = response.json()
+            except ValueError:
+                body = {}
+            if isinstance(body, dict) and "token" in body and "id" in body:
+                self.tokens[body["id"]] = body["token"]
+        return response
+
+
+def keyed_client(app: Any, tokens: dict[str, str] | None = None) -> Any:
+    """A ``TestClient`` on ``app`` that keeps and presents its games' secrets (in ``tokens``,
+    which two clients may share)."""
+    from fastapi.testclient import TestClient
+
+    class _Client(KeyedClient, TestClient):
+        pass
+
+    client = _Client(app)
+    client.tokens = {} if tokens is None else tokens
+    return client

@@ -28,6 +28,7 @@ from rebelote.rules import (
     CONTRACTS,
     NO_TRUMP,
     TRUMP_NAMES,
+    Game,
     Rules,
     parse_trump,
     seat_step,
@@ -147,7 +148,7 @@ class Auction(NamedTuple):
     call, and a tuple is built several times faster than a frozen dataclass.
     """
 
-    game: Literal["belote", "coinche"]
+    game: Game
     first: int
     step: int
     generale: bool

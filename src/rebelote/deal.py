@@ -470,7 +470,7 @@ class DealState(NamedTuple):
                 bel[holder & 1] += 1
         contract: int | str | None = None
         multiplier = 1
-        if game == "coinche":
+        if game != "belote":
             best = self.auction.best
             assert best is not None
             contract = best.value if best.kind == "value" else best.kind

@@ -108,6 +108,28 @@ _COINCHES: Final = {
      "×2": "coinche", "x4": "surcoinche", "×4": "surcoinche", "2": "coinche", "4": "surcoinche"}
 
 
+# -- text cells: never a formula ----------------------------------------------------------------
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def text_cell(text: str) -> str:
+    """A free text (a team name) as a cell no spreadsheet runs as a formula: one beginning
+    with ``= + - @``, a tab or a carriage return (or the quote itself) gets a leading ``'``,
+    which :func:`text_of_cell` removes.
+
+    >>> print(text_cell('=HYPERLINK("http://x")'), text_cell("Nous"), text_cell("'a"))
+    '=HYPERLINK("http://x") Nous ''a
+    >>> all(text_of_cell(text_cell(t)) == t for t in ("=1+1", "'", "''x", "-3", "Eux"))
+    True
+    """
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def text_of_cell(cell: str) -> str:
+    """The text written by :func:`text_cell`."""
+    return cell[1:] if cell.startswith("'") else cell
+
+
 # -- writing ------------------------------------------------------------------------------------
 def match_to_csv(match: Match, lang: str = "fr") -> str:
     """The game as CSV text: the game's lines, a blank line, a header row, a row per deal."""
@@ -123,7 +145,7 @@ def match_to_csv(match: Match, lang: str = "fr") -> str:
     if options:
         writer.writerow([meta["options"], json.dumps(options, sort_keys=True)])
     writer.writerow([meta["target"], match.target])
-    writer.writerow([meta["teams"], *match.teams])
+    writer.writerow([meta["teams"], *(text_cell(t) for t in match.teams)])
     writer.writerow([meta["start"], *match.start])
     writer.writerow([])
     writer.writerow([c[i] for c in COLUMNS])
@@ -275,7 +297,7 @@ def _game_json(sheet: _Sheet) -> dict[str, Any]:
         elif key == "teams":
             if len(values) < 2 or not values[0] or not values[1]:
                 raise InputError(f"row {r}", "two team names, NS then EW, in columns 2 and 3")
-            out["teams"] = {"NS": values[0], "EW": values[1]}
+            out["teams"] = {"NS": text_of_cell(values[0]), "EW": text_of_cell(values[1])}
         elif key == "start":
             if len(values) < 2:
                 raise InputError(f"row {r}", "two totals, NS then EW, in columns 2 and 3")

@@ -20,7 +20,7 @@ from typing import Any, Final
 from rebelote.cards import TEAMS, Team
 from rebelote.errors import InputError
 from rebelote.rules import BELOTE_POINTS, Rules
-from rebelote.scoring import DealScore
+from rebelote.scoring import DealScore, ResultLine
 from rebelote.summary import DealSummary, summaries_from_json, summary_rules
 
 DEFAULT_TEAMS: Final = ("Nous", "Eux")
@@ -53,7 +53,7 @@ class MatchResult:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A game of belote or coinche to a target."""
+    """A game of belote, coinche or contrée to a target."""
 
     rules: Rules
     target: int = 1000
@@ -170,7 +170,7 @@ def score_match(rules: Rules, deals: tuple[DealSummary, ...], target: int,
     only through its belote after failing or while capot: then it must first win a trick in a
     later deal (option ``belote_alone_wins`` lifts this).
     """
-    from rebelote.scoring import score_deal
+    from rebelote.scoring import score_deal, score_deal_exact
 
     totals = list(start)
     reserve = 0
@@ -179,6 +179,7 @@ def score_match(rules: Rules, deals: tuple[DealSummary, ...], target: int,
     running: list[tuple[int, int]] = []
     winner: Team | None = None
     won_after: int | None = None
+    exact_last = rules.last_deal_exact and rules.rounding != "none"
     for n, deal in enumerate(deals, start=1):
         if deal.kind == "deal" and deal.held_over and reserve and deal.held_over != reserve:
             raise InputError(f"deals[{n}].held_over", f"the game carries a reserve of {reserve}"
@@ -193,21 +194,47 @@ def score_match(rules: Rules, deals: tuple[DealSummary, ...], target: int,
             score = replace(score, held_over=reserve)
         else:
             reserve = score.held_over
-        before = tuple(totals)
-        totals[0] += score.score[0]
-        totals[1] += score.score[1]
+        after = _after(deal, score, totals, pending, target, rules)
+        if exact_last and winner is None and deal.kind == "deal":
+            # The deal that ends the game is counted exactly: rounding never decides a game.
+            exact = score_deal_exact(deal, rules)
+            after_exact = _after(deal, exact, totals, pending, target, rules)
+            if after[2] is not None or after_exact[2] is not None:
+                score, after = _last_exact(exact), after_exact
+        totals, pending, new_winner = after
         scores.append(score)
         running.append((totals[0], totals[1]))
-        if deal.kind == "void":
-            continue
-        if deal.kind == "deal" and not rules.belote_alone_wins:
-            _update_pending(deal, score, before, totals, target, pending)
-        if winner is None:
-            hi = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else None
-            if hi is not None and totals[hi] >= target and not pending[hi]:
-                winner, won_after = TEAMS[hi], n
+        if winner is None and new_winner is not None:
+            winner, won_after = new_winner, n
     return MatchResult(tuple(scores), (totals[0], totals[1]), tuple(running), winner, won_after,
                        reserve, (pending[0], pending[1]))
+
+
+def _last_exact(score: DealScore) -> DealScore:
+    """An exact deal score, its card saying that the last deal of a game is not rounded."""
+    lines = list(score.lines)
+    note = ResultLine("last_deal_exact", score.score[0], score.score[1],
+                      "The last deal of the game is counted exactly (no rounding).")
+    lines.insert(max(0, len(lines) - 1), note)
+    return replace(score, lines=tuple(lines))
+
+
+def _after(deal: DealSummary, score: DealScore, totals: list[int], pending: list[bool],
+           target: int, rules: Rules) -> tuple[list[int], list[bool], Team | None]:
+    """The totals, the belote-alone blocks and the winner (if any) once ``score`` is marked."""
+    before = tuple(totals)
+    new_totals = [totals[0] + score.score[0], totals[1] + score.score[1]]
+    new_pending = list(pending)
+    if deal.kind == "void":
+        return new_totals, new_pending, None
+    if deal.kind == "deal" and not rules.belote_alone_wins:
+        _update_pending(deal, score, before, new_totals, target, new_pending)
+    hi = 0 if new_totals[0] > new_totals[1] else 1 if new_totals[1] > new_totals[0] else None
+    if hi is None or new_pending[hi]:
+        return new_totals, new_pending, None
+    reached = (new_totals[hi] > target if rules.target_rule == "exceed"
+               else new_totals[hi] >= target)
+    return new_totals, new_pending, TEAMS[hi] if reached else None
 
 
 def _update_pending(deal: DealSummary, score: DealScore, before: tuple[int, ...],

@@ -169,9 +169,9 @@ def _initial_state(obj: Mapping[str, Any], auction: list[tuple[int, Bid]]) -> De
         seat = next(s for s in range(4) if hands[s].bit_count() != 8)
         raise InputError(f"hands.{SEATS[seat]}", f"{hands[seat].bit_count()} cards: each seat "
                          "holds 8 cards when play begins")
-    if rules.game == "coinche":
+    if rules.game != "belote":
         if obj.get("turned") is not None:
-            raise InputError("turned", "coinche has no turned card")
+            raise InputError("turned", f"{rules.game} has no turned card")
         try:
             return DealState.from_hands(rules, dealer, hands, held_over=held)
         except IllegalActionError as e:

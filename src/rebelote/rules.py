@@ -1,7 +1,9 @@
 """Rule sets, card values and orders, legal cards and trick winners (RULES.md sections 2, 3, 9).
 
-A :class:`Rules` value holds every option of a rule set. The presets ``official`` and ``house``
-are found by name for each game, and any option can be changed:
+A :class:`Rules` value holds every option of a rule set. The presets (``official`` and ``house``
+for belote and coinche; ``ffb``, ``ffb-ludique``, ``cannes-2016``, ``annonces`` and ``exact``
+for contrée) are rows of one table, :data:`PRESETS`, found by name for each game, and any option
+can be changed:
 
 >>> rules = Rules.preset("official", "coinche")
 >>> rules.rounding, rules.undertrump, rules.replace(undertrump="must").undertrump
@@ -33,8 +35,10 @@ from rebelote.cards import SEATS, SUIT_MASKS, SUIT_NAMES, Card, Mask, Seat, suit
 from rebelote.errors import IllegalActionError as IllegalActionError
 from rebelote.errors import RulesError as RulesError
 
-Game = Literal["belote", "coinche"]
-GAMES: Final[tuple[Game, ...]] = ("belote", "coinche")
+Game = Literal["belote", "coinche", "contree"]
+GAMES: Final[tuple[Game, ...]] = ("belote", "coinche", "contree")
+# The games played with an auction of contracts (coinche and contrée).
+AUCTION_GAMES: Final[frozenset[str]] = frozenset({"coinche", "contree"})
 
 # Trump modes: a suit 0..3, no-trump or all-trump.
 TrumpMode = int
@@ -52,8 +56,20 @@ Direction = Literal["clockwise", "counterclockwise"]
 Undertrump = Literal["must", "may"]
 DeclarationTie = Literal["nobody", "first"]
 AllTrumpScale = Literal["reduced", "trump"]
-Rounding = Literal["nearest", "none"]
+Rounding = Literal["nearest", "six_up", "none"]
 Litige = Literal["hold", "defense"]
+# The ways of counting of the auction games (docs/rules.md, "Ways of counting").
+Counting = Literal["made_plus_bid", "made", "bid"]
+FailureBase = Literal[160, 162, 0]
+CoincheForm = Literal["whole", "contract", "flat", "base"]
+Surcoinche = Literal[4, 3]
+CapotBid = Literal["contract", "prime"]
+CapotValue = Literal[250, 270]
+CapotUnbid = Literal[252, 250]
+CapotFailed = Literal["formula", "prime"]
+RoundingScope = Literal["mark", "points"]
+TargetRule = Literal["reach", "exceed"]
+CAPOT_PRIME: Final = 500  # a bid capot as a prime (option capot_bid = prime), × the coinche
 
 # Values by rank index 7 8 9 T J Q K A.
 TRUMP_VALUES: Final = (0, 0, 14, 10, 20, 3, 4, 11)
@@ -108,9 +124,14 @@ def trump_name(mode: TrumpMode) -> str:
     return TRUMP_NAMES[mode]
 
 
-def round_mark(points: int) -> int:
-    """Round to the nearest ten, 5 up: 85 -> 90, 84 -> 80, 187 -> 190."""
-    return (points + 5) // 10 * 10 if points >= 0 else -((-points + 4) // 10 * 10)
+def round_mark(points: int, rounding: str = "nearest") -> int:
+    """Round to the nearest ten: ``nearest`` 5 up (85 -> 90, 84 -> 80, 187 -> 190), ``six_up``
+    (85 -> 80, 86 -> 90), ``none`` leaves the points as they are. Negative points round as
+    their opposite."""
+    if rounding == "none":
+        return points
+    up = 5 if rounding == "nearest" else 4
+    return (points + up) // 10 * 10 if points >= 0 else -((-points + up) // 10 * 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,23 +159,38 @@ class Rules:
     litige: Litige = "hold"
     belote_alone_wins: bool = False
     target: int = 1000
+    # The ways of counting of coinche and contrée (the seeds' coinche values by default).
+    counting: Counting = "made_plus_bid"
+    failure_base: FailureBase = 160
+    coinche_form: CoincheForm = "whole"
+    surcoinche: Surcoinche = 4
+    belote_prenable: bool = False
+    belote_multiplied: bool = True
+    must_outscore: bool = True
+    capot_bid: CapotBid = "contract"
+    capot_value: CapotValue = 250
+    capot_unbid: CapotUnbid = 252
+    capot_failed: CapotFailed = "formula"
+    rounding_scope: RoundingScope = "mark"
+    last_deal_exact: bool = False
+    target_rule: TargetRule = "reach"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             _check_option(f.name, getattr(self, f.name))
 
     @staticmethod
-    def preset(name: str = "official", game: str = "coinche") -> Rules:
-        """The rule set ``official`` or ``house`` of ``game`` (``belote`` or ``coinche``)."""
+    def preset(name: str | None = None, game: str = "coinche") -> Rules:
+        """The rule set ``name`` of ``game`` (a row of :data:`PRESETS`); ``None`` is the game's
+        default (``official``; ``ffb`` for contrée, where ``official`` also names ``ffb``)."""
         if game not in GAMES:
-            raise RulesError("game", f"{game!r} is not a game (belote, coinche)")
-        if name not in PRESET_NAMES:
-            raise RulesError("rules", f"{name!r} is not a rule set ({', '.join(PRESET_NAMES)})")
+            raise RulesError("game", f"{game!r} is not a game ({', '.join(GAMES)})")
+        name = preset_name(name, game)
         return _preset(name, game)
 
     @staticmethod
     def from_options(
-        name: str = "official", game: str = "coinche", options: Mapping[str, Any] | None = None
+        name: str | None = None, game: str = "coinche", options: Mapping[str, Any] | None = None
     ) -> Rules:
         """A preset with ``options`` (a JSON object of option names and values) applied."""
         rules = Rules.preset(name, game)
@@ -181,8 +217,26 @@ class Rules:
 
     def changed_options(self) -> dict[str, Any]:
         """The options that differ from this rule set's preset."""
-        base = Rules.preset(self.name if self.name in PRESET_NAMES else "official", self.game)
+        name = self.name if self.name in PRESETS[self.game] else None
+        base = Rules.preset(name, self.game)
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+
+    @property
+    def has_auction(self) -> bool:
+        """Coinche and contrée: contracts 80..160, capot (and générale), coinche."""
+        return self.game in AUCTION_GAMES
+
+    def to_text(self) -> str:
+        """The short text form: ``game:preset`` and the changed options (:func:`parse_rules`).
+
+        >>> Rules.preset("ffb", "contree").replace(rounding="none", target=1500).to_text()
+        'contree:ffb,rounding=none,target=1500'
+        """
+        parts = [f"{self.game}:{self.name}"]
+        for key, value in self.changed_options().items():
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            parts.append(f"{key}={shown}")
+        return ",".join(parts)
 
     # -- totals ------------------------------------------------------------------------------
     def card_total(self, trump: TrumpMode) -> int:
@@ -198,12 +252,30 @@ class Rules:
         return self.card_total(trump) + CAPOT_LAST_TRICK
 
     def fall_base(self, trump: TrumpMode) -> int:
-        """The deal total rounded to ten, as a coinche mark counts it: 160 (house no-trump 130)."""
-        return round_mark(self.deal_total(trump))
+        """What a failed (or coinched) contract's deal is worth, by the option ``failure_base``:
+        160, the deal total rounded to ten (house no-trump 130); 162, the deal total exact;
+        0, nothing (the contract alone)."""
+        if self.failure_base == 0:
+            return 0
+        total = self.deal_total(trump)
+        return round_mark(total) if self.failure_base == 160 else total
 
     def capot_base(self, trump: TrumpMode) -> int:
-        """The capot total rounded to ten: 250 (house no-trump 220)."""
-        return round_mark(self.capot_total(trump))
+        """The same for a capot: 250 (the capot total rounded), 252 (exact) or 0."""
+        if self.failure_base == 0:
+            return 0
+        total = self.capot_total(trump)
+        return round_mark(total) if self.failure_base == 160 else total
+
+    def unbid_capot(self, trump: TrumpMode) -> int:
+        """The points of a capot the takers did not bid (option ``capot_unbid``): 252, the capot
+        total, or 250, the capot total rounded to ten (house no-trump 220 either way)."""
+        total = self.capot_total(trump)
+        return total if self.capot_unbid == 252 else round_mark(total)
+
+    def coinche_multiplier(self, coinche: int) -> int:
+        """The multiplier of a contract coinched (2) or surcoinched (option ``surcoinche``)."""
+        return self.surcoinche if coinche == 4 else coinche
 
     @property
     def must_undertrump(self) -> bool:
@@ -219,15 +291,127 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "no_trump_aces": (19, 11),
     "rounding": get_args(Rounding),
     "litige": get_args(Litige),
+    "counting": get_args(Counting),
+    "failure_base": get_args(FailureBase),
+    "coinche_form": get_args(CoincheForm),
+    "surcoinche": get_args(Surcoinche),
+    "capot_bid": get_args(CapotBid),
+    "capot_value": get_args(CapotValue),
+    "capot_unbid": get_args(CapotUnbid),
+    "capot_failed": get_args(CapotFailed),
+    "rounding_scope": get_args(RoundingScope),
+    "target_rule": get_args(TargetRule),
 }
 _BOOLS: Final = frozenset({
     "overtrump_partner", "declarations", "belote_counts_for_contract", "generale",
-    "coinche_capot", "belote_no_all_trump", "belote_alone_wins",
+    "coinche_capot", "belote_no_all_trump", "belote_alone_wins", "belote_prenable",
+    "belote_multiplied", "must_outscore", "last_deal_exact",
 })
 OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in ("game", "name")
 )
-PRESET_NAMES: Final = ("official", "house")
+
+# -- presets: one table of data ----------------------------------------------------------------
+# Each row names the options that differ from the defaults of :class:`Rules` (the seeds'
+# official coinche). Contrée's rows come from the survey of real tables' conventions
+# (docs/rules.md, "Contrée presets").
+_FFB: Final[Mapping[str, Any]] = {
+    "declarations": False, "generale": False, "must_outscore": False, "belote_prenable": True,
+    "belote_multiplied": False, "capot_bid": "prime", "capot_failed": "prime", "target": 2000,
+}
+PRESETS: Final[Mapping[str, Mapping[str, Mapping[str, Any]]]] = {
+    "belote": {
+        "official": {"undertrump": "must", "rounding": "none"},
+        "house": {"undertrump": "must", "rounding": "none", "no_trump_aces": 11},
+    },
+    "coinche": {
+        "official": {},
+        "house": {"rounding": "none", "no_trump_aces": 11},
+    },
+    "contree": {
+        # FFB 2016 score table: made pts + C + own belote, the defense its points; failed
+        # 160 + C + all belote; coinched 320 + 2C, surcoinched 640 + 4C, belote outside; capot
+        # bid 500, coinched 1000 / 2000, unbid 252; rounded 5 up; 2000.
+        "ffb": {**_FFB},
+        # FFB "Équipe Ludique": 160 + 2C, 160 + 3C; capot a 250 contract; 6 up; last deal exact.
+        "ffb-ludique": {**_FFB, "coinche_form": "contract", "surcoinche": 3,
+                        "capot_bid": "contract", "capot_failed": "formula",
+                        "rounding": "six_up", "last_deal_exact": True},
+        # Championnat de France, Cannes 2016: 162 + 2C, 162 + 3C; capot bid 270; 6 up; last
+        # deal exact; 2001.
+        "cannes-2016": {**_FFB, "failure_base": 162, "coinche_form": "contract",
+                        "surcoinche": 3, "capot_bid": "contract", "capot_value": 270,
+                        "capot_failed": "formula", "rounding": "six_up",
+                        "last_deal_exact": True, "target": 2001},
+        # Points annoncés: the winner of the deal marks the contract only (× the coinche).
+        "annonces": {**_FFB, "counting": "bid", "failure_base": 0, "capot_bid": "contract",
+                     "capot_failed": "formula", "rounding": "none", "target": 1000},
+        # As ffb, counted exactly (no rounding).
+        "exact": {**_FFB, "rounding": "none"},
+    },
+}
+DEFAULT_PRESETS: Final[Mapping[str, str]] = {"belote": "official", "coinche": "official",
+                                             "contree": "ffb"}
+_PRESET_ALIASES: Final[Mapping[tuple[str, str], str]] = {("contree", "official"): "ffb"}
+PRESET_NAMES: Final = tuple(dict.fromkeys(n for rows in PRESETS.values() for n in rows))
+
+
+def preset_name(name: str | None, game: str) -> str:
+    """The preset ``name`` of ``game`` as the table names it; ``None`` is the game's default."""
+    if name is None:
+        return DEFAULT_PRESETS[game]
+    name = _PRESET_ALIASES.get((game, name), name)
+    if not isinstance(name, str) or name not in PRESETS[game]:
+        names = ", ".join(PRESETS[game])
+        raise RulesError("rules", f"{name!r} is not a rule set of {game} ({names})")
+    return name
+
+
+def parse_rules(text: str) -> Rules:
+    """A rule set from its short text form (:meth:`Rules.to_text`): ``game:preset`` then
+    ``option=value`` pairs, by commas. ``on``/``off`` (or ``true``/``false``) for yes-no options.
+
+    >>> parse_rules("contree:cannes-2016,surcoinche=4").surcoinche
+    4
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise RulesError("rules", "empty; write game:preset, like contree:ffb")
+    head, *pairs = [p.strip() for p in text.strip().split(",")]
+    game, _, name = head.partition(":")
+    game = game.strip().lower()
+    if game not in GAMES:
+        raise RulesError("game", f"{game!r} is not a game ({', '.join(GAMES)})")
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        if not pair:
+            continue
+        key, eq, raw = pair.partition("=")
+        key = key.strip()
+        if not eq:
+            raise RulesError(f"options.{key}", f"write {key}=value")
+        if key not in OPTION_NAMES:
+            raise RulesError(
+                f"options.{key}: unknown rule option (known: {', '.join(OPTION_NAMES)})")
+        changes[key] = _option_value(key, raw.strip())
+    return Rules.preset(name.strip() or None, game).replace(**changes)
+
+
+def _option_value(key: str, raw: str) -> Any:
+    """An option's value from text: a yes-no, a whole number or a word, as the option takes."""
+    if key in _BOOLS:
+        word = raw.lower()
+        if word in ("on", "true", "yes", "1"):
+            return True
+        if word in ("off", "false", "no", "0"):
+            return False
+        raise RulesError(f"options.{key}", f"{raw!r} is not on or off")
+    choices = _CHOICES.get(key, ())
+    if key in ("target", "generale_value") or any(isinstance(c, int) for c in choices):
+        try:
+            return int(raw)
+        except ValueError:
+            raise RulesError(f"options.{key}", f"{raw!r} is not a whole number") from None
+    return raw
 
 
 def _check_option(key: str, value: Any) -> None:
@@ -253,14 +437,7 @@ def _check_option(key: str, value: Any) -> None:
 
 @cache
 def _preset(name: str, game: str) -> Rules:
-    belote = game == "belote"
-    return Rules(
-        game=game,  # type: ignore[arg-type]
-        name=name,
-        undertrump="must" if belote else "may",
-        rounding="none" if belote or name == "house" else "nearest",
-        no_trump_aces=11 if name == "house" else 19,
-    )
+    return Rules(game=game, name=name, **PRESETS[game][name])  # type: ignore[arg-type]
 
 
 # -- card tables -------------------------------------------------------------------------------

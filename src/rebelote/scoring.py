@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from rebelote.cards import TEAMS, Team
 from rebelote.errors import InputError
-from rebelote.rules import BELOTE_POINTS, Rules, round_mark
+from rebelote.rules import BELOTE_POINTS, CAPOT_PRIME, Rules, round_mark
 
 # The deal summary and its reading live in :mod:`rebelote.summary`; these names stay importable
 # from here (``from rebelote.scoring import DealSummary, score_deal``).
@@ -44,6 +44,7 @@ __all__ = [
     "ResultLine",
     "is_declaration_total",
     "score_deal",
+    "score_deal_exact",
     "summaries_from_json",
     "summary_rules",
 ]
@@ -112,7 +113,8 @@ class _Card:
 
 
 def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
-    """Score one deal under ``rules`` (RULES.md section 6). Pure; the summary is trusted valid."""
+    """Score one deal under ``rules`` (docs/rules.md section 6). Pure; the summary is trusted
+    valid."""
     card = _Card()
     if summary.kind == "void":
         card.add("void", 0, 0, "Deal voided by passes: nothing is marked.")
@@ -130,6 +132,11 @@ def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
     if summary.game == "belote":
         return _score_belote(summary, rules, card)
     return _score_coinche(summary, rules, card)
+
+
+def score_deal_exact(summary: DealSummary, rules: Rules) -> DealScore:
+    """:func:`score_deal` with no rounding: the last deal of a game under ``last_deal_exact``."""
+    return score_deal(summary, rules.replace(rounding="none"))
 
 
 def _common(summary: DealSummary, rules: Rules, card: _Card
@@ -218,12 +225,31 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
     return _finish(outcome, marks, reserve_out, totals, p, rules, card)
 
 
+def _coinche_factors(form: str, m: int) -> tuple[int, int]:
+    """What the base and the contract are multiplied by under option ``coinche_form``:
+    ``whole`` (base + C) × m, ``contract`` base + C × m, ``base`` base × m + C, ``flat``
+    base × m (the contract is not added: 320 / 640)."""
+    if m == 1:
+        return 1, 1
+    if form == "whole":
+        return m, m
+    if form == "contract":
+        return 1, m
+    if form == "base":
+        return m, 1
+    return m, 0
+
+
 def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
+    """Coinche and contrée, by the rule set's ways of counting (docs/rules.md section 6 and
+    "Ways of counting"): the mark of a coinched or failed contract is (base + declarations) ×
+    kb + C × kc + belote × kB, with (kb, kc) by ``coinche_form`` and kB the multiplier when the
+    belote is inside it."""
     t, d, belote, totals, judged, all_decl, p = _common(summary, rules, card)
     taker: Team = TEAMS[t]
     defense: Team = TEAMS[d]
     value = summary.contract_value(rules)
-    m = summary.coinche
+    m = rules.coinche_multiplier(summary.coinche)
     capot_t = summary.capot == taker
     if summary.contract == "generale":
         made = capot_t and summary.generale
@@ -236,45 +262,106 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
     elif summary.capot == defense:
         made, why = False, f"{defense} won every trick"
     else:
-        made = judged[t] >= value and judged[t] > judged[d]
-        reach = "≥" if judged[t] >= value else "<"
-        ahead = ">" if judged[t] > judged[d] else "≤"
-        why = f"{judged[t]} {reach} {value} and {judged[t]} {ahead} {judged[d]}"
+        reached = judged[t] >= value
+        ahead = judged[t] > judged[d]
+        made = reached and (ahead or not rules.must_outscore)
+        why = f"{judged[t]} {'≥' if reached else '<'} {value}"
+        if rules.must_outscore:
+            why += f" and {judged[t]} {'>' if ahead else '≤'} {judged[d]}"
     contract_name = summary.contract if isinstance(summary.contract, str) else str(value)
     card.add("contract", None, None,
              f"Contract {contract_name} ({value}) by {taker}: {why}: "
              f"{'made' if made else 'failed'}.", taker=taker, value=value, made=made)
+
+    by_points = rules.rounding_scope == "points" and rules.rounding != "none"
+
+    def r(points: int) -> int:  # the points part rounded first (rounding_scope = points)
+        return round_mark(points, rules.rounding) if by_points else points
+
     marks = [0, 0]
-    fall = rules.fall_base(summary.trump)
-    if made and m == 1:
+    c = 0 if rules.counting == "made" else value
+    kb, kc = _coinche_factors(rules.coinche_form, m)
+    k_bel = m if rules.belote_multiplied else 1
+    prime = summary.contract == "capot" and rules.capot_bid == "prime"
+    fall = r(rules.fall_base(summary.trump))
+    times = f" × {m}" if m > 1 else ""
+    if rules.counting == "bid":
+        if made:
+            marks[t] = (CAPOT_PRIME if prime else value) * m
+            text = (f"Made, points annoncés: {taker} marks the contract "
+                    f"{CAPOT_PRIME if prime else value}{times}; {defense} marks nothing.")
+        elif prime and rules.capot_failed == "prime":
+            marks[d] = CAPOT_PRIME * m
+            text = f"Failed, points annoncés: {defense} marks the capot {CAPOT_PRIME}{times}."
+        else:
+            marks[d] = fall * kb + value * kc
+            text = (f"Failed, points annoncés: {defense} marks {fall}{_times(kb)} + the "
+                    f"contract {value}{_times(kc)}.")
+        case = "bid_made" if made else "bid_failed"
+    elif made and prime:
+        marks[t] = (CAPOT_PRIME + all_decl) * m + belote[t] * k_bel
+        marks[d] = belote[d]
+        text = (f"Capot bid and made: {taker} marks the prime {CAPOT_PRIME} + all declarations "
+                f"{all_decl}{times}, + belote {belote[t]}{_times(k_bel)}; {defense} keeps its "
+                "belote.")
+        case = "capot_prime"
+    elif made and m == 1:
         if capot_t:
-            marks[t] = p[t] + belote[t] + all_decl + value
+            unbid = rules.unbid_capot(summary.trump)
+            marks[t] = r(unbid + belote[t] + all_decl) + c
             marks[d] = belote[d]
-            text = (f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl} "
-                    f"+ contract {value}; {defense} keeps its belote.")
+            text = (f"{taker} capot: {unbid} + belote {belote[t]} + all declarations {all_decl} "
+                    f"+ contract {c}; {defense} keeps its belote.")
             case = "capot"
         else:
-            marks[t] = totals[t] + value
-            marks[d] = totals[d]
-            text = (f"Made: {taker} marks its total {totals[t]} + the contract {value}; "
-                    f"{defense} marks its total {totals[d]}.")
+            marks[t] = r(totals[t]) + c
+            marks[d] = r(totals[d])
+            if c:
+                text = (f"Made: {taker} marks its total {totals[t]} + the contract {c}; "
+                        f"{defense} marks its total {totals[d]}.")
+            else:
+                text = (f"Made, points faits: {taker} marks its total {totals[t]}; {defense} "
+                        f"marks its total {totals[d]}.")
             case = "made"
     elif made:
-        base = rules.capot_base(summary.trump) if capot_t else fall
-        marks[t] = (base + all_decl + belote[t] + value) * m
+        base = r(rules.capot_base(summary.trump)) if capot_t else fall
+        marks[t] = (base + all_decl) * kb + c * kc + belote[t] * k_bel
         marks[d] = belote[d]
-        text = (f"Made, ×{m}: {taker} marks ({base} + all declarations {all_decl} + belote "
-                f"{belote[t]} + contract {value}) × {m}; {defense} keeps only its belote.")
+        if kb == kc == k_bel:
+            text = (f"Made, ×{m}: {taker} marks ({base} + all declarations {all_decl} + belote "
+                    f"{belote[t]} + contract {c}) × {m}; {defense} keeps only its belote.")
+        else:
+            text = (f"Made, ×{m}: {taker} marks (base {base} + all declarations {all_decl})"
+                    f"{_times(kb)} + contract {c}{_times(kc)} + belote {belote[t]}"
+                    f"{_times(k_bel)}; {defense} keeps only its belote.")
         case = "capot_multiplied" if capot_t else "made_multiplied"
     else:
-        marks[d] = (fall + value + all_decl + belote[d]) * m
-        marks[t] = belote[t]
-        times = f" × {m}" if m > 1 else ""
-        text = (f"Failed: {defense} marks ({fall} + contract {value} + all declarations "
-                f"{all_decl} + its belote {belote[d]}){times}; {taker} keeps its belote.")
+        won = belote[0] + belote[1] if rules.belote_prenable else belote[d]
+        marks[t] = 0 if rules.belote_prenable else belote[t]
+        whose = "all the belote" if rules.belote_prenable else "its belote"
+        keeps = (f"{taker} marks nothing" if rules.belote_prenable
+                 else f"{taker} keeps its belote")
+        if prime and rules.capot_failed == "prime":
+            marks[d] = (CAPOT_PRIME + all_decl) * m + won * k_bel
+            text = (f"Capot failed: {defense} marks the prime {CAPOT_PRIME} + all declarations "
+                    f"{all_decl}{times}, + {whose} {won}{_times(k_bel)}; {keeps}.")
+        else:
+            marks[d] = (fall + all_decl) * kb + c * kc + won * k_bel
+            if kb == kc == k_bel:
+                text = (f"Failed: {defense} marks ({fall} + contract {c} + all declarations "
+                        f"{all_decl} + {whose} {won}){times}; {keeps}.")
+            else:
+                text = (f"Failed: {defense} marks (base {fall} + all declarations {all_decl})"
+                        f"{_times(kb)} + contract {c}{_times(kc)} + {whose} {won}"
+                        f"{_times(k_bel)}; {keeps}.")
         case = "failed"
     card.mark(t, marks, text, case=case, multiplier=m)
-    return _finish("made" if made else "failed", marks, 0, totals, p, rules, card)
+    return _finish("made" if made else "failed", marks, 0, totals, p, rules, card,
+                   rounded=not by_points)
+
+
+def _times(k: int) -> str:
+    return f" × {k}" if k != 1 else ""
 
 
 def _ordered(first: int, a: int, b: int) -> tuple[int, int]:
@@ -283,14 +370,15 @@ def _ordered(first: int, a: int, b: int) -> tuple[int, int]:
 
 
 def _finish(outcome: Outcome, marks: list[int], reserve: int, totals: Pair, points: Pair,
-            rules: Rules, card: _Card) -> DealScore:
+            rules: Rules, card: _Card, rounded: bool = True) -> DealScore:
     score = (marks[0], marks[1])
-    if rules.rounding == "nearest":
-        rounded = (round_mark(marks[0]), round_mark(marks[1]))
-        if rounded != score:
-            card.add("rounding", rounded[0], rounded[1],
-                     f"Rounded to the nearest ten: NS {score[0]} → {rounded[0]}, "
-                     f"EW {score[1]} → {rounded[1]}.")
-        score = rounded
+    if rules.rounding != "none" and rounded:
+        new = (round_mark(marks[0], rules.rounding), round_mark(marks[1], rules.rounding))
+        if new != score:
+            how = "" if rules.rounding == "nearest" else " (6 up)"
+            card.add("rounding", new[0], new[1],
+                     f"Rounded to the nearest ten{how}: NS {score[0]} → {new[0]}, "
+                     f"EW {score[1]} → {new[1]}.", how=rules.rounding)
+        score = new
     card.add("score", score[0], score[1], f"Marks: NS {score[0]}, EW {score[1]}.")
     return DealScore(outcome, score, reserve, totals, points, tuple(card.lines))

@@ -32,12 +32,14 @@ from rebelote.rules import (
     CAPOT_VALUE,
     CONTRACTS,
     DIX_DE_DER,
+    GAMES,
     HEARTS,
     NO_TRUMP,
     TRUMP_NAMES,
     Game,
     Rules,
     TrumpMode,
+    parse_rules,
     parse_trump,
 )
 
@@ -103,9 +105,10 @@ class DealSummary:
         return "EW" if self.taker == "NS" else "NS"
 
     def contract_value(self, rules: Rules) -> int:
-        """The value V of a coinche contract: the bid, 250 for capot, the générale's value."""
+        """The value V of a contract: the bid, the capot's (option ``capot_value``: 250, or
+        270), the générale's."""
         if self.contract == "capot":
-            return CAPOT_VALUE
+            return rules.capot_value
         if self.contract == "generale":
             return rules.generale_value
         return int(self.contract or 0)
@@ -120,7 +123,7 @@ class DealSummary:
         if self.kind == "adjust":
             return {"adjust": {"NS": self.adjust[0], "EW": self.adjust[1]}}
         out = {"trump": TRUMP_NAMES[self.trump], "taker": self.taker}
-        if self.game == "coinche":
+        if self.game != "belote":
             out["contract"] = self.contract
             out["coinche"] = COINCHE_NAMES[self.coinche]
         out["points"] = {"NS": self.points[0], "EW": self.points[1]}
@@ -141,26 +144,36 @@ class DealSummary:
 
 
 def summary_rules(obj: Mapping[str, Any], game: str | None = None) -> Rules:
-    """The rule set named by an object's ``game``, ``rules`` and ``options``."""
+    """The rule set named by an object's ``game``, ``rules`` and ``options``. ``rules`` is a
+    preset's name or a rule set's text form (``contree:ffb,rounding=none``)."""
+    games = ", ".join(GAMES)
+    name = obj.get("rules")
+    text = isinstance(name, str) and ":" in name
     if game is None:
         raw_game = obj.get("game")
         if raw_game is None:
-            if "void" in obj or "adjust" in obj:
+            if text:
+                raw_game = str(name).partition(":")[0].strip().lower()
+            elif "void" in obj or "adjust" in obj:
                 raw_game = "coinche"
             else:
-                raise InputError("game", "missing: belote or coinche")
-        if raw_game not in ("belote", "coinche"):
-            raise InputError("game", f"{raw_game!r} is not a game: belote or coinche")
+                raise InputError("game", f"missing: {games}")
+        if raw_game not in GAMES:
+            raise InputError("game", f"{raw_game!r} is not a game: {games}")
         game = raw_game
-    name = obj.get("rules", "official")
-    if name is None:
-        name = "official"
-    if not isinstance(name, str) or name not in ("official", "house"):
-        raise InputError("rules", f"{name!r} is not a rule set: official or house")
+    if name is not None and not isinstance(name, str):
+        raise InputError("rules", f"{name!r} is not a rule set: a preset's name or a text "
+                                  "form like contree:ffb,rounding=none")
     options = obj.get("options")
     if options is not None and not isinstance(options, Mapping):
         raise InputError("options", "must be an object of rule options")
     try:
+        if text:
+            rules = parse_rules(str(name))
+            if rules.game != game:
+                raise InputError("rules", f"{name!r} is a rule set of {rules.game}, and this "
+                                          f"game is {game}")
+            return rules.replace(**dict(options)) if options else rules
         return Rules.from_options(name, game, options)
     except RulesError as e:
         raise InputError(e.field, e.reason) from None
@@ -211,8 +224,8 @@ def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
             _DEAL_KEYS - {"id", "note"})) + ")")
     game = rules.game
     held = _int(obj, "held_over", obj.get("held_over", 0)) if "held_over" in obj else 0
-    if held and game == "coinche":
-        raise InputError("held_over", "coinche has no litige: nothing is held over")
+    if held and game != "belote":
+        raise InputError("held_over", f"{game} has no litige: nothing is held over")
 
     if "void" in obj:
         if obj["void"] is not True and obj["void"] is not False:
@@ -253,9 +266,10 @@ def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
     if game == "belote":
         if obj.get("contract") is not None:
             raise InputError("contract", "belote has no contract: the taker takes the turned "
-                                         "card (contracts are for coinche)")
+                                         "card (contracts are for coinche and contrée)")
         if obj.get("coinche") not in (None, "none"):
-            raise InputError("coinche", "belote has no coinche (coinche is for coinche)")
+            raise InputError("coinche", "belote has no coinche (coinche is for coinche and "
+                                        "contrée)")
     else:
         if obj.get("contract") is None:
             raise InputError("contract", "missing: 80 to 160 by ten, \"capot\" or \"generale\"")

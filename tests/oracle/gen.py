@@ -25,9 +25,35 @@ from oracle.scoring import (
     capot_total,
     card_total,
     deal_total,
+    default_preset,
     other,
     rules_of,
 )
+
+GAMES = ("belote", "coinche", "contree")
+# The rule sets of each game ("official" in contrée is the ffb preset).
+PRESETS = {
+    "belote": ("official", "house"),
+    "coinche": ("official", "house"),
+    "contree": ("ffb", "ffb-ludique", "cannes-2016", "annonces", "exact", "official"),
+}
+# The ways of counting of the auction games and their values (oracle.conventions).
+COUNTING_CHOICES: dict[str, tuple[Any, ...]] = {
+    "counting": ("made_plus_bid", "made", "bid"),
+    "failure_base": (160, 162, 0),
+    "coinche_form": ("whole", "contract", "flat", "base"),
+    "surcoinche": (4, 3),
+    "belote_prenable": (True, False),
+    "belote_multiplied": (True, False),
+    "must_outscore": (True, False),
+    "capot_bid": ("contract", "prime"),
+    "capot_value": (250, 270),
+    "capot_unbid": (252, 250),
+    "capot_failed": ("formula", "prime"),
+    "rounding_scope": ("mark", "points"),
+    "last_deal_exact": (True, False),
+    "target_rule": ("reach", "exceed"),
+}
 
 SEQUENCE_VALUES = (20, 20, 20, 50, 50, 100)  # tierce, cinquante, cent
 CARRE_VALUES = (100, 100, 100, 100, 150, 200)  # four ranks at 100, one at 150, one at 200
@@ -58,14 +84,19 @@ def random_options(rng: random.Random, game: str) -> dict[str, Any]:
     if rng.random() < 0.5:
         return opts
     if rng.random() < 0.3:
-        opts["rounding"] = rng.choice(["nearest", "none"])
+        opts["rounding"] = rng.choice(["nearest", "six_up", "none"])
     if rng.random() < 0.25:
         opts["belote_counts_for_contract"] = rng.random() < 0.5
     if rng.random() < 0.25:
         opts["no_trump_aces"] = rng.choice([19, 11])
     if rng.random() < 0.25:
         opts["all_trump_scale"] = rng.choice(["reduced", "trump"])
-    if game == "coinche":
+    if game != "belote":
+        for key, values in COUNTING_CHOICES.items():
+            if rng.random() < 0.15:
+                opts[key] = rng.choice(values)
+        if game == "contree" and rng.random() < 0.1:
+            opts["declarations"] = True
         if rng.random() < 0.2:
             opts["generale"] = rng.random() < 0.5
         if rng.random() < 0.2:
@@ -103,18 +134,18 @@ def random_summary(rng: random.Random, game: str | None = None, *, in_game: bool
 
     ``opts_in`` and ``name`` are the game's options and rule set when ``in_game``.
     """
-    game = game or rng.choice(["belote", "coinche"])
+    game = game or rng.choice(GAMES)
     if in_game:
         options = opts_in or {}
-        rules_name = name or "official"
+        rules_name = name or default_preset(game)
     else:
         options = random_options(rng, game)
-        rules_name = rng.choice(["official", "house"])
+        rules_name = rng.choice(PRESETS[game])
     full = rules_of({"game": game, "rules": rules_name, "options": options})
     out: dict[str, Any] = {}
     if not in_game:
         out["game"] = game
-        if rules_name != "official" or rng.random() < 0.5:
+        if rules_name != default_preset(game) or rng.random() < 0.5:
             out["rules"] = rules_name
         if options or rng.random() < 0.2:
             out["options"] = options
@@ -126,7 +157,7 @@ def random_summary(rng: random.Random, game: str | None = None, *, in_game: bool
 
     # The contract first: a capot bid makes a capot likelier.
     contract: Any = None
-    if game == "coinche":
+    if game != "belote":
         r = rng.random()
         if r < 0.08:
             contract = "capot"
@@ -148,7 +179,7 @@ def random_summary(rng: random.Random, game: str | None = None, *, in_game: bool
         out["capot"] = capot
     generale = capot == taker and (contract == "generale" or rng.random() < 0.3) \
         and rng.random() < 0.8
-    if game == "coinche" and (generale or rng.random() < 0.1):
+    if game != "belote" and (generale or rng.random() < 0.1):
         out["generale"] = generale
 
     # Declarations that count: one team's, a sum of real declaration values.
@@ -187,7 +218,7 @@ def random_summary(rng: random.Random, game: str | None = None, *, in_game: bool
         if r < 0.15:  # a tie of totals, when it can be reached
             twice = dt + decl[defense] + 20 * bel[defense] - decl[taker] - 20 * bel[taker]
             p = twice // 2 if twice % 2 == 0 and 10 <= twice // 2 <= dt - 10 else None
-        elif r < 0.3 and game == "coinche" and isinstance(contract, int):
+        elif r < 0.3 and game != "belote" and isinstance(contract, int):
             p = contract + rng.choice([-1, 0, 0, 1]) - decl[taker] - 20 * bel[taker]
             p = p if 10 <= p <= dt - 10 else None
         elif r < 0.4:
@@ -240,14 +271,14 @@ def random_line(rng: random.Random, game: str | None = None) -> dict[str, Any]:
 def random_game(rng: random.Random, game: str | None = None, max_deals: int = 12,
                 ) -> dict[str, Any]:
     """A valid game: target, maybe a start near it, a list of deals, voids and adjustments."""
-    game = game or rng.choice(["belote", "coinche"])
+    game = game or rng.choice(GAMES)
     options = random_options(rng, game)
     if rng.random() < 0.3:
         options["belote_alone_wins"] = rng.random() < 0.3
-    name = rng.choice(["official", "house"])
+    name = rng.choice(PRESETS[game])
     target = rng.choice([501, 1000, 1500, 2000, 300, 700])
     out: dict[str, Any] = {"game": game}
-    if name != "official" or rng.random() < 0.5:
+    if name != default_preset(game) or rng.random() < 0.5:
         out["rules"] = name
     if options:
         out["options"] = options
@@ -258,7 +289,7 @@ def random_game(rng: random.Random, game: str | None = None, max_deals: int = 12
         options["target"] = target
         out["options"] = options
     else:
-        target = 1000
+        target = rules_of(out)["target"]
     if rng.random() < 0.3:
         out["teams"] = {"NS": "Nous", "EW": "Eux"}
     if rng.random() < 0.5:
@@ -309,8 +340,8 @@ def play_random_deal(rng: random.Random, trump: str, opts: dict[str, Any],
 def random_played_summary(rng: random.Random, game: str | None = None) -> dict[str, Any]:
     """The summary a counter would write after a deal really played out with random legal cards:
     card points and last trick (or points), capot and générale, belotes from the hands."""
-    game = game or rng.choice(["belote", "coinche"])
-    name = rng.choice(["official", "house"])
+    game = game or rng.choice(GAMES)
+    name = rng.choice(PRESETS[game])
     options = random_options(rng, game)
     full = rules_of({"game": game, "rules": name, "options": options})
     trump = rng.choice([*SUIT_TRUMPS, "no-trump", "all-trump"])
@@ -331,7 +362,7 @@ def random_played_summary(rng: random.Random, game: str | None = None) -> dict[s
     capot = next(iter(teams)) if len(teams) == 1 else None
     out: dict[str, Any] = {"game": game, "rules": name, "options": options, "trump": trump,
                            "taker": taker}
-    if game == "coinche":
+    if game != "belote":
         out["contract"] = rng.choice([*range(80, 170, 10), "capot"])
         if rng.random() < 0.3 and (out["contract"] != "capot" or full["coinche_capot"]):
             out["coinche"] = rng.choice(["coinche", "surcoinche"])
@@ -362,7 +393,7 @@ def _capot_deal(rng: random.Random, game: str, taker: str, capot: str,
                 belote: str | None) -> dict[str, Any]:
     """A deal in a suit where ``capot`` wins every trick."""
     deal: dict[str, Any] = {"trump": rng.choice(SUIT_TRUMPS), "taker": taker}
-    if game == "coinche":
+    if game != "belote":
         deal["contract"] = rng.choice(range(80, 170, 10))
     deal["capot"] = capot
     deal["points"] = {capot: 252, other(capot): 0}
@@ -376,8 +407,8 @@ def random_belote_alone_game(rng: random.Random, game: str | None = None) -> dic
     other team was capot; later deals where that team again wins no trick, voids, adjustments,
     and ordinary deals. RULES.md section 7: it has not won until it wins a trick later.
     """
-    game = game or rng.choice(["belote", "coinche"])
-    name = rng.choice(["official", "house"])
+    game = game or rng.choice(GAMES)
+    name = rng.choice(PRESETS[game])
     options = {"belote_alone_wins": rng.random() < 0.2} if rng.random() < 0.5 else {}
     target = rng.choice([501, 1000, 1500, 2000])
     x = rng.choice(TEAMS)
@@ -390,7 +421,7 @@ def random_belote_alone_game(rng: random.Random, game: str | None = None) -> dic
     kind = rng.random()
     if kind < 0.5:  # the team fails as takers and keeps its belote
         first = {"trump": rng.choice(SUIT_TRUMPS), "taker": x}
-        if game == "coinche":
+        if game != "belote":
             first["contract"] = rng.choice(range(80, 170, 10))
         p = rng.choice([0, 2, 10, 14, 20, 23, 30, 44, 51])
         first["points"] = {x: p, y: 162 - p}
@@ -418,7 +449,7 @@ def random_belote_alone_game(rng: random.Random, game: str | None = None) -> dic
 def random_position(rng: random.Random, game: str | None = None, full_trick: bool = False,
                     ) -> dict[str, Any]:
     """A position reachable by legal play: a hand and a partial trick (or a full trick)."""
-    game = game or rng.choice(["belote", "coinche"])
+    game = game or rng.choice(GAMES)
     options: dict[str, Any] = {}
     if rng.random() < 0.5:
         if rng.random() < 0.5:
@@ -431,7 +462,7 @@ def random_position(rng: random.Random, game: str | None = None, full_trick: boo
             options["no_trump_aces"] = rng.choice([19, 11])
         if rng.random() < 0.2:
             options["all_trump_scale"] = rng.choice(["reduced", "trump"])
-    name = rng.choice(["official", "house"])
+    name = rng.choice(PRESETS[game])
     full = rules_of({"game": game, "rules": name, "options": options})
     trump = rng.choice(TRUMPS)
     deck = list(play.DECK)

@@ -13,6 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.conventions import (
+    CONTREE_PRESETS,
+    COUNTING_DEFAULTS,
+    round_to_ten,
+    score_auction_deal,
+)
+
 TEAMS = ("NS", "EW")
 SUIT_TRUMPS = ("spades", "hearts", "diamonds", "clubs")
 TRUMPS = (*SUIT_TRUMPS, "no-trump", "all-trump")
@@ -41,12 +48,21 @@ DEFAULTS: dict[str, Any] = {
     "litige": "hold",
     "belote_alone_wins": False,
     "target": 1000,
+    **COUNTING_DEFAULTS,
 }
 
 
+def default_preset(game: str) -> str:
+    return "ffb" if game == "contree" else "official"
+
+
 def preset(name: str, game: str) -> dict[str, Any]:
-    """The options of rule set ``name`` (official / house) for ``game`` (belote / coinche)."""
+    """The options of rule set ``name`` for ``game``: official / house for belote and coinche,
+    the survey's presets for contrée (``official`` there is ``ffb``)."""
     opts = dict(DEFAULTS)
+    if game == "contree":
+        opts.update(CONTREE_PRESETS["ffb" if name == "official" else name])
+        return opts
     if game == "belote":
         opts["undertrump"] = "must"
         opts["rounding"] = "none"
@@ -59,7 +75,7 @@ def preset(name: str, game: str) -> dict[str, Any]:
 def rules_of(obj: Mapping[str, Any], game: str | None = None) -> dict[str, Any]:
     """The full options of a JSON object's ``game``, ``rules`` and ``options``, plus ``game``."""
     g = game or obj["game"]
-    opts = preset(obj.get("rules", "official"), g)
+    opts = preset(obj.get("rules") or default_preset(g), g)
     opts.update(obj.get("options") or {})
     opts["game"] = g
     return opts
@@ -67,11 +83,6 @@ def rules_of(obj: Mapping[str, Any], game: str | None = None) -> dict[str, Any]:
 
 def other(team: str) -> str:
     return "EW" if team == "NS" else "NS"
-
-
-def round10(x: int) -> int:
-    """The nearest ten, 5 up (85 -> 90, 84 -> 80)."""
-    return (x + 5) // 10 * 10
 
 
 def scale(trump: str, opts: Mapping[str, Any], suit_is_trump: bool) -> tuple[int, ...]:
@@ -188,9 +199,7 @@ def score_deal(deal: Mapping[str, Any], opts: Mapping[str, Any], reserve: int = 
 
 
 def _round_marks(marks: dict[str, int], opts: Mapping[str, Any]) -> dict[str, int]:
-    if opts["rounding"] == "nearest":
-        return {t: round10(v) for t, v in marks.items()}
-    return marks
+    return {t: round_to_ten(v, opts["rounding"]) for t, v in marks.items()}
 
 
 def _score_belote(deal: Mapping[str, Any], opts: Mapping[str, Any], reserve: int) -> DealFacts:
@@ -234,47 +243,19 @@ def _score_belote(deal: Mapping[str, Any], opts: Mapping[str, Any], reserve: int
 
 
 def _score_coinche(deal: Mapping[str, Any], opts: Mapping[str, Any], reserve: int) -> DealFacts:
+    """Coinche and contrée: the ways of counting are :mod:`oracle.conventions`."""
     trump = deal["trump"]
     taker = deal["taker"]
-    defense = other(taker)
     capot = capot_of(deal, trump, opts)
-    contract = deal["contract"]
-    value = _contract_value(contract, opts)
-    m = _MULTIPLIERS[deal.get("coinche", "none") or "none"]
-    pts = trick_points_of(deal, trump, opts)
-    decl = declarations_of(deal)
-    bel = {t: 20 * n for t, n in belote_counts(deal).items()}
-    all_decl = decl["NS"] + decl["EW"]
-    total = {t: pts[t] + decl[t] + bel[t] for t in TEAMS}
-    judged = dict(total)
-    if not opts["belote_counts_for_contract"]:
-        judged = {t: total[t] - bel[t] for t in TEAMS}
-    fall_base = round10(deal_total(trump, opts))
-    capot_base = round10(capot_total(trump, opts))
-    if contract == "generale":
-        made = capot == taker and bool(deal.get("generale"))
-    elif contract == "capot":
-        made = capot == taker
-    elif capot == taker:
-        made = True
-    elif capot == defense:
-        made = False
-    else:
-        made = judged[taker] >= value and judged[taker] > judged[defense]
-    marks: dict[str, int]
-    if made and m == 1:
-        if capot == taker:
-            marks = {taker: capot_total(trump, opts) + bel[taker] + all_decl + value,
-                     defense: bel[defense]}
-        else:
-            marks = {taker: total[taker] + value, defense: total[defense]}
-    elif made:
-        base = capot_base if capot == taker else fall_base
-        marks = {taker: (base + all_decl + bel[taker] + value) * m, defense: bel[defense]}
-    else:
-        marks = {defense: (fall_base + value + all_decl + bel[defense]) * m, taker: bel[taker]}
-    return DealFacts("made" if made else "failed", _round_marks(marks, opts), reserve, taker,
-                     capot, (bel["NS"], bel["EW"]))
+    made, marks = score_auction_deal(
+        opts=opts, taker=taker, contract=deal["contract"],
+        coinche=deal.get("coinche", "none") or "none", pts=trick_points_of(deal, trump, opts),
+        capot=capot, generale=bool(deal.get("generale")), decl=declarations_of(deal),
+        bel={t: 20 * n for t, n in belote_counts(deal).items()},
+        deal_total=deal_total(trump, opts), capot_total=capot_total(trump, opts))
+    bel = belote_counts(deal)
+    return DealFacts("made" if made else "failed", marks, reserve, taker, capot,
+                     (20 * bel["NS"], 20 * bel["EW"]))
 
 
 def score_summary(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -288,8 +269,43 @@ def _won_no_trick(facts: DealFacts, team: str) -> bool:
     return facts.capot == other(team)
 
 
+def _after(facts: DealFacts, totals: dict[str, int], blocked: dict[str, bool], target: int,
+           opts: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, bool], str | None]:
+    """The totals, the belote-alone blocks and the winner (if any) once ``facts`` is marked."""
+    before = dict(totals)
+    totals = {t: totals[t] + facts.score[t] for t in TEAMS}
+    blocked = dict(blocked)
+    if facts.outcome in ("made", "failed", "litige"):
+        for t in TEAMS:
+            ti = TEAMS.index(t)
+            # A later deal in which the team is not capot unblocks it (it won a trick).
+            if blocked[t] and not _won_no_trick(facts, t):
+                blocked[t] = False
+            only_belote = (
+                facts.belote_marks[ti] > 0
+                and (
+                    (facts.taker == t and facts.outcome == "failed")
+                    or _won_no_trick(facts, t)
+                )
+                and before[t] < target <= totals[t]
+                and totals[t] - facts.belote_marks[ti] < target
+            )
+            if only_belote and not opts["belote_alone_wins"]:
+                blocked[t] = True
+    hi = max(TEAMS, key=lambda t: totals[t])
+    lo = other(hi)
+    reached = totals[hi] > target if opts["target_rule"] == "exceed" else totals[hi] >= target
+    winner = hi if totals[hi] > totals[lo] and reached and not blocked[hi] else None
+    return totals, blocked, winner
+
+
 def score_game(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """The answer of ``rebelote score`` to a game (RULES.md section 7)."""
+    """The answer of ``rebelote score`` to a game (RULES.md section 7).
+
+    With ``last_deal_exact`` the deal that ends the game is counted exactly: a deal that would
+    end the game counted either way (rounded or exact) is marked exactly, so that rounding
+    never decides a game (the survey: Équipe Ludique, Cannes 2016).
+    """
     opts = rules_of(obj)
     target = int(obj.get("target", opts["target"]))
     start = obj.get("start") or {}
@@ -299,35 +315,21 @@ def score_game(obj: Mapping[str, Any]) -> dict[str, Any]:
     winner: str | None = None
     won_after: int | None = None
     answers: list[dict[str, Any]] = []
+    exact_opts = {**opts, "rounding": "none"}
     for n, deal in enumerate(obj["deals"], start=1):
         facts = score_deal(deal, opts, reserve)
+        after = _after(facts, totals, blocked, target, opts)
+        if (winner is None and opts["last_deal_exact"] and opts["rounding"] != "none"
+                and facts.outcome in ("made", "failed", "litige")):
+            exact = score_deal(deal, exact_opts, reserve)
+            after_exact = _after(exact, totals, blocked, target, opts)
+            if after[2] is not None or after_exact[2] is not None:
+                facts, after = exact, after_exact
         reserve = facts.held_over
         answers.append(facts.answer())
-        before = dict(totals)
-        for t in TEAMS:
-            totals[t] += facts.score[t]
-        if facts.outcome == "deal" or facts.outcome in ("made", "failed", "litige"):
-            for t in TEAMS:
-                ti = TEAMS.index(t)
-                # A later deal in which the team is not capot unblocks it (it won a trick).
-                if blocked[t] and not _won_no_trick(facts, t):
-                    blocked[t] = False
-                only_belote = (
-                    facts.belote_marks[ti] > 0
-                    and (
-                        (facts.taker == t and facts.outcome == "failed")
-                        or _won_no_trick(facts, t)
-                    )
-                    and before[t] < target <= totals[t]
-                    and totals[t] - facts.belote_marks[ti] < target
-                )
-                if only_belote and not opts["belote_alone_wins"]:
-                    blocked[t] = True
-        if winner is None:
-            hi = max(TEAMS, key=lambda t: totals[t])
-            lo = other(hi)
-            if totals[hi] > totals[lo] and totals[hi] >= target and not blocked[hi]:
-                winner, won_after = hi, n
+        totals, blocked, new_winner = after
+        if winner is None and new_winner is not None:
+            winner, won_after = new_winner, n
     return {"deals": answers, "totals": totals, "winner": winner, "won_after_deal": won_after}
 
 

@@ -16,7 +16,7 @@ from rebelote.deal import OVER, DealState
 from rebelote.errors import RulesError
 from rebelote.observation import observe
 from rebelote.record import check_record, record_of
-from rebelote.rules import Rules, seat_step
+from rebelote.rules import Rules, parse_rules, seat_step
 
 
 def replay_lines(stream: TextIO, out: TextIO) -> int:
@@ -71,8 +71,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def deal(
-        game: Annotated[str, typer.Option(help="belote or coinche.")] = "coinche",
-        rules: Annotated[str, typer.Option(help="official or house.")] = "official",
+        game: Annotated[str, typer.Option(help="belote, coinche or contree.")] = "coinche",
+        rules: Annotated[str | None, typer.Option(
+            help="A preset (official, house; contrée: ffb, ffb-ludique, cannes-2016, annonces, "
+                 "exact) or a rule set's text form like contree:ffb,rounding=none.")] = None,
         seed: Annotated[int, typer.Option(help="The same seed gives the same records.")] = 0,
         count: Annotated[int, typer.Option(help="How many deals.")] = 1,
         bots: Annotated[str, typer.Option(help="A bot name for every seat, or four N,E,S,W "
@@ -85,7 +87,11 @@ def register(app: typer.Typer) -> None:
         """Play deals with bots and write their records, one JSON line each."""
         try:
             opts = json.loads(options) if options else None
-            chosen = Rules.from_options(rules, game, opts)
+            if rules is not None and ":" in rules:
+                chosen = parse_rules(rules)
+                chosen = chosen.replace(**opts) if opts else chosen
+            else:
+                chosen = Rules.from_options(rules, game, opts)
             players = parse_bots(bots)
             if dealer.strip().upper() not in SEATS:
                 raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")

@@ -27,6 +27,10 @@ def register(app: typer.Typer) -> None:
                  "directory, or $REBELOTE_DB).")] = None,
         workers: Annotated[int, typer.Option(help="Server processes.", min=1, max=64)] = 1,
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+        allowed_hosts: Annotated[str | None, typer.Option(
+            help="Comma-separated names the Host header may carry (like "
+                 "counter.example.org,*.example.org; * for any). Default: the loopback "
+                 "names when listening on loopback, any name otherwise.")] = None,
     ) -> None:
         """Serve the point counter: open http://HOST:PORT/ in a browser."""
         import uvicorn
@@ -34,6 +38,7 @@ def register(app: typer.Typer) -> None:
 
         from rebelote.store import make_engine, migrate
         from rebelote.store.db import DB_ENV, default_db_url
+        from rebelote.web.app import HOSTS_ENV
 
         url = db or default_db_url()
         try:
@@ -49,6 +54,15 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"rebelote serve: --db: cannot open {url!r}: {reason}", err=True)
             raise typer.Exit(2) from None
         os.environ[DB_ENV] = url
+        hosts = allowed_hosts if allowed_hosts is not None else (
+            ",".join(LOOPBACK_NAMES) if is_loopback(host) else "*")
+        os.environ[HOSTS_ENV] = hosts
+        if not is_loopback(host):
+            typer.echo(
+                f"rebelote serve: warning: listening on {host}, the counter is reachable from "
+                "the network: anyone who can reach this port can create games (each game "
+                "stays private to the holders of its secret). Serve it behind HTTPS and name "
+                "the site with --allowed-hosts.", err=True)
         # uvicorn shuts down gracefully on SIGTERM / Ctrl-C, then raises the signal again with
         # the handlers found at start: these make that a plain exit with status 0.
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -58,7 +72,24 @@ def register(app: typer.Typer) -> None:
         uvicorn.run(
             "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
             workers=workers, log_level=log_level, proxy_headers=False, server_header=False,
+            timeout_graceful_shutdown=3,
         )
+
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` is a loopback address or name (the server is then reachable from this machine
+    only)."""
+    import ipaddress
+
+    if host in ("localhost", ""):
+        return host == "localhost"
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _exit_cleanly(signum: int, _frame: FrameType | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -59,6 +59,8 @@ class StoredGame:
     data: Mapping[str, Any]
     created_at: datetime
     updated_at: datetime
+    secret_hash: str
+    view_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +86,10 @@ _PUT: Final = (
     .returning(_TABLE.c.created_at)
 )
 _GET: Final = select(
-    _TABLE.c.version, _TABLE.c.data, _TABLE.c.created_at, _TABLE.c.updated_at
+    _TABLE.c.version, _TABLE.c.data, _TABLE.c.created_at, _TABLE.c.updated_at,
+    _TABLE.c.secret_hash, _TABLE.c.view_id,
 ).where(_TABLE.c.id == bindparam("gid"))
+_BY_VIEW: Final = select(_TABLE.c.id).where(_TABLE.c.view_id == bindparam("view"))
 _VERSION: Final = select(_TABLE.c.version).where(_TABLE.c.id == bindparam("gid"))
 
 
@@ -146,19 +150,22 @@ class GameStore:
             self._conn.close()
             self._conn = None
 
-    def create(self, data: Mapping[str, Any], summary: GameSummary) -> StoredGame:
-        """Store a new game at version 1."""
+    def create(self, data: Mapping[str, Any], summary: GameSummary, secret_hash: str
+               ) -> StoredGame:
+        """Store a new game at version 1, writable with the secret whose SHA-256 is
+        ``secret_hash``; it gets a fresh id and a fresh view id."""
         now = _now()
         game_id = new_game_id()
+        view_id = new_game_id()
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         with self._begin() as conn:
             conn.execute(
                 insert(_TABLE).values(
                     id=game_id, version=1, data=text, created_at=now, updated_at=now,
-                    **_summary_values(summary),
+                    secret_hash=secret_hash, view_id=view_id, **_summary_values(summary),
                 )
             )
-        return StoredGame(game_id, 1, data, now, now)
+        return StoredGame(game_id, 1, data, now, now, secret_hash, view_id)
 
     def get(self, game_id: str) -> StoredGame:
         """The stored game ``game_id``; :class:`GameNotFoundError` if there is none."""
@@ -168,8 +175,16 @@ class GameStore:
             raise GameNotFoundError(game_id)
         return StoredGame(
             game_id, row.version, json.loads(row.data), _aware(row.created_at),
-            _aware(row.updated_at),
+            _aware(row.updated_at), row.secret_hash, row.view_id,
         )
+
+    def game_of_view(self, view_id: str) -> str:
+        """The id of the game whose read-only view is ``view_id``."""
+        with self._begin() as conn:
+            game_id = conn.execute(_BY_VIEW, {"view": view_id}).scalar()
+        if game_id is None:
+            raise GameNotFoundError(view_id)
+        return str(game_id)
 
     def version(self, game_id: str) -> int:
         """The current version of ``game_id``."""
@@ -195,7 +210,7 @@ class GameStore:
             created = conn.execute(_PUT, params).scalar()
         if created is None:
             raise GameConflictError(game_id, expected, self.version(game_id))
-        return StoredGame(game_id, expected + 1, data, _aware(created), now)
+        return StoredGame(game_id, expected + 1, data, _aware(created), now, "", "")
 
     def delete(self, game_id: str) -> None:
         """Forget a game; :class:`GameNotFoundError` if there is none."""
@@ -204,15 +219,32 @@ class GameStore:
         if not gone:
             raise GameNotFoundError(game_id)
 
+    def can_write(self) -> bool:
+        """The database takes a write now (an empty update in a transaction rolled back): not
+        read-only, reachable."""
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            with self._begin() as conn:
+                conn.execute(update(_TABLE).where(_TABLE.c.id == "").values(version=0))
+        except DBAPIError:
+            return False
+        return True
+
     def count(self) -> int:
         """How many games are stored."""
         with self._begin() as conn:
             return int(conn.execute(select(func.count()).select_from(_TABLE)).scalar() or 0)
 
-    def list(self, limit: int = 100, offset: int = 0) -> list[GameRow]:
-        """Saved games, the most recently updated first, in one query."""
+    def list(self, secret_hashes: Collection[str], limit: int = 100, offset: int = 0
+             ) -> list[GameRow]:
+        """The saved games whose secrets hash to one of ``secret_hashes``, the most recently
+        updated first, in one query."""
+        if not secret_hashes:
+            return []
         stmt = (
-            select(_TABLE).order_by(_TABLE.c.updated_at.desc(), _TABLE.c.id)
+            select(_TABLE).where(_TABLE.c.secret_hash.in_(sorted(secret_hashes)))
+            .order_by(_TABLE.c.updated_at.desc(), _TABLE.c.id)
             .limit(limit).offset(offset)
         )
         with self._begin() as conn:

@@ -16,7 +16,9 @@ class CounterGame(Base):
     """A counter game: its JSON input plus what the list of saved games shows without parsing it.
 
     ``data`` is ``Match.to_json()`` serialised; the summary columns (``game``, team names, totals,
-    winner, number of deals) are copied from it and from its result at every write.
+    winner, number of deals) are copied from it and from its result at every write. ``secret_hash``
+is the SHA-256 of the game's write secret (the secret itself is never stored); ``view_id`` the
+id of its read-only view.
     """
 
     __tablename__ = "counter_games"
@@ -32,7 +34,13 @@ class CounterGame(Base):
     total_ew: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     winner: Mapped[str | None] = mapped_column(String(2), nullable=True)
     data: Mapped[str] = mapped_column(Text, nullable=False)
+    secret_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    view_id: Mapped[str] = mapped_column(String(32), nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
-    __table_args__ = (Index("ix_counter_games_updated_at", "updated_at"),)
+    __table_args__ = (
+        Index("ix_counter_games_updated_at", "updated_at"),
+        Index("ix_counter_games_secret_hash", "secret_hash", unique=True),
+        Index("ix_counter_games_view_id", "view_id", unique=True),
+    )

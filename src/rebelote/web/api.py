@@ -1,56 +1,46 @@
-"""The counter's JSON API (INTERFACES.md, "The web API").
+"""The counter's JSON API (docs/interfaces.md, "The web API").
 
-Every write answers the game (the game answer of ``rebelote score`` plus ``id``, ``teams``,
-``target``, ``version``) with an ``ETag`` of its version; a write with an ``If-Match`` of an old
-version answers ``409`` and changes nothing. Bad input answers ``422`` ``{"error": ...}``.
+Creating a game answers its secret ``token`` and the id of its read-only ``view``; every other
+route on ``/api/counter/games/{id}`` needs the secret as ``Authorization: Bearer <token>`` (or
+the pages' cookie): ``403`` without it, ``404`` for an unknown game. ``GET /api/counter/games``
+lists only the games whose secrets the caller presents. ``GET /api/counter/views/{view}``
+reads a game without the secret.
+
+Every write answers the game with an ``ETag`` of its version; a write with an ``If-Match`` of
+an old version answers ``409`` and changes nothing. Bad input answers ``422``
+``{"error": ...}`` naming the field; bodies must be ``application/json`` (``415``).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
-from starlette.concurrency import run_in_threadpool
 
 from rebelote.errors import InputError
+from rebelote.web import schemas
+from rebelote.web.security import presented_secrets, read_json, secret_for
 from rebelote.web.service import CounterService, GameView
 
-T = TypeVar("T")
-
-_VERSION: Final = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
-MAX_BODY: Final = 1_000_000
-
-_GAME_SCHEMA: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "game": {"type": "string", "enum": ["belote", "coinche"]},
-        "rules": {"type": "string", "enum": ["official", "house"]},
-        "options": {"type": "object"},
-        "target": {"type": "integer", "example": 1000},
-        "teams": {"type": "object", "example": {"NS": "Nous", "EW": "Eux"}},
-    },
-    "required": ["game"],
-}
-_DEAL_SCHEMA: Final[dict[str, Any]] = {
-    "type": "object",
-    "description": "A deal summary of INTERFACES.md, without game",
-    "example": {"trump": "hearts", "taker": "NS", "points": {"NS": 98}, "belote": "NS"},
-}
-
+_VERSION: Final = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$')
 
 IfMatch = Annotated[str | None, Header(alias="If-Match", description="The version the client "
-                                     "read; an older one answers 409")]
+                                       "read; an older one answers 409")]
 Explain = Annotated[bool, Query(description="Add each deal's result-card lines")]
+_SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 
 
-def _body_doc(schema: dict[str, Any], *, if_match: bool = False, explain: bool = False
-              ) -> dict[str, Any]:
-    doc: dict[str, Any] = {"requestBody": {
-        "required": True, "content": {"application/json": {"schema": schema}}}}
+def _doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any], description: str,
+         *errors: int, if_match: bool = False, explain: bool = False, secret: bool = True
+         ) -> dict[str, Any]:
+    """The ``openapi_extra`` of a route: its body, parameters read by hand, answers."""
+    doc: dict[str, Any] = {"responses": schemas.answer_doc(status, answer, description,
+                                                           *errors)}
+    if body is not None:
+        doc["requestBody"] = {"required": True,
+                              "content": {schemas.JSON: {"schema": body}}}
     params = []
     if if_match:
         params.append({"name": "If-Match", "in": "header", "required": False,
@@ -62,7 +52,12 @@ def _body_doc(schema: dict[str, Any], *, if_match: bool = False, explain: bool =
                        "description": "Add each deal's result-card lines"})
     if params:
         doc["parameters"] = params
+    if secret:
+        doc["security"] = _SECURITY
     return doc
+
+
+_WRITE_ERRORS: Final = (403, 404, 409, 413, 415, 422, 503)
 
 
 def explain_of(request: Request) -> bool:
@@ -77,58 +72,43 @@ def parse_if_match(value: str | None) -> int | None:
         return None
     found = _VERSION.match(value)
     if not found:
-        raise InputError("If-Match", f"{value!r} is not a game version: a whole number like \"3\"")
+        raise InputError("If-Match", f"{value[:40]!r} is not a game version: a whole number "
+                                     "like \"3\"")
     return int(found.group(1))
 
 
-async def read_json(request: Request) -> Any:
-    """The request body as JSON; an :class:`InputError` naming ``body`` otherwise."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise InputError("body", f"too large ({len(raw)} bytes, at most {MAX_BODY})")
-    if not raw.strip():
-        raise InputError("body", "missing: send a JSON object")
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        where = f" at line {e.lineno} column {e.colno}" if isinstance(e, json.JSONDecodeError) \
-            else ""
-        reason = e.msg if isinstance(e, json.JSONDecodeError) else "not UTF-8"
-        raise InputError("body", f"not valid JSON: {reason}{where}") from None
+def game_response(view: GameView, status: int = 200, explain: bool = False,
+                  token: str | None = None) -> JSONResponse:
+    """The game answer with its version as ``ETag`` (and its secret when just created)."""
+    body = view.to_json(explain)
+    if token is not None:
+        body["token"] = token
+    return JSONResponse(body, status_code=status, headers={"ETag": f'"{view.version}"'})
 
 
-def game_response(view: GameView, status: int = 200, explain: bool = False) -> JSONResponse:
-    """The game answer with its version as ``ETag``."""
-    return JSONResponse(view.to_json(explain), status_code=status,
-                        headers={"ETag": f'"{view.version}"'})
-
-
-def make_router(service: CounterService, inline: bool) -> APIRouter:
-    """The ``/api/counter`` routes over ``service``.
-
-    ``inline``: call the store on the event loop (a local SQLite file answers in microseconds);
-    otherwise in the thread pool (a database across a network).
-    """
+def make_router(service: CounterService) -> APIRouter:
+    """The ``/api/counter`` routes over ``service``."""
     router = APIRouter(prefix="/api/counter", tags=["counter"])
+    call = service.call
 
-    async def call(fn: Callable[..., T], *args: Any) -> T:
-        if inline:
-            return fn(*args)
-        return await run_in_threadpool(fn, *args)
-
-    @router.post("/games", status_code=201, openapi_extra=_body_doc(_GAME_SCHEMA),
-                 summary="Start a game")
+    @router.post("/games", status_code=201, summary="Start a game",
+                 openapi_extra=_doc(schemas.NEW_GAME, 201, schemas.GAME,
+                                    "The new game, with its secret token",
+                                    413, 415, 422, 503, secret=False))
     async def create_game(request: Request) -> JSONResponse:
         obj = await read_json(request)
-        view = await call(service.create, obj)
-        return game_response(view, 201)
+        view, token = await call(service.create, obj)
+        return game_response(view, 201, token=token)
 
-    @router.get("/games", summary="List saved games, the latest first")
+    @router.get("/games", summary="The games whose secrets the caller presents, latest first",
+                openapi_extra={"responses": schemas.answer_doc(
+                    200, schemas.GAME_LIST, "The games", 422)})
     async def list_games(
+        request: Request,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     ) -> JSONResponse:
-        rows = await call(service.store.list, limit, offset)
+        rows = await call(service.list, presented_secrets(request), limit, offset)
         return JSONResponse({"games": [
             {"id": r.id, "version": r.version, "game": r.summary.game,
              "teams": {"NS": r.summary.teams[0], "EW": r.summary.teams[1]},
@@ -139,47 +119,71 @@ def make_router(service: CounterService, inline: bool) -> APIRouter:
             for r in rows
         ]})
 
-    @router.get("/games/{game_id}", summary="A game: every deal's score, totals, winner")
-    async def get_game(game_id: str, explain: Explain = False) -> JSONResponse:
-        return game_response(await call(service.get, game_id), explain=explain)
+    @router.get("/games/{game_id}", summary="A game: every deal's score, totals, winner",
+                openapi_extra=_doc(None, 200, schemas.GAME, "The game", 403, 404, 422))
+    async def get_game(request: Request, game_id: str, explain: Explain = False
+                       ) -> JSONResponse:
+        view = await call(service.get, game_id, secret_for(request, game_id))
+        return game_response(view, explain=explain)
+
+    @router.get("/views/{view_id}", summary="A game read through its view link (no secret)",
+                openapi_extra={"responses": schemas.answer_doc(
+                    200, schemas.GAME, "The game, without its id", 404, 422)})
+    async def get_view(view_id: str, explain: Explain = False) -> JSONResponse:
+        view = await call(service.get_view, view_id)
+        return JSONResponse(view.to_view_json(explain), headers={"ETag": f'"{view.version}"'})
 
     @router.patch("/games/{game_id}", summary="Rename the teams or change the target",
-                  openapi_extra=_body_doc({"type": "object", "example": {
-                      "teams": {"NS": "Les bleus"}, "target": 1500}}))
+                  openapi_extra=_doc(schemas.SETTINGS, 200, schemas.GAME, "The game",
+                                     *_WRITE_ERRORS))
     async def patch_game(request: Request, game_id: str, if_match: IfMatch = None
                          ) -> JSONResponse:
         obj = await read_json(request)
         version = parse_if_match(if_match)
-        return game_response(await call(service.update_settings, game_id, obj, version))
+        return game_response(await call(service.update_settings, game_id,
+                                        secret_for(request, game_id), obj, version))
 
-    @router.delete("/games/{game_id}", status_code=204, summary="Forget a saved game")
-    async def delete_game(game_id: str) -> Response:
-        await call(service.delete, game_id)
+    @router.delete("/games/{game_id}", status_code=204, summary="Forget a saved game",
+                   openapi_extra={"security": _SECURITY, "responses": {
+                       "204": {"description": "Forgotten"},
+                       **schemas.error_doc(403, 404, 409, 422, 503)}})
+    async def delete_game(request: Request, game_id: str, if_match: IfMatch = None
+                          ) -> Response:
+        version = parse_if_match(if_match)
+        await call(service.delete, game_id, secret_for(request, game_id), version)
         return Response(status_code=204)
 
     @router.post("/games/{game_id}/deals", summary="Add a deal",
-                 openapi_extra=_body_doc(_DEAL_SCHEMA, if_match=True, explain=True))
+                 openapi_extra=_doc(schemas.DEAL, 200, schemas.GAME, "The game",
+                                    *_WRITE_ERRORS, if_match=True, explain=True))
     async def add_deal(request: Request, game_id: str) -> JSONResponse:
         # The hot path of the counter: headers and query read directly, without validation
         # machinery (documented in openapi_extra).
         obj = await read_json(request)
         version = parse_if_match(request.headers.get("if-match"))
-        return game_response(await call(service.add_deal, game_id, obj, version),
-                             explain=explain_of(request))
+        view = await call(service.add_deal, game_id, secret_for(request, game_id), obj,
+                          version)
+        return game_response(view, explain=explain_of(request))
 
     @router.put("/games/{game_id}/deals/{n}", summary="Replace deal n (from 1)",
-                openapi_extra=_body_doc(_DEAL_SCHEMA))
-    async def replace_deal(request: Request, game_id: str, n: int, if_match: IfMatch = None,
-                           explain: Explain = False) -> JSONResponse:
+                openapi_extra=_doc(schemas.DEAL, 200, schemas.GAME, "The game",
+                                   *_WRITE_ERRORS))
+    async def replace_deal(request: Request, game_id: str, n: Annotated[int, Path(
+            ge=-10**9, le=10**9)], if_match: IfMatch = None, explain: Explain = False
+                           ) -> JSONResponse:
         obj = await read_json(request)
         version = parse_if_match(if_match)
-        return game_response(await call(service.replace_deal, game_id, n, obj, version),
-                             explain=explain)
+        view = await call(service.replace_deal, game_id, secret_for(request, game_id), n,
+                          obj, version)
+        return game_response(view, explain=explain)
 
-    @router.delete("/games/{game_id}/deals/last", summary="Undo the last deal")
-    async def undo_deal(game_id: str, if_match: IfMatch = None, explain: Explain = False
-                        ) -> JSONResponse:
+    @router.delete("/games/{game_id}/deals/last", summary="Undo the last deal",
+                   openapi_extra=_doc(None, 200, schemas.GAME, "The game",
+                                      403, 404, 409, 422, 503))
+    async def undo_deal(request: Request, game_id: str, if_match: IfMatch = None,
+                        explain: Explain = False) -> JSONResponse:
         version = parse_if_match(if_match)
-        return game_response(await call(service.undo, game_id, version), explain=explain)
+        view = await call(service.undo, game_id, secret_for(request, game_id), version)
+        return game_response(view, explain=explain)
 
     return router

@@ -12,14 +12,16 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator
+import os
+import time
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.pool import StaticPool
 
@@ -27,18 +29,25 @@ from rebelote import __version__
 from rebelote.store import GameStore, default_db_url, make_engine, migrate
 from rebelote.web.api import make_router
 from rebelote.web.errors import install_error_handlers
+from rebelote.web.live import make_live
 from rebelote.web.pages import make_pages
 from rebelote.web.printables import make_printables
+from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.service import CounterService
 
 STATIC = files("rebelote.web") / "static"
+#: The environment variable naming the hosts ``rebelote serve`` answers for (comma-separated).
+HOSTS_ENV = "REBELOTE_ALLOWED_HOSTS"
 
 
-def create_app(db_url: str | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*",)
+               ) -> FastAPI:
     """The counter app on the database ``db_url`` (default: :func:`default_db_url`).
 
     The store's migrations are applied first. SQLite is called from the event loop (a local
-    file answers in microseconds); other databases from the thread pool.
+    file answers in microseconds); other databases from the thread pool. ``allowed_hosts``:
+    the names the ``Host`` header may carry (:class:`~rebelote.web.security.SecurityMiddleware`
+    guards every route).
     """
     url = db_url or default_db_url()
     if url in ("sqlite://", "sqlite:///:memory:"):
@@ -51,7 +60,7 @@ def create_app(db_url: str | None = None) -> FastAPI:
     migrate(engine)
     inline = engine.dialect.name == "sqlite"
     store = GameStore(engine, single_thread=inline)
-    service = CounterService(store)
+    service = CounterService(store, inline=inline)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -69,26 +78,55 @@ def create_app(db_url: str | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.service = service
-    app.state.engine = engine
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    app.include_router(make_router(service, inline))
-    app.include_router(make_printables(service, inline))
-    app.include_router(make_pages(service, inline))
+    app.include_router(make_router(service))
+    app.include_router(make_printables(service))
+    app.include_router(make_live(service))
+    app.include_router(make_pages(service))
+    docs_html = bytes(get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="rebelote counter API",
+        swagger_js_url="/static/swagger/swagger-ui-bundle.js",
+        swagger_css_url="/static/swagger/swagger-ui.css",
+        swagger_favicon_url="/static/favicon.svg",
+    ).body).decode()
+    app.add_middleware(
+        SecurityMiddleware,
+        allowed_hosts=allowed_hosts,
+        extra_csp={"/docs": CSP.replace("script-src 'self'", "script-src 'self' "
+                                        + inline_script_hashes(docs_html))
+                            .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")},
+    )
+
+    build_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build_openapi()
+            schema.setdefault("components", {})["securitySchemes"] = {"bearer": {
+                "type": "http", "scheme": "bearer",
+                "description": "The game's secret, answered as `token` when it was created"}}
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="rebelote counter API",
-            swagger_js_url="/static/swagger/swagger-ui-bundle.js",
-            swagger_css_url="/static/swagger/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
+        return HTMLResponse(docs_html)
+
+    checked = [0.0, True]  # when the store was last tried, and whether it took the write
 
     @app.get("/healthz", include_in_schema=False)
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "version": __version__}
+    async def health() -> JSONResponse:
+        # The store is tried at most once a second: /healthz stays cheap under load.
+        if time.monotonic() - checked[0] > 1.0:
+            checked[:] = [time.monotonic(), await service.call(store.can_write)]
+        writable = bool(checked[1])
+        body: dict[str, Any] = {"ok": writable, "version": __version__, "store": (
+            "writable" if writable else "cannot write (disk full or read-only)")}
+        return JSONResponse(body, status_code=200 if writable else 503)
 
     return app
 
@@ -100,7 +138,8 @@ def app_from_env() -> FastAPI:
     The server process is tuned for many small requests: what was loaded at start is moved
     out of the garbage collector's sight, and young collections run less often.
     """
-    app = create_app(default_db_url())
+    hosts = [h for h in os.environ.get(HOSTS_ENV, "*").split(",") if h.strip()]
+    app = create_app(default_db_url(), allowed_hosts=hosts or ["*"])
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 100)

@@ -1,28 +1,59 @@
-"""Errors answered as ``{"error": "<a sentence naming the field>"}``, never a traceback."""
+"""Errors answered as ``{"error": "<a sentence naming the field>"}`` (the JSON API) or as a
+short HTML page (the pages' forms), never a traceback.
+
+A database that cannot write (a full or read-only disk) answers ``503``; ``/healthz`` says so
+too.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from html import escape
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rebelote.errors import InputError
 from rebelote.rules import RulesError
 from rebelote.store import GameConflictError, GameNotFoundError
-from rebelote.web.service import DealNotFoundError, GameBusyError
+from rebelote.web.security import BodyTooLargeError, UnsupportedMediaError, wants_html
+from rebelote.web.service import DealNotFoundError, ForbiddenError, GameBusyError
 
 log = logging.getLogger("rebelote.web")
+
+STORE_DOWN = ("store: the games cannot be saved right now (the server's disk is full or "
+              "read-only); nothing was changed, try again later")
 
 
 def error_response(status: int, message: str, headers: Mapping[str, str] | None = None
                    ) -> JSONResponse:
     """``{"error": message}`` with ``status``."""
     return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def error_page(status: int, message: str, headers: Mapping[str, str] | None = None
+               ) -> HTMLResponse:
+    """A short HTML page for an error met by a page's form or link."""
+    html = (f'<!doctype html><html lang="fr"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="stylesheet" href="/static/style.css"><title>{status} · Rebelote'
+            f'</title></head><body><main class="page"><section class="card">'
+            f'<h1>{status}</h1><p class="error" role="alert">{escape(message)}</p>'
+            f'<p><a href="/">Rebelote</a></p></section></main></body></html>')
+    return HTMLResponse(html, status_code=status, headers=headers)
+
+
+def answer(request: Request, status: int, message: str,
+           headers: Mapping[str, str] | None = None) -> Response:
+    """The error as JSON for the API, as a page for the pages."""
+    if wants_html(request.scope):
+        return error_page(status, message, headers)
+    return error_response(status, message, headers)
 
 
 def _field(loc: Sequence[Any]) -> str:
@@ -40,47 +71,78 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{_field(first.get('loc', ()))}: {msg[0].lower() + msg[1:] if msg else msg}"
 
 
+def is_store_down(exc: BaseException) -> bool:
+    """A database error meaning it cannot write (full, read-only, locked, gone)."""
+    if isinstance(exc, OperationalError):
+        return True
+    text = str(getattr(exc, "orig", exc)).lower()
+    return any(w in text for w in ("readonly", "read-only", "disk", "full", "i/o"))
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Replace FastAPI's default error bodies by ``{"error": ...}`` everywhere."""
+    """Replace FastAPI's default error bodies by ``{"error": ...}`` (or a page) everywhere."""
 
     @app.exception_handler(InputError)
-    async def _input(_: Request, exc: InputError) -> JSONResponse:
-        return error_response(422, str(exc))
+    async def _input(request: Request, exc: InputError) -> Response:
+        return answer(request, 422, str(exc))
 
     @app.exception_handler(RulesError)
-    async def _rules(_: Request, exc: RulesError) -> JSONResponse:
-        return error_response(422, str(exc))
+    async def _rules(request: Request, exc: RulesError) -> Response:
+        return answer(request, 422, str(exc))
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return error_response(422, validation_message(exc))
+    async def _validation(request: Request, exc: RequestValidationError) -> Response:
+        return answer(request, 422, validation_message(exc))
 
     @app.exception_handler(GameNotFoundError)
-    async def _not_found(_: Request, exc: GameNotFoundError) -> JSONResponse:
-        return error_response(404, f"id: there is no saved game {exc.args[0]!r}")
+    async def _not_found(request: Request, exc: GameNotFoundError) -> Response:
+        shown = str(exc.args[0])[:40] if exc.args else ""
+        return answer(request, 404, f"id: there is no saved game {shown!r}")
+
+    @app.exception_handler(ForbiddenError)
+    async def _forbidden(request: Request, exc: ForbiddenError) -> Response:
+        return answer(request, 403, str(exc))
 
     @app.exception_handler(DealNotFoundError)
-    async def _no_deal(_: Request, exc: DealNotFoundError) -> JSONResponse:
-        return error_response(404, str(exc))
+    async def _no_deal(request: Request, exc: DealNotFoundError) -> Response:
+        return answer(request, 404, str(exc))
 
     @app.exception_handler(GameConflictError)
-    async def _conflict(_: Request, exc: GameConflictError) -> JSONResponse:
-        return error_response(409, str(exc), {"ETag": f'"{exc.current}"'})
+    async def _conflict(request: Request, exc: GameConflictError) -> Response:
+        return answer(request, 409, str(exc), {"ETag": f'"{exc.current}"'})
 
     @app.exception_handler(GameBusyError)
-    async def _busy(_: Request, exc: GameBusyError) -> JSONResponse:
-        return error_response(409, str(exc))
+    async def _busy(request: Request, exc: GameBusyError) -> Response:
+        return answer(request, 409, str(exc))
+
+    @app.exception_handler(UnsupportedMediaError)
+    async def _media(request: Request, exc: UnsupportedMediaError) -> Response:
+        return answer(request, 415, str(exc))
+
+    @app.exception_handler(BodyTooLargeError)
+    async def _too_large(request: Request, exc: BodyTooLargeError) -> Response:
+        return answer(request, 413, str(exc), {"Connection": "close"})
+
+    @app.exception_handler(DBAPIError)
+    async def _store(request: Request, exc: DBAPIError) -> Response:
+        if is_store_down(exc):
+            log.error("the store cannot write: %s", exc.orig)
+            return answer(request, 503, STORE_DOWN, {"Retry-After": "30"})
+        log.exception("database error", exc_info=exc)
+        return answer(request, 500, "server: an unexpected error happened; nothing was "
+                                    "changed")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         detail = exc.detail if isinstance(exc.detail, str) else "request not understood"
         if exc.status_code == 404 and detail == "Not Found":
             detail = "path: no such page or route"
         elif exc.status_code == 405:
             detail = "method: this route does not take that method"
-        return error_response(exc.status_code, detail, exc.headers)
+        return answer(request, exc.status_code, detail, exc.headers)
 
     @app.exception_handler(Exception)
-    async def _crash(_: Request, exc: Exception) -> JSONResponse:
+    async def _crash(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error", exc_info=exc)
-        return error_response(500, "server: an unexpected error happened; nothing was changed")
+        return answer(request, 500, "server: an unexpected error happened; nothing was "
+                                    "changed")

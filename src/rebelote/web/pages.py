@@ -11,13 +11,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
-from starlette.concurrency import run_in_threadpool
 
 from rebelote import __version__
 from rebelote.cards import TEAMS
@@ -29,9 +28,14 @@ from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
 from rebelote.web.forms import deal_from_form, form_from_deal
 from rebelote.web.printables import import_match
-from rebelote.web.service import CounterService, DealNotFoundError, GameBusyError, GameView
-
-T = TypeVar("T")
+from rebelote.web.security import KeyRing, is_https, secret_for
+from rebelote.web.service import (
+    CounterService,
+    DealNotFoundError,
+    ForbiddenError,
+    GameBusyError,
+    GameView,
+)
 
 GAME_COOKIE: Final = "rebelote_game"
 YEAR: Final = 365 * 24 * 3600
@@ -149,14 +153,23 @@ def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = Non
     }
 
 
-def make_pages(service: CounterService, inline: bool) -> APIRouter:
-    """The HTML routes over ``service``."""
-    router = APIRouter(include_in_schema=False)
+def remember_game(request: Request, response: Response, game_id: str,
+                  secret: str | None = None) -> None:
+    """Mark ``game_id`` as this browser's last game (and keep its secret, when given)."""
+    response.set_cookie(GAME_COOKIE, game_id, max_age=YEAR, samesite="lax", httponly=True,
+                        secure=is_https(request))
+    if secret is not None:
+        KeyRing.of(request).add(game_id, secret).store(request, response)
 
-    async def call(fn: Callable[..., T], *args: Any) -> T:
-        if inline:
-            return fn(*args)
-        return await run_in_threadpool(fn, *args)
+
+def make_pages(service: CounterService) -> APIRouter:
+    """The HTML routes over ``service``. A page acts on a game with the secret this browser
+    keeps for it (the :class:`~rebelote.web.security.KeyRing` cookie)."""
+    router = APIRouter(include_in_schema=False)
+    call = service.call
+
+    async def my_games(request: Request, limit: int) -> list[Any]:
+        return await call(service.list, list(KeyRing.of(request).keys.values()), limit, 0)
 
     async def form_of(request: Request) -> dict[str, str]:
         data = await request.form()
@@ -176,23 +189,25 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
             response = render(request, "game.html", status, **context)
         else:
             response = RedirectResponse(f"/games/{view.id}", status_code=303)
-        response.set_cookie(GAME_COOKIE, view.id, max_age=YEAR, samesite="lax")
+        remember_game(request, response, view.id)
         return response
 
-    async def write(request: Request, game_id: str, action: Callable[[int | None], GameView],
+    async def write(request: Request, game_id: str,
+                    action: Callable[[str | None, int | None], GameView],
                     form: Mapping[str, str], edit: int | None = None) -> Response:
         """Run a write; show the game again, with the error and the typed values if any."""
         lang = i18n.request_lang(request)
+        secret = secret_for(request, game_id)
         try:
-            view = await call(action, version_of(form))
+            view = await call(action, secret, version_of(form))
         except InputError as e:
-            view = await call(service.get, game_id)
+            view = await call(service.get, game_id, secret)
             return show_game(request, view, 422, form=form, error=str(e), edit=edit)
         except DealNotFoundError as e:
-            view = await call(service.get, game_id)
+            view = await call(service.get, game_id, secret)
             return show_game(request, view, 404, error=str(e))
         except (GameConflictError, GameBusyError):
-            view = await call(service.get, game_id)
+            view = await call(service.get, game_id, secret)
             message = i18n.gettext(lang, "The game was changed on another device: here it is "
                                          "as it stands now. Check it and enter your change "
                                          "again.")
@@ -202,7 +217,7 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
     # -- pages -----------------------------------------------------------------------------
     @router.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> Response:
-        games = await call(service.store.list, 8, 0)
+        games = await my_games(request, 8)
         last = request.cookies.get(GAME_COOKIE)
         current = next((g for g in games if g.id == last), None)
         return render(request, "home.html", games=games, current=current,
@@ -210,7 +225,7 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
 
     @router.get("/games", response_class=HTMLResponse)
     async def games_list(request: Request) -> Response:
-        games = await call(service.store.list, 200, 0)
+        games = await my_games(request, 200)
         return render(request, "games.html", games=games)
 
     @router.post("/games")
@@ -218,9 +233,9 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
         form = await form_of(request)
         try:
             obj = new_game_json(form)
-            view = await call(service.create, obj)
+            view, secret = await call(service.create, obj)
         except InputError as e:
-            games = await call(service.store.list, 8, 0)
+            games = await my_games(request, 8)
             return render(request, "home.html", 422, games=games, current=None, form=form,
                           error=str(e))
         target = f"/games/{view.id}"
@@ -229,34 +244,49 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
             response = Response(status_code=204, headers={"HX-Redirect": target})
         else:
             response = RedirectResponse(target, status_code=303)
-        response.set_cookie(GAME_COOKIE, view.id, max_age=YEAR, samesite="lax")
+        remember_game(request, response, view.id, secret)
         return response
 
     @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
         try:
-            view = await call(service.get, game_id)
+            view = await call(service.get, game_id, secret_for(request, game_id))
         except GameNotFoundError:
-            return render(request, "missing.html", 404, game_id=game_id)
+            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+        except ForbiddenError:
+            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
         lang = i18n.request_lang(request)
         response = render(request, "game.html", **game_context(view, lang))
-        response.set_cookie(GAME_COOKIE, view.id, max_age=YEAR, samesite="lax")
+        remember_game(request, response, view.id)
+        return response
+
+    @router.get("/join/{game_id}")
+    async def join(request: Request, game_id: str, key: str = "") -> Response:
+        """The edit link: hands this browser the game's secret, then shows the game."""
+        try:
+            await call(service.get, game_id, key)
+        except GameNotFoundError:
+            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+        except ForbiddenError:
+            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+        response = RedirectResponse(f"/games/{game_id}", status_code=303)
+        remember_game(request, response, game_id, key)
         return response
 
     @router.post("/games/{game_id}/deals")
     async def add_deal(request: Request, game_id: str) -> Response:
         form = await form_of(request)
-        view = await call(service.get, game_id)
+        view = await call(service.get, game_id, secret_for(request, game_id))
 
-        def action(version: int | None) -> GameView:
-            return service.add_deal(game_id, deal_from_form(form, view.match.rules.game),
-                                    version)
+        def action(secret: str | None, version: int | None) -> GameView:
+            return service.add_deal(game_id, secret,
+                                    deal_from_form(form, view.match.rules.game), version)
 
         return await write(request, game_id, action, form)
 
     @router.get("/games/{game_id}/deals/{n}/edit", response_class=HTMLResponse)
     async def edit_deal(request: Request, game_id: str, n: int) -> Response:
-        view = await call(service.get, game_id)
+        view = await call(service.get, game_id, secret_for(request, game_id))
         lang = i18n.request_lang(request)
         if not 1 <= n <= len(view.match.deals):
             return render(request, "game.html", 404,
@@ -268,11 +298,11 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
     @router.post("/games/{game_id}/deals/{n}")
     async def replace_deal(request: Request, game_id: str, n: int) -> Response:
         form = await form_of(request)
-        view = await call(service.get, game_id)
+        view = await call(service.get, game_id, secret_for(request, game_id))
 
-        def action(version: int | None) -> GameView:
+        def action(secret: str | None, version: int | None) -> GameView:
             return service.replace_deal(
-                game_id, n, deal_from_form(form, view.match.rules.game), version
+                game_id, secret, n, deal_from_form(form, view.match.rules.game), version
             )
 
         return await write(request, game_id, action, form, edit=n)
@@ -280,7 +310,8 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
     @router.post("/games/{game_id}/undo")
     async def undo(request: Request, game_id: str) -> Response:
         form = await form_of(request)
-        return await write(request, game_id, lambda v: service.undo(game_id, v), {**form})
+        return await write(request, game_id, lambda s, v: service.undo(game_id, s, v),
+                           {**form})
 
     @router.post("/games/{game_id}/settings")
     async def settings(request: Request, game_id: str) -> Response:
@@ -292,13 +323,15 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
         if "target" in form:
             obj["target"] = _target(form)
         return await write(request, game_id,
-                           lambda v: service.update_settings(game_id, obj, v), {})
+                           lambda s, v: service.update_settings(game_id, s, obj, v), {})
 
     @router.post("/games/{game_id}/delete")
     async def delete(request: Request, game_id: str) -> Response:
         with contextlib.suppress(GameNotFoundError):
-            await call(service.delete, game_id)
-        return RedirectResponse("/games", status_code=303)
+            await call(service.delete, game_id, secret_for(request, game_id))
+        response = RedirectResponse("/games", status_code=303)
+        KeyRing.of(request).remove(game_id).store(request, response)
+        return response
 
     @router.post("/import")
     async def import_page(request: Request) -> Response:
@@ -309,18 +342,21 @@ def make_pages(service: CounterService, inline: bool) -> APIRouter:
                 raise InputError("file", "choose a file exported as JSON or CSV")
             raw = await upload.read()
             match = import_match(raw, upload.content_type or "")
-            view = await call(service.create_match, match)
+            view, secret = await call(service.create_match, match)
         except InputError as e:
-            games = await call(service.store.list, 8, 0)
+            games = await my_games(request, 8)
             return render(request, "home.html", 422, games=games, current=None, form={},
                           error=str(e))
-        return RedirectResponse(f"/games/{view.id}", status_code=303)
+        response = RedirectResponse(f"/games/{view.id}", status_code=303)
+        remember_game(request, response, view.id, secret)
+        return response
 
     @router.get("/lang/{code}")
-    async def set_lang(code: str, next: str | None = None) -> Response:
+    async def set_lang(request: Request, code: str, next: str | None = None) -> Response:
         response = RedirectResponse(_safe_next(next), status_code=303)
         if code in i18n.LANGS:
-            response.set_cookie(i18n.COOKIE, code, max_age=YEAR, samesite="lax")
+            response.set_cookie(i18n.COOKIE, code, max_age=YEAR, samesite="lax",
+                                secure=is_https(request))
         return response
 
     return router

@@ -11,8 +11,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -21,11 +20,11 @@ from starlette.concurrency import run_in_threadpool
 from rebelote.errors import InputError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import Match
-from rebelote.web.api import MAX_BODY, game_response
+from rebelote.web import schemas
+from rebelote.web.api import game_response
 from rebelote.web.i18n import request_lang
-from rebelote.web.service import CounterService
-
-T = TypeVar("T")
+from rebelote.web.security import UnsupportedMediaError, parse_json, secret_for
+from rebelote.web.service import MAX_DEALS, CounterService
 
 Lang = Annotated[str | None, Query(
     description="Language of the sheet: fr or en (default: the page's language)")]
@@ -54,40 +53,44 @@ def import_match(raw: bytes, content_type: str) -> Match:
     if not text.strip():
         raise InputError("body", "missing: send a game exported as JSON or CSV")
     if "json" in content_type or text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InputError("body", f"not valid JSON: {e.msg} at line {e.lineno} "
-                                     f"column {e.colno}") from None
+        obj = parse_json(text.encode("utf-8"))
+        deals = obj.get("deals") if isinstance(obj, dict) else None
+        if isinstance(deals, list) and len(deals) > MAX_DEALS:
+            raise InputError("deals", f"{len(deals)} deals is more than a counter game holds "
+                                      f"({MAX_DEALS}; a real game has a few dozen)")
         return Match.from_json(obj)
+    if text.count("\n") > MAX_DEALS + 40:
+        raise InputError("body", f"more lines than a counter game holds ({MAX_DEALS} deals; a "
+                                 "real game has a few dozen)")
     return match_from_csv(text)
 
 
-def make_printables(service: CounterService, inline: bool) -> APIRouter:
+def make_printables(service: CounterService) -> APIRouter:
     """The printable and exchange routes over ``service``."""
     router = APIRouter(tags=["printables"])
+    call = service.call
+    pdf_doc = {"responses": {"200": {"description": "A PDF", "content": {
+        "application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
+        **schemas.error_doc(403, 404, 422)}}
 
-    async def call(fn: Callable[..., T], *args: Any) -> T:
-        if inline:
-            return fn(*args)
-        return await run_in_threadpool(fn, *args)
-
-    @router.get("/api/counter/games/{game_id}/sheet.pdf", summary="The game's score sheet")
+    @router.get("/api/counter/games/{game_id}/sheet.pdf", summary="The game's score sheet",
+                openapi_extra=pdf_doc)
     async def game_sheet(request: Request, game_id: str, lang: Lang = None) -> Response:
         from rebelote.sheets import score_sheet_pdf
 
-        view = await call(service.get, game_id)
+        view = await call(service.get, game_id, secret_for(request, game_id))
         pdf = await run_in_threadpool(
             score_sheet_pdf, view.match.rules.game, view.match.teams, 18, view.match,
             _lang(request, lang),
         )
         return _download(pdf, "application/pdf", f"rebelote-{game_id}.pdf")
 
-    @router.get("/sheets/blank.pdf", summary="A blank score sheet to print")
+    @router.get("/sheets/blank.pdf", summary="A blank score sheet to print",
+                openapi_extra=pdf_doc)
     async def blank_sheet(
         request: Request,
         game: Annotated[str, Query(description="belote or coinche")] = "belote",
-        rows: Annotated[int, Query(description="Deal lines a page")] = 18,
+        rows: Annotated[int, Query(description="Deal lines a page", ge=1, le=60)] = 18,
         ns: Annotated[str, Query(alias="NS", max_length=40)] = "Nous",
         ew: Annotated[str, Query(alias="EW", max_length=40)] = "Eux",
         lang: Lang = None,
@@ -101,7 +104,8 @@ def make_printables(service: CounterService, inline: bool) -> APIRouter:
         )
         return _download(pdf, "application/pdf", f"rebelote-{game}-sheet.pdf")
 
-    @router.get("/sheets/points-table.pdf", summary="The table of points")
+    @router.get("/sheets/points-table.pdf", summary="The table of points",
+                openapi_extra=pdf_doc)
     async def points_table(request: Request, lang: Lang = None) -> Response:
         from rebelote.sheets import points_table_pdf
 
@@ -109,26 +113,41 @@ def make_printables(service: CounterService, inline: bool) -> APIRouter:
         return _download(pdf, "application/pdf", "rebelote-points.pdf")
 
     @router.get("/api/counter/games/{game_id}/export.json",
-                summary="The game as the input of `rebelote score`")
-    async def export_json(game_id: str) -> Response:
-        view = await call(service.get, game_id)
+                summary="The game as the input of `rebelote score`",
+                openapi_extra={"responses": {"200": {"description": "The game input", "content": {
+                    "application/json": {"schema": schemas.NEW_GAME}}},
+                    **schemas.error_doc(403, 404)}})
+    async def export_json(request: Request, game_id: str) -> Response:
+        view = await call(service.get, game_id, secret_for(request, game_id))
         body = json.dumps(view.match.to_json(), ensure_ascii=False, indent=1)
         return _download(body, "application/json", f"rebelote-{game_id}.json", inline=False)
 
-    @router.get("/api/counter/games/{game_id}/export.csv", summary="The game as CSV")
+    @router.get("/api/counter/games/{game_id}/export.csv", summary="The game as CSV",
+                openapi_extra={"responses": {"200": {"description": "CSV", "content": {
+                    "text/csv": {"schema": {"type": "string"}}}},
+                    **schemas.error_doc(403, 404, 422)}})
     async def export_csv(request: Request, game_id: str, lang: Lang = None) -> Response:
-        view = await call(service.get, game_id)
+        view = await call(service.get, game_id, secret_for(request, game_id))
         body = match_to_csv(view.match, lang=_lang(request, lang))
         return _download(body, "text/csv; charset=utf-8", f"rebelote-{game_id}.csv",
                          inline=False)
 
     @router.post("/api/counter/games/import", status_code=201,
-                 summary="Import a game exported as JSON or CSV")
+                 summary="Import a game exported as JSON or CSV",
+                 openapi_extra={
+                     "requestBody": {"required": True, "content": {
+                         "application/json": {"schema": schemas.NEW_GAME},
+                         "text/csv": {"schema": {"type": "string"}}}},
+                     "responses": schemas.answer_doc(
+                         201, schemas.GAME, "The new game, with its secret token",
+                         413, 415, 422, 503)})
     async def import_game(request: Request) -> JSONResponse:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind not in ("application/json", "text/csv"):
+            raise UnsupportedMediaError(kind)
         raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise InputError("body", f"too large ({len(raw)} bytes, at most {MAX_BODY})")
-        match = import_match(raw, request.headers.get("content-type", ""))
-        return game_response(await call(service.create_match, match), 201)
+        match = import_match(raw, kind)
+        view, token = await call(service.create_match, match)
+        return game_response(view, 201, token=token)
 
     return router

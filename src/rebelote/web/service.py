@@ -13,18 +13,29 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, TypeVar
+
+from starlette.concurrency import run_in_threadpool
 
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match, MatchResult
 from rebelote.scoring import DealSummary
-from rebelote.store import GameConflictError, GameNotFoundError, GameStore, GameSummary
+from rebelote.store import GameConflictError, GameNotFoundError, GameRow, GameStore, GameSummary
+from rebelote.web.security import new_secret, secret_hash, secret_matches
+
+T = TypeVar("T")
 
 CACHE_SIZE: Final = 2048
+#: The most deals a counter game holds (a real game has a few dozen).
+MAX_DEALS: Final = 500
+#: The largest target and starting score (and their negatives for starts).
+MAX_POINTS: Final = 100_000
+#: The largest correction (an adjustment line), either sign: more than any deal is worth.
+MAX_ADJUST: Final = 5_000
 MAX_RETRIES: Final = 20
 LOCK_STRIPES: Final = 64
 
@@ -39,6 +50,8 @@ class GameView:
     result: MatchResult
     created_at: datetime
     updated_at: datetime
+    view_id: str
+    secret_hash: str = dataclasses.field(repr=False)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         """The game answer of ``rebelote score`` plus ``id``, ``teams``, ``target``, ``version``
@@ -49,6 +62,7 @@ class GameView:
         options.pop("target", None)
         out.update(
             id=self.id,
+            view=self.view_id,
             version=self.version,
             game=rules.game,
             rules=rules.name,
@@ -60,6 +74,12 @@ class GameView:
             created=self.created_at.isoformat(),
             updated=self.updated_at.isoformat(),
         )
+        return out
+
+    def to_view_json(self, explain: bool = False) -> dict[str, Any]:
+        """The game answer of the read-only view: :meth:`to_json` without the game's ``id``."""
+        out = self.to_json(explain)
+        del out["id"]
         return out
 
     @property
@@ -98,16 +118,55 @@ def _game_over_error(view: GameView) -> InputError:
 
 
 class CounterService:
-    """Games of the counter: parsed through the core, scored by it, kept by a :class:`GameStore`."""
+    """Games of the counter: parsed through the core, scored by it, kept by a :class:`GameStore`.
 
-    def __init__(self, store: GameStore, cache_size: int = CACHE_SIZE) -> None:
+    Every operation on a game by its id takes the secret the caller presents: a wrong or missing
+    one is a :class:`ForbiddenError` (an unknown game a :class:`GameNotFoundError` first). The
+    read-only view (:meth:`get_view`) needs no secret: its id is the capability.
+
+    ``inline``: the store is called on the event loop (SQLite, answering in microseconds);
+    otherwise :meth:`call` runs it in the thread pool.
+    """
+
+    def __init__(self, store: GameStore, cache_size: int = CACHE_SIZE, *,
+                 inline: bool = True) -> None:
         self.store = store
+        self.inline = inline
         self._cache: OrderedDict[str, GameView] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         # Writes to one game from this process go one at a time (striped locks, bounded):
         # conflicts are then left to other processes sharing the database.
         self._write_locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
+        self._listeners: dict[str, set[Callable[[GameView], None]]] = {}
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the event loop (inline) or in the thread pool: the one way every
+        route calls the service."""
+        if self.inline:
+            return fn(*args)
+        return await run_in_threadpool(fn, *args)
+
+    # -- live updates ----------------------------------------------------------------------
+    def subscribe(self, game_id: str, listener: Callable[[GameView], None]) -> None:
+        """Call ``listener`` with the game after each write made by this process."""
+        with self._lock:
+            self._listeners.setdefault(game_id, set()).add(listener)
+
+    def unsubscribe(self, game_id: str, listener: Callable[[GameView], None]) -> None:
+        """Stop calling ``listener``."""
+        with self._lock:
+            found = self._listeners.get(game_id)
+            if found is not None:
+                found.discard(listener)
+                if not found:
+                    del self._listeners[game_id]
+
+    def _notify(self, view: GameView) -> None:
+        with self._lock:
+            listeners = list(self._listeners.get(view.id, ()))
+        for listener in listeners:
+            listener(view)
 
     # -- cache -----------------------------------------------------------------------------
     def _remember(self, view: GameView) -> GameView:
@@ -127,16 +186,41 @@ class CounterService:
         match = Match.from_json(stored.data)
         return self._remember(GameView(
             stored.id, stored.version, match, match.result(), stored.created_at,
-            stored.updated_at,
+            stored.updated_at, stored.view_id, stored.secret_hash,
         ))
 
+    @staticmethod
+    def _check(view: GameView, secret: str | None) -> GameView:
+        if not secret_matches(secret, view.secret_hash):
+            raise ForbiddenError(view.id, secret)
+        return view
+
     # -- reading ---------------------------------------------------------------------------
-    def get(self, game_id: str) -> GameView:
-        """The game ``game_id`` as stored now; :class:`GameNotFoundError` if there is none."""
+    def _fresh(self, game_id: str) -> GameView:
         cached = self._cache.get(game_id)
         if cached is not None and cached.version == self.store.version(game_id):
             return cached
         return self._load(game_id)
+
+    def get(self, game_id: str, secret: str | None) -> GameView:
+        """The game ``game_id`` as stored now, for the holder of its secret;
+        :class:`GameNotFoundError` if there is none."""
+        return self._check(self._fresh(game_id), secret)
+
+    def version(self, game_id: str) -> int:
+        """The stored version of ``game_id`` (one small query)."""
+        return self.store.version(game_id)
+
+    def get_view(self, view_id: str) -> GameView:
+        """The game whose read-only view is ``view_id`` (no secret needed)."""
+        if not _is_id(view_id):
+            raise GameNotFoundError(view_id)
+        return self._fresh(self.store.game_of_view(view_id))
+
+    def list(self, secrets: Collection[str], limit: int = 100, offset: int = 0
+             ) -> list[GameRow]:
+        """The saved games whose secrets are among ``secrets``, the latest first."""
+        return self.store.list({secret_hash(s) for s in secrets}, limit, offset)
 
     def _current(self, game_id: str) -> GameView:
         """The cached game, trusted: a conditional write checks it is still current."""
@@ -144,25 +228,32 @@ class CounterService:
         return cached if cached is not None else self._load(game_id)
 
     # -- writing ---------------------------------------------------------------------------
-    def create(self, obj: Any) -> GameView:
+    def create(self, obj: Any) -> tuple[GameView, str]:
         """A new game from ``{"game", "rules", "options"?, "target", "teams"?}`` (or a whole
-        game input with its deals, as exported)."""
+        game input with its deals, as exported), and its secret."""
         if not isinstance(obj, Mapping):
             raise InputError("body", "a game is a JSON object like {\"game\": \"belote\"}")
         data = dict(obj)
         data.setdefault("deals", [])
+        if isinstance(data["deals"], list) and len(data["deals"]) > MAX_DEALS:
+            raise InputError("deals", _too_many(len(data["deals"])))
         return self.create_match(Match.from_json(data))
 
-    def create_match(self, match: Match) -> GameView:
-        """Store a new game."""
+    def create_match(self, match: Match) -> tuple[GameView, str]:
+        """Store a new game; it answers with its secret (only its hash is kept)."""
+        check_limits(match)
         result = match.result()
-        stored = self.store.create(match.to_json(), _summary(match, result))
-        return self._remember(GameView(
+        secret = new_secret()
+        stored = self.store.create(match.to_json(), _summary(match, result), secret_hash(secret))
+        view = self._remember(GameView(
             stored.id, stored.version, match, result, stored.created_at, stored.updated_at,
+            stored.view_id, stored.secret_hash,
         ))
+        return view, secret
 
     def _write(
-        self, game_id: str, if_match: int | None, change: Callable[[GameView], Match]
+        self, game_id: str, secret: str | None, if_match: int | None,
+        change: Callable[[GameView], Match],
     ) -> GameView:
         """Apply ``change`` to the current game and store it with a version check.
 
@@ -171,12 +262,13 @@ class CounterService:
         """
         with self._write_locks[hash(game_id) % LOCK_STRIPES]:
             for _ in range(MAX_RETRIES):
-                view = self._current(game_id)
+                view = self._check(self._current(game_id), secret)
                 if if_match is not None and if_match != view.version:
                     view = self._load(game_id)
                     if if_match != view.version:
                         raise GameConflictError(game_id, if_match, view.version)
                 match = change(view)
+                check_limits(match)
                 result = match.result()
                 try:
                     stored = self.store.put(
@@ -187,24 +279,29 @@ class CounterService:
                     if if_match is not None:
                         raise
                     continue
-                return self._remember(GameView(
+                written = self._remember(GameView(
                     game_id, stored.version, match, result, stored.created_at,
-                    stored.updated_at,
+                    stored.updated_at, view.view_id, view.secret_hash,
                 ))
+                self._notify(written)
+                return written
         raise GameBusyError(game_id)
 
-    def add_deal(self, game_id: str, obj: Any, if_match: int | None = None) -> GameView:
-        """Add a deal; an error if the game is already won."""
+    def add_deal(self, game_id: str, secret: str | None, obj: Any,
+                 if_match: int | None = None) -> GameView:
+        """Add a deal; an error if the game is already won or holds :data:`MAX_DEALS`."""
 
         def change(view: GameView) -> Match:
             if view.is_over:
                 raise _game_over_error(view)
+            if len(view.match.deals) >= MAX_DEALS:
+                raise InputError("deals", _too_many(len(view.match.deals) + 1))
             return view.match.add(read_deal(obj, view.match))
 
-        return self._write(game_id, if_match, change)
+        return self._write(game_id, secret, if_match, change)
 
     def replace_deal(
-        self, game_id: str, n: int, obj: Any, if_match: int | None = None
+        self, game_id: str, secret: str | None, n: int, obj: Any, if_match: int | None = None
     ) -> GameView:
         """Replace deal ``n`` (from 1); the deals after it are scored again."""
 
@@ -213,13 +310,14 @@ class CounterService:
                 raise DealNotFoundError(n, len(view.match.deals))
             return view.match.replace(n, read_deal(obj, view.match))
 
-        return self._write(game_id, if_match, change)
+        return self._write(game_id, secret, if_match, change)
 
-    def undo(self, game_id: str, if_match: int | None = None) -> GameView:
+    def undo(self, game_id: str, secret: str | None, if_match: int | None = None) -> GameView:
         """Remove the last deal."""
-        return self._write(game_id, if_match, lambda view: view.match.undo())
+        return self._write(game_id, secret, if_match, lambda view: view.match.undo())
 
-    def update_settings(self, game_id: str, obj: Any, if_match: int | None = None) -> GameView:
+    def update_settings(self, game_id: str, secret: str | None, obj: Any,
+                        if_match: int | None = None) -> GameView:
         """Rename the teams or change the target: ``{"teams"?: {...}, "target"?: n}``."""
         if not isinstance(obj, Mapping):
             raise InputError("body", "settings are a JSON object like {\"teams\": {...}}")
@@ -244,12 +342,53 @@ class CounterService:
                 view.match, teams=fresh.teams, target=fresh.target
             )
 
-        return self._write(game_id, if_match, change)
+        return self._write(game_id, secret, if_match, change)
 
-    def delete(self, game_id: str) -> None:
-        """Forget a game."""
+    def delete(self, game_id: str, secret: str | None, if_match: int | None = None) -> None:
+        """Forget a game (only at version ``if_match`` when given)."""
+        view = self._check(self._fresh(game_id), secret)
+        if if_match is not None and if_match != view.version:
+            raise GameConflictError(game_id, if_match, view.version)
         self.store.delete(game_id)
         self._forget(game_id)
+
+
+def check_limits(match: Match) -> None:
+    """A counter game stays within bounds: at most :data:`MAX_DEALS` deals, a target, a start
+    and corrections of at most :data:`MAX_POINTS` points."""
+    if len(match.deals) > MAX_DEALS:
+        raise InputError("deals", _too_many(len(match.deals)))
+    if match.target > MAX_POINTS:
+        raise InputError("target", f"{match.target} is more than the counter's {MAX_POINTS} "
+                                   "points")
+    for team, value in zip(TEAMS, match.start, strict=True):
+        if abs(value) > MAX_POINTS:
+            raise InputError(f"start.{team}", f"{value} is beyond the counter's ±{MAX_POINTS} "
+                                              "points")
+    for n, deal in enumerate(match.deals, start=1):
+        for team, value in zip(TEAMS, deal.adjust, strict=True):
+            if abs(value) > MAX_ADJUST:
+                raise InputError(f"deals[{n}].adjust.{team}",
+                                 f"{value} is beyond a correction's ±{MAX_ADJUST} points")
+
+
+def _too_many(count: int) -> str:
+    return (f"{count} deals is more than a counter game holds ({MAX_DEALS}; a real game has a "
+            "few dozen): start a new game")
+
+
+def _is_id(text: str) -> bool:
+    return 0 < len(text) <= 32 and all(c in "0123456789abcdef" for c in text)
+
+
+class ForbiddenError(PermissionError):
+    """The caller does not hold the game's secret."""
+
+    def __init__(self, game_id: str, secret: str | None) -> None:
+        self.game_id = game_id
+        reason = "this needs the game's secret" if not secret else "this is not the game's secret"
+        super().__init__(f"Authorization: {reason} (Authorization: Bearer <token>, as answered "
+                         "when the game was created)")
 
 
 class GameBusyError(RuntimeError):
@@ -269,11 +408,14 @@ class DealNotFoundError(LookupError):
 
 
 __all__ = [
+    "MAX_DEALS",
     "CounterService",
     "DealNotFoundError",
+    "ForbiddenError",
     "GameBusyError",
     "GameConflictError",
     "GameNotFoundError",
     "GameView",
+    "check_limits",
     "read_deal",
 ]

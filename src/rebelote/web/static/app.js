@@ -22,3 +22,55 @@
   document.addEventListener("htmx:afterSettle", function () { updateRest(document.querySelector("#deal-form")); });
   document.addEventListener("DOMContentLoaded", function () { updateRest(document.querySelector("#deal-form")); });
 })();
+
+// The live sheet: the page follows the game's server-sent events (its data-live URL) and reloads
+// its fragment (data-refresh) when the version changes. A deal being typed is never lost: while
+// the deal form holds typed values, only the board and the sheet are replaced.
+(function () {
+  "use strict";
+  var source = null;
+  function dirty(form) {
+    if (!form) return false;
+    var fields = form.querySelectorAll("input[type=text], input:not([type]), input[inputmode]");
+    for (var i = 0; i < fields.length; i++) if (fields[i].value.trim() !== "") return true;
+    return false;
+  }
+  function refresh(game, version) {
+    if (String(version) === game.dataset.version) return;
+    fetch(game.dataset.refresh, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("#game");
+        var current = document.querySelector("#game");
+        if (!fresh || !current) return;
+        var form = current.querySelector("#deal-form");
+        if (dirty(form) || (document.activeElement && form && form.contains(document.activeElement))) {
+          ["section.board", "section.sheet"].forEach(function (sel) {
+            var a = current.querySelector(sel), b = fresh.querySelector(sel);
+            if (a && b) a.replaceWith(b);
+          });
+          current.dataset.version = fresh.dataset.version;
+          current.querySelectorAll("input[name=version]").forEach(function (v) { v.value = fresh.dataset.version; });
+          if (window.htmx) htmx.process(current);
+        } else {
+          current.replaceWith(fresh);
+          if (window.htmx) htmx.process(fresh);
+        }
+      });
+  }
+  function follow() {
+    var game = document.querySelector("#game[data-live]");
+    if (!game || !window.EventSource) return;
+    if (source && source.url.endsWith(game.dataset.live)) return;
+    if (source) source.close();
+    source = new EventSource(game.dataset.live);
+    source.addEventListener("update", function (e) {
+      var current = document.querySelector("#game[data-live]");
+      if (current) refresh(current, e.data);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", follow);
+  document.addEventListener("htmx:afterSettle", follow);
+})();

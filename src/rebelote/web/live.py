@@ -1,0 +1,132 @@
+"""The live shared sheet: a game's read-only view, its QR code, and server-sent events.
+
+- ``GET /views/{view}``: the sheet, read-only (no secret needed: the view id is the link).
+- ``GET /views/{view}/events``: ``text/event-stream``; an ``update`` event carries the game's
+  new version each time it changes (writes made by this process are pushed at once; writes of
+  other processes sharing the database are found by a version check every
+  :data:`POLL_SECONDS`). A stream ends after :data:`STREAM_SECONDS` (the browser reconnects);
+  at most :data:`MAX_STREAMS` streams are open per process (``503`` past that).
+- ``GET /views/{view}/qr.svg``: the QR code of the view link, drawn on the server (segno).
+- ``GET /games/{id}/edit-link``: the edit link (``/join/{id}?key=<secret>``) and its QR code,
+  for the holder of the secret, to hand a second scorer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import time
+from collections.abc import AsyncIterator
+from typing import Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response, StreamingResponse
+
+from rebelote.store import GameNotFoundError
+from rebelote.web import i18n
+from rebelote.web.pages import game_context, render
+from rebelote.web.security import secret_for
+from rebelote.web.service import CounterService, ForbiddenError, GameView
+
+POLL_SECONDS: Final = 10.0
+STREAM_SECONDS: Final = 300.0
+MAX_STREAMS: Final = 1000
+
+
+def qr_svg(text: str, title: str) -> bytes:
+    """The QR code of ``text`` as an SVG image (dark on white, with a quiet zone)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, title=title,
+                                      xmldecl=False, svgns=True)
+    return out.getvalue()
+
+
+def make_live(service: CounterService) -> APIRouter:
+    """The read-only view, its events and QR codes, over ``service``."""
+    router = APIRouter(include_in_schema=False)
+    call = service.call
+    streams = 0
+
+    @router.get("/views/{view_id}")
+    async def view_page(request: Request, view_id: str) -> Response:
+        try:
+            view = await call(service.get_view, view_id)
+        except GameNotFoundError:
+            return render(request, "missing.html", 404, game_id=view_id, forbidden=False)
+        lang = i18n.request_lang(request)
+        name = "_game.html" if request.headers.get("HX-Request") == "true" else "game.html"
+        return render(request, name, readonly=True, **game_context(view, lang))
+
+    @router.get("/views/{view_id}/qr.svg")
+    async def view_qr(request: Request, view_id: str) -> Response:
+        await call(service.get_view, view_id)
+        url = str(request.url_for("view_page", view_id=view_id))
+        svg = qr_svg(url, "rebelote")
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+    @router.get("/games/{game_id}/edit-link")
+    async def edit_link(request: Request, game_id: str) -> Response:
+        secret = secret_for(request, game_id)
+        try:
+            view = await call(service.get, game_id, secret)
+        except GameNotFoundError:
+            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+        except ForbiddenError:
+            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+        url = f"{request.url_for('join', game_id=game_id)}?key={secret}"
+        svg = qr_svg(url, "rebelote").decode()
+        return render(request, "edit_link.html", view=view, teams=view.match.teams, url=url,
+                      svg=svg)
+
+    @router.get("/views/{view_id}/events")
+    async def events(request: Request, view_id: str) -> Response:
+        nonlocal streams
+        view = await call(service.get_view, view_id)
+        if streams >= MAX_STREAMS:
+            return Response("retry: 30000\n\n", status_code=503,
+                            media_type="text/event-stream", headers={"Retry-After": "30"})
+        loop = asyncio.get_running_loop()
+        changed: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
+
+        def listener(fresh: GameView) -> None:
+            def put() -> None:
+                with contextlib.suppress(asyncio.QueueFull):
+                    changed.put_nowait(fresh.version)
+
+            loop.call_soon_threadsafe(put)
+
+        async def stream() -> AsyncIterator[str]:
+            nonlocal streams
+            streams += 1
+            service.subscribe(view.id, listener)
+            version = view.version
+            try:
+                yield f"retry: 3000\nevent: update\ndata: {version}\n\n"
+                end = time.monotonic() + STREAM_SECONDS
+                while time.monotonic() < end:
+                    try:
+                        fresh = await asyncio.wait_for(changed.get(), POLL_SECONDS)
+                    except TimeoutError:
+                        try:
+                            fresh = await call(service.version, view.id)
+                        except GameNotFoundError:
+                            yield "event: gone\ndata: 0\n\n"
+                            return
+                    if fresh != version:
+                        version = fresh
+                        yield f"event: update\ndata: {version}\n\n"
+                    else:
+                        yield ": still here\n\n"
+            finally:
+                service.unsubscribe(view.id, listener)
+                streams -= 1
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    return router

@@ -1,0 +1,121 @@
+"""The JSON Schemas of the counter's API, written once: the OpenAPI document (``/openapi.json``)
+is built from them, and the schema-driven fuzz test checks every answer against them.
+
+The names of games, rule sets and teams come from the core (:data:`rebelote.rules.GAMES`,
+:data:`rebelote.rules.PRESET_NAMES`, :data:`rebelote.cards.TEAMS`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from rebelote.cards import TEAMS
+from rebelote.rules import GAMES, PRESET_NAMES
+
+JSON: Final = "application/json"
+
+
+def _per_team(kind: dict[str, Any], example: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": {t: kind for t in TEAMS}}
+    if example is not None:
+        out["example"] = example
+    return out
+
+
+_INT: Final = {"type": "integer"}
+_TEAM: Final = {"type": ["string", "null"], "enum": [*TEAMS, None]}
+
+ERROR: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {"error": {"type": "string",
+                             "description": "A sentence naming the field and the rule"}},
+    "required": ["error"],
+    "additionalProperties": False,
+}
+NEW_GAME: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "game": {"type": "string", "enum": list(GAMES)},
+        "rules": {"type": "string", "enum": list(PRESET_NAMES)},
+        "options": {"type": "object"},
+        "target": {"type": "integer", "example": 1000},
+        "teams": _per_team({"type": "string"}, {"NS": "Nous", "EW": "Eux"}),
+        "start": _per_team(_INT),
+        "deals": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["game"],
+}
+DEAL: Final[dict[str, Any]] = {
+    "type": "object",
+    "description": "A deal summary (docs/interfaces.md), without game",
+    "example": {"trump": "hearts", "taker": "NS", "points": {"NS": 98}, "belote": "NS"},
+}
+SETTINGS: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {"teams": _per_team({"type": "string"}), "target": _INT},
+    "example": {"teams": {"NS": "Les bleus"}, "target": 1500},
+}
+_PAIR: Final = _per_team(_INT)
+GAME: Final[dict[str, Any]] = {
+    "type": "object",
+    "description": "The game answer of `rebelote score` plus the game's identity and settings",
+    "properties": {
+        "id": {"type": "string"},
+        "view": {"type": "string", "description": "The id of the game's read-only view"},
+        "token": {"type": "string",
+                  "description": "The game's secret (only when it is created)"},
+        "version": _INT,
+        "game": {"type": "string", "enum": list(GAMES)},
+        "rules": {"type": "string", "enum": list(PRESET_NAMES)},
+        "options": {"type": "object"},
+        "target": _INT,
+        "teams": _per_team({"type": "string"}),
+        "start": _PAIR,
+        "deals": {"type": "array", "items": {"type": "object"}},
+        "totals": _PAIR,
+        "running": {"type": "array", "items": _PAIR},
+        "winner": _TEAM,
+        "won_after_deal": {"type": ["integer", "null"]},
+        "held_over": _INT,
+        "created": {"type": "string"},
+        "updated": {"type": "string"},
+    },
+    "required": ["view", "version", "game", "rules", "target", "teams", "deals", "totals",
+                 "winner"],
+}
+GAME_LIST: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {"games": {"type": "array", "items": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"}, "version": _INT,
+            "game": {"type": "string", "enum": list(GAMES)},
+            "teams": _per_team({"type": "string"}), "target": _INT, "deals": _INT,
+            "totals": _PAIR, "winner": _TEAM, "created": {"type": "string"},
+            "updated": {"type": "string"},
+        },
+        "required": ["id", "version", "game", "teams", "target", "deals", "totals", "winner"],
+    }}},
+    "required": ["games"],
+}
+
+
+def error_doc(*codes: int) -> dict[str, Any]:
+    """The ``responses`` entries of errors ``codes``, each ``{"error": ...}``."""
+    reasons = {400: "Host not allowed", 403: "Missing or wrong secret, or a cross-site request",
+               404: "No such game or deal", 409: "The game changed (If-Match) or is over",
+               413: "Body too large", 415: "Body not sent as application/json",
+               422: "Bad input, naming the field", 503: "The store cannot write"}
+    return {str(c): {"description": reasons.get(c, "Error"),
+                     "content": {JSON: {"schema": ERROR}}} for c in codes}
+
+
+def answer_doc(status: int, schema: dict[str, Any], description: str, *errors: int
+               ) -> dict[str, Any]:
+    """A route's ``responses``: the answer ``schema`` with ``status``, plus ``errors``."""
+    return {str(status): {"description": description, "content": {JSON: {"schema": schema}}},
+            **error_doc(*errors)}
+
+
+__all__ = ["DEAL", "ERROR", "GAME", "GAME_LIST", "NEW_GAME", "SETTINGS", "answer_doc",
+           "error_doc"]

@@ -1,0 +1,517 @@
+"""The web layer's safety, shared by every route (the counter's and the play table's).
+
+- **Secrets.** :func:`new_secret` makes a game's (or a table seat's) secret; only its SHA-256
+  (:func:`secret_hash`) is stored. A client presents it as ``Authorization: Bearer <secret>``
+  (:func:`bearer`); the pages keep the secrets of this browser in one ``HttpOnly``,
+  ``SameSite=Lax`` cookie (``Secure`` behind HTTPS), read and written by :class:`KeyRing`.
+- **No cross-site writes.** :class:`SecurityMiddleware` refuses an unsafe request (``POST``,
+  ``PUT``, ``PATCH``, ``DELETE``) that a browser marks as coming from another site
+  (``Sec-Fetch-Site: cross-site`` / ``same-site``, or an ``Origin`` that is not this host), and a
+  ``Host`` outside ``allowed_hosts``. The JSON API also wants ``Content-Type:
+  application/json`` (:func:`read_json`): a cross-site form or ``no-cors`` fetch cannot send it.
+- **Bounded work.** Every request body is limited while it streams (``413`` past
+  ``max_body``); :func:`read_json` refuses JSON nested deeper than :data:`MAX_DEPTH`, integers
+  past :data:`MAX_INT`, numbers of thousands of digits and lone surrogates, naming the field.
+- **Headers.** Every answer carries a Content-Security-Policy (scripts, styles and images from
+  this origin only, no framing), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
+  same-origin``, ``X-Frame-Options: DENY`` and ``Cross-Origin-Opener-Policy: same-origin``.
+
+>>> token = new_secret()
+>>> len(token) >= 32 and secret_matches(token, secret_hash(token))
+True
+>>> secret_matches("guess", secret_hash(token))
+False
+>>> check_json({"teams": {"NS": "\\ud800"}})
+Traceback (most recent call last):
+...
+rebelote.errors.InputError: teams.NS: not valid text (a lone surrogate \\ud800)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import secrets
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from rebelote.errors import InputError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The largest request body, in bytes (a 500-deal game exported as JSON is about 60 kB).
+MAX_BODY: Final = 1_000_000
+#: How deep a JSON body may nest (a game is 4 levels deep).
+MAX_DEPTH: Final = 32
+#: The largest integer magnitude a JSON body may carry (JavaScript's safe integers).
+MAX_INT: Final = 2**53 - 1
+#: The cookie keeping the secrets of the games this browser created or was handed.
+KEYS_COOKIE: Final = "rebelote_keys"
+#: How many games' secrets the cookie keeps (the most recent first; ~50 bytes each).
+MAX_KEYS: Final = 60
+UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: Final = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+)
+
+
+# -- secrets ---------------------------------------------------------------------------------
+def new_secret() -> str:
+    """A fresh secret: 192 random bits, URL-safe (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def secret_hash(secret: str) -> str:
+    """The SHA-256 of a secret (hex), the only form in which it is stored."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def secret_matches(secret: str | None, stored_hash: str) -> bool:
+    """``secret`` is the one whose hash is ``stored_hash`` (compared in constant time)."""
+    if not secret or not stored_hash:
+        return False
+    return hmac.compare_digest(secret_hash(secret), stored_hash)
+
+
+def bearer(request: Request) -> str | None:
+    """The secret of ``Authorization: Bearer <secret>``, if any."""
+    value = request.headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def is_https(request: Request) -> bool:
+    """The request came over HTTPS (then cookies are ``Secure``)."""
+    return request.url.scheme in ("https", "wss")
+
+
+class KeyRing:
+    """The ``{id: secret}`` of the games this browser holds, kept in :data:`KEYS_COOKIE` as
+    ``id.secret~id.secret`` (ids are hex, secrets URL-safe base64: neither has ``.`` or
+    ``~``), the most recently used first.
+
+    >>> ring = KeyRing.parse("a1.s3cret~b2.other")
+    >>> ring.get("b2"), ring.get("c3")
+    ('other', None)
+    >>> ring.add("c3", "new").dump()
+    'c3.new~a1.s3cret~b2.other'
+    >>> KeyRing.parse("bad;cookie~.~x.").keys
+    {}
+    """
+
+    def __init__(self, keys: dict[str, str] | None = None) -> None:
+        self.keys: dict[str, str] = dict(keys or {})
+
+    @classmethod
+    def parse(cls, value: str | None) -> KeyRing:
+        """The ring in a cookie value (malformed entries are skipped)."""
+        keys: dict[str, str] = {}
+        for part in (value or "").split("~")[:MAX_KEYS]:
+            game_id, dot, secret = part.partition(".")
+            if dot and _token_like(game_id) and _token_like(secret):
+                keys.setdefault(game_id, secret)
+        return cls(keys)
+
+    @classmethod
+    def of(cls, request: Request) -> KeyRing:
+        """The ring of the request's cookie."""
+        return cls.parse(request.cookies.get(KEYS_COOKIE))
+
+    def get(self, game_id: str) -> str | None:
+        """The secret held for ``game_id``."""
+        return self.keys.get(game_id)
+
+    def add(self, game_id: str, secret: str) -> KeyRing:
+        """A ring with ``game_id`` first (the oldest dropped past :data:`MAX_KEYS`)."""
+        keys = {game_id: secret}
+        keys.update((k, v) for k, v in self.keys.items() if k != game_id)
+        return KeyRing(dict(list(keys.items())[:MAX_KEYS]))
+
+    def remove(self, game_id: str) -> KeyRing:
+        """A ring without ``game_id``."""
+        return KeyRing({k: v for k, v in self.keys.items() if k != game_id})
+
+    def dump(self) -> str:
+        """The cookie value."""
+        return "~".join(f"{k}.{v}" for k, v in self.keys.items())
+
+    def store(self, request: Request, response: Response) -> None:
+        """Set the cookie on ``response``: ``HttpOnly``, ``SameSite=Lax``, ``Secure`` behind
+        HTTPS, for a year."""
+        response.set_cookie(KEYS_COOKIE, self.dump(), max_age=365 * 24 * 3600, path="/",
+                            httponly=True, samesite="lax", secure=is_https(request))
+
+
+def _token_like(text: str) -> bool:
+    return 0 < len(text) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
+
+
+def secret_for(request: Request, game_id: str) -> str | None:
+    """The secret a request presents for ``game_id``: its bearer token, else the cookie's."""
+    return bearer(request) or KeyRing.of(request).get(game_id)
+
+
+def presented_secrets(request: Request) -> list[str]:
+    """Every secret the request presents, for listing games: the cookie's, and the bearer
+    token (several may be given, separated by commas: ``Bearer s1,s2``), at most
+    :data:`MAX_KEYS` in all."""
+    found = list(KeyRing.of(request).keys.values())
+    token = bearer(request)
+    if token:
+        found[:0] = [t.strip() for t in token.split(",") if t.strip()]
+    return found[:MAX_KEYS]
+
+
+# -- JSON bodies -----------------------------------------------------------------------------
+class _NotANumber:
+    """A number the body cannot carry, found while parsing and reported with its field by
+    :func:`check_json`."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def message(self) -> str:
+        if self.text in ("NaN", "Infinity", "-Infinity"):
+            return f"{self.text} is not a number"
+        shown = self.text if len(self.text) <= 24 else \
+            f"{self.text[:12]}… ({len(self.text)} digits)"
+        return f"{shown} is too large a number"
+
+
+def _bounded_int(text: str) -> int | _NotANumber:
+    if len(text.lstrip("-")) > 16:
+        return _NotANumber(text)
+    return int(text)
+
+
+def _bounded_float(text: str) -> float | _NotANumber:
+    if len(text) > 64:
+        return _NotANumber(text)
+    value = float(text)
+    return value if math.isfinite(value) else _NotANumber(text)
+
+
+def check_json(obj: Any, field: str = "") -> Any:
+    """``obj`` itself if it nests at most :data:`MAX_DEPTH` deep, holds no integer past
+    :data:`MAX_INT` and no text with a lone surrogate; an :class:`InputError` naming the field
+    otherwise."""
+    stack: list[tuple[Any, str, int]] = [(obj, field, 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise InputError(where or "body", f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, _NotANumber):
+            raise InputError(where or "body", value.message())
+        if isinstance(value, int):
+            if abs(value) > MAX_INT:
+                raise InputError(where or "body", f"{value} is too large a number")
+        elif isinstance(value, str):
+            _check_text(value, where)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                _check_text(key, where)
+                stack.append((item, f"{where}.{key}" if where else str(key), depth + 1))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                stack.append((item, f"{where}[{i}]", depth + 1))
+    return obj
+
+
+def _check_text(text: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = text[e.start]
+        raise InputError(where or "body",
+                         f"not valid text (a lone surrogate \\u{ord(bad):04x})") from None
+
+
+def parse_json(raw: bytes) -> Any:
+    """JSON text parsed and checked by :func:`check_json`; an :class:`InputError` naming the
+    field (or ``body``) otherwise."""
+    if not raw.strip():
+        raise InputError("body", "missing: send a JSON object")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("body", "not valid JSON: not UTF-8") from None
+    if _depth_over(text, MAX_DEPTH + 1):
+        raise InputError("body", f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        obj = json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float,
+                         parse_constant=_NotANumber)
+    except json.JSONDecodeError as e:
+        raise InputError("body", f"not valid JSON: {e.msg} at line {e.lineno} column "
+                                 f"{e.colno}") from None
+    except (RecursionError, ValueError):
+        raise InputError("body", "not valid JSON") from None
+    return check_json(obj)
+
+
+def _depth_over(text: str, limit: int) -> bool:
+    """The brackets of ``text`` (outside strings) nest deeper than ``limit`` (a quick scan,
+    before the parser would recurse)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+async def read_json(request: Request) -> Any:
+    """The request body as checked JSON (:func:`parse_json`); it must be sent as
+    ``application/json`` (``415`` otherwise: a cross-site form cannot send that type)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json" and not (kind.startswith("application/")
+                                           and kind.endswith("+json")):
+        raise UnsupportedMediaError(kind)
+    return parse_json(await request.body())
+
+
+class UnsupportedMediaError(Exception):
+    """A JSON route got a body of another type."""
+
+    def __init__(self, kind: str) -> None:
+        shown = kind or "none"
+        super().__init__(f"Content-Type: send the body as application/json (not {shown})")
+
+
+class BodyTooLargeError(Exception):
+    """A request body past the limit (found while it streamed)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"body: too large (at most {limit:,} bytes)".replace(",", " "))
+
+
+def inline_script_hashes(html: str) -> str:
+    """The CSP sources (``'sha256-...'``) allowing exactly the inline scripts of ``html``
+    (for a generated page such as the API docs)."""
+    import base64
+    import re
+
+    found = re.findall(r"<script>(.*?)</script>", html, flags=re.DOTALL)
+    return " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+        for s in found)
+
+
+# -- the middleware --------------------------------------------------------------------------
+def _host_of(value: str) -> str:
+    """``example.org`` of ``example.org:8000`` or ``[::1]:8000``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]")[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    """``host`` (a ``Host`` header) matches one of ``allowed`` (``*``, ``name`` or
+    ``*.domain``)."""
+    name = _host_of(host)
+    for pattern in allowed:
+        if pattern == "*" or pattern == name or (
+                pattern.startswith("*.") and name.endswith(pattern[1:])):
+            return True
+    return False
+
+
+def cross_site(method: str, headers: dict[str, str]) -> bool:
+    """An unsafe request a browser marks as sent by a page of another site.
+
+    >>> cross_site("POST", {"host": "a.org", "origin": "https://evil.org"})
+    True
+    >>> cross_site("POST", {"host": "a.org", "sec-fetch-site": "same-origin",
+    ...                     "origin": "http://a.org"})
+    False
+    >>> cross_site("DELETE", {"host": "a.org", "sec-fetch-site": "cross-site"})
+    True
+    >>> cross_site("GET", {"host": "a.org", "origin": "https://evil.org"})
+    False
+    >>> cross_site("POST", {"host": "a.org"})  # curl, scripts: no browser headers
+    False
+    """
+    if method not in UNSAFE_METHODS:
+        return False
+    site = headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return True
+    origin = headers.get("origin")
+    if origin is None:
+        return False
+    if origin == "null":
+        return True
+    return urlsplit(origin).netloc.lower() != headers.get("host", "").lower()
+
+
+class SecurityMiddleware:
+    """Host check, cross-site check, body limit (while streaming) and security headers, as
+    one pure ASGI middleware (streaming answers such as server-sent events pass through).
+
+    ``allowed_hosts``: the names the ``Host`` header may carry (``*`` for any).
+    ``max_body``: the largest request body in bytes. ``csp``: the Content-Security-Policy
+    (``extra_csp`` maps a path to another one, e.g. the API docs page).
+    """
+
+    def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = ("*",),
+                 max_body: int = MAX_BODY, csp: str = CSP,
+                 extra_csp: dict[str, str] | None = None) -> None:
+        self.app = app
+        self.allowed_hosts = tuple(h.strip().lower() for h in allowed_hosts if h.strip())
+        self.max_body = max_body
+        self.csp = csp
+        self.extra_csp = dict(extra_csp or {})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        csp = self.extra_csp.get(scope.get("path", ""), self.csp).encode()
+
+        async def send_secure(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                out = [(k, v) for k, v in message.get("headers", [])
+                       if k.lower() not in _OWN_HEADERS]
+                out.append((b"content-security-policy", csp))
+                out.extend(SECURITY_HEADERS)
+                message["headers"] = out
+            await send(message)
+
+        if "*" not in self.allowed_hosts and not host_allowed(headers.get("host", ""),
+                                                               self.allowed_hosts):
+            await _refuse(scope, send_secure, 400,
+                          "Host: this server does not answer for that name")
+            return
+        if cross_site(scope["method"], headers):
+            await _refuse(scope, send_secure, 403,
+                          "Origin: a page of another site cannot change games here")
+            return
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _refuse(scope, send_secure, 413, str(BodyTooLargeError(self.max_body)),
+                          close=True)
+            return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise BodyTooLargeError(self.max_body)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send_secure(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLargeError:
+            if started:
+                raise
+            await _refuse(scope, send_secure, 413, str(BodyTooLargeError(self.max_body)),
+                          close=True)
+
+
+_OWN_HEADERS: Final = frozenset({b"content-security-policy", *(k for k, _ in SECURITY_HEADERS)})
+
+
+def wants_html(scope: Scope) -> bool:
+    """A request from a page (not the JSON API): errors are then an HTML page."""
+    path = str(scope.get("path", ""))
+    return not (path.startswith(("/api/", "/sheets/"))
+                or path in ("/openapi.json", "/healthz"))
+
+
+async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
+                  close: bool = False) -> None:
+    if wants_html(scope):
+        from html import escape
+
+        body = (f'<!doctype html><html lang="fr"><meta charset="utf-8"><title>{status}</title>'
+                f'<main><h1>{status}</h1><p role="alert">{escape(message)}</p>'
+                f'<p><a href="/">rebelote</a></p></main></html>').encode()
+        kind = b"text/html; charset=utf-8"
+    else:
+        body = json.dumps({"error": message}).encode()
+        kind = b"application/json"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = [
+    "CSP",
+    "KEYS_COOKIE",
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "MAX_INT",
+    "BodyTooLargeError",
+    "KeyRing",
+    "SecurityMiddleware",
+    "UnsupportedMediaError",
+    "bearer",
+    "check_json",
+    "cross_site",
+    "host_allowed",
+    "inline_script_hashes",
+    "is_https",
+    "new_secret",
+    "parse_json",
+    "presented_secrets",
+    "read_json",
+    "secret_for",
+    "secret_hash",
+    "secret_matches",
+    "wants_html",
+]
