@@ -153,11 +153,11 @@ def test_coinche_bids_a_strong_suit_and_passes_a_weak_hand() -> None:
 
 def test_the_partner_raises_with_aces_and_the_opponents_coinche_a_hopeless_contract() -> None:
     state = coinche(3, [("AH", "TH", "KH", "QH", "7S", "8S", "7D", "8D"),
-                        ("JH", "9H", "8H", "AS", "AD", "AC", "9S", "9D"),
-                        ("TS", "JS", "QS", "KS", "7H", "TD", "JD", "QD"),
+                        ("JH", "9H", "8H", "7H", "AS", "AD", "AC", "9S"),
+                        ("TS", "JS", "QS", "KS", "9D", "TD", "JD", "QD"),
                         ("KD", "7C", "8C", "9C", "TC", "JC", "QC", "KC")],
                     ["80 hearts"])
-    # E holds the jack and nine of N's trump and three aces: N's contract cannot stand.
+    # E holds four of N's trumps (the jack and nine among them): N's contract will fall.
     assert str(BOT.act(state.observation(1), RNG)) == "coinche"
     raised = coinche(3, [("JH", "9H", "7H", "8H", "KS", "QD", "7C", "8C"),
                          ("QH", "TH", "8S", "9S", "KD", "TD", "JC", "TC"),

@@ -8,7 +8,14 @@ import pytest
 
 from rebelote.errors import InputError
 from rebelote.rules import Rules
-from rebelote.scoring import DealSummary, is_declaration_total, score_deal, summary_rules
+from rebelote.scoring import (
+    DealSummary,
+    LineKey,
+    MarkCase,
+    is_declaration_total,
+    score_deal,
+    summary_rules,
+)
 
 
 def score(**deal: Any) -> tuple[str, dict[str, int], int]:
@@ -296,4 +303,6 @@ def test_the_mark_line_names_taker_defense_and_case() -> None:
                                          rules), rules)
     mark = next(line for line in s.lines if line.key == "mark")
     assert dict(mark.args) == {"taker": "EW", "defense": "NS", "taker_mark": 502,
-                               "defense_mark": 0, "case": "capot", "multiplier": 1}
+                               "defense_mark": 0, "case": "capot", "multiplier": 1,
+                               "capot": 252, "belote": 0, "decl": 0, "contract": 250}
+    assert mark.args[4] == ("case", MarkCase.CAPOT) and mark.key is LineKey.MARK

@@ -20,7 +20,7 @@ from typing import Any, Final
 from rebelote.cards import TEAMS, Team
 from rebelote.errors import InputError
 from rebelote.rules import BELOTE_POINTS, Rules
-from rebelote.scoring import DealScore, ResultLine
+from rebelote.scoring import DealScore, LineKey, ResultLine
 from rebelote.summary import DealSummary, summaries_from_json, summary_rules
 
 DEFAULT_TEAMS: Final = ("Nous", "Eux")
@@ -213,7 +213,7 @@ def score_match(rules: Rules, deals: tuple[DealSummary, ...], target: int,
 def _last_exact(score: DealScore) -> DealScore:
     """An exact deal score, its card saying that the last deal of a game is not rounded."""
     lines = list(score.lines)
-    note = ResultLine("last_deal_exact", score.score[0], score.score[1],
+    note = ResultLine(LineKey.LAST_DEAL_EXACT, score.score[0], score.score[1],
                       "The last deal of the game is counted exactly (no rounding).")
     lines.insert(max(0, len(lines) - 1), note)
     return replace(score, lines=tuple(lines))

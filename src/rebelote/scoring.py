@@ -16,6 +16,7 @@ reserve, and the lines of a result card that say why each team marks what it mar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 from rebelote.cards import TEAMS, Team
@@ -40,6 +41,8 @@ __all__ = [
     "CONTRACTS",
     "DealScore",
     "DealSummary",
+    "LineKey",
+    "MarkCase",
     "Outcome",
     "ResultLine",
     "is_declaration_total",
@@ -48,6 +51,40 @@ __all__ = [
     "summaries_from_json",
     "summary_rules",
 ]
+
+class LineKey(StrEnum):
+    """What a result-card line is about: the ``key`` of a :class:`ResultLine` (the pages, PDFs
+    and CSV key their translations by it)."""
+
+    VOID = "void"
+    HELD_OVER = "held_over"
+    ADJUST = "adjust"
+    CAPOT = "capot"
+    TRICKS = "tricks"
+    DECLARATIONS = "declarations"
+    BELOTE = "belote"
+    TOTAL = "total"
+    CONTRACT = "contract"
+    MARK = "mark"
+    ROUNDING = "rounding"
+    SCORE = "score"
+    LAST_DEAL_EXACT = "last_deal_exact"
+
+
+class MarkCase(StrEnum):
+    """How a deal's marks are made: the ``case`` argument of its :attr:`LineKey.MARK` line."""
+
+    MADE = "made"
+    FAILED = "failed"
+    CAPOT = "capot"
+    LITIGE = "litige"
+    LITIGE_DEFENSE = "litige_defense"
+    MADE_MULTIPLIED = "made_multiplied"
+    CAPOT_MULTIPLIED = "capot_multiplied"
+    BID_MADE = "bid_made"
+    BID_FAILED = "bid_failed"
+    CAPOT_PRIME = "capot_prime"
+
 
 Outcome = Literal["made", "failed", "litige", "void", "adjust"]
 
@@ -60,7 +97,7 @@ def _idx(team: Team) -> int:
 class ResultLine:
     """One line of a result card: a team's figure for one reason, and the sentence saying it."""
 
-    key: str
+    key: LineKey
     ns: int | None
     ew: int | None
     text: str
@@ -103,12 +140,12 @@ class _Card:
     def __init__(self) -> None:
         self.lines: list[ResultLine] = []
 
-    def add(self, key: str, ns: int | None, ew: int | None, text: str, **args: object) -> None:
+    def add(self, key: LineKey, ns: int | None, ew: int | None, text: str, **args: object) -> None:
         self.lines.append(ResultLine(key, ns, ew, text, tuple(args.items())))
 
     def mark(self, t: int, marks: list[int], text: str, **args: object) -> None:
         """The line that says how the marks are made, taker index ``t``; before rounding."""
-        self.add("mark", marks[0], marks[1], text, taker=TEAMS[t], defense=TEAMS[1 - t],
+        self.add(LineKey.MARK, marks[0], marks[1], text, taker=TEAMS[t], defense=TEAMS[1 - t],
                  taker_mark=marks[t], defense_mark=marks[1 - t], **args)
 
 
@@ -117,15 +154,15 @@ def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
     valid."""
     card = _Card()
     if summary.kind == "void":
-        card.add("void", 0, 0, "Deal voided by passes: nothing is marked.")
+        card.add(LineKey.VOID, 0, 0, "Deal voided by passes: nothing is marked.")
         if summary.held_over:
-            card.add("held_over", None, None,
+            card.add(LineKey.HELD_OVER, None, None,
                      f"The litige reserve of {summary.held_over} waits for the next deal.",
                      reserve=summary.held_over)
         return DealScore("void", (0, 0), summary.held_over, lines=tuple(card.lines))
     if summary.kind == "adjust":
         a = summary.adjust
-        card.add("adjust", a[0], a[1], f"Adjustment: NS {a[0]}, EW {a[1]}.")
+        card.add(LineKey.ADJUST, a[0], a[1], f"Adjustment: NS {a[0]}, EW {a[1]}.")
         return DealScore("adjust", a, summary.held_over, lines=tuple(card.lines))
     if summary.taker is None:
         raise InputError("taker", "missing: NS or EW")
@@ -153,20 +190,21 @@ def _common(summary: DealSummary, rules: Rules, card: _Card
     else:
         judged = (totals[0] - belote[0], totals[1] - belote[1])
     if summary.capot:
-        card.add("capot", p[0], p[1],
+        card.add(LineKey.CAPOT, p[0], p[1],
                  f"{summary.capot} won all eight tricks (capot): the last trick is worth 100.",
                  team=summary.capot, total=p[_idx(summary.capot)])
     else:
-        card.add("tricks", p[0], p[1], f"Trick points with the dix de der: NS {p[0]}, EW {p[1]}.")
+        card.add(LineKey.TRICKS, p[0], p[1],
+                 f"Trick points with the dix de der: NS {p[0]}, EW {p[1]}.")
     if decl != (0, 0):
         who: Team = "NS" if decl[0] else "EW"
-        card.add("declarations", decl[0], decl[1],
+        card.add(LineKey.DECLARATIONS, decl[0], decl[1],
                  f"Declarations: {who} showed the strongest and scores all of its own "
                  f"({decl[_idx(who)]}).", team=who, value=decl[_idx(who)])
     if belote != (0, 0):
-        card.add("belote", belote[0], belote[1],
+        card.add(LineKey.BELOTE, belote[0], belote[1],
                  f"Belote-rebelote: NS {belote[0]}, EW {belote[1]}, kept whatever happens.")
-    card.add("total", totals[0], totals[1], f"Totals: NS {totals[0]}, EW {totals[1]}.")
+    card.add(LineKey.TOTAL, totals[0], totals[1], f"Totals: NS {totals[0]}, EW {totals[1]}.")
     all_decl = decl[0] + decl[1]
     return t, d, belote, totals, judged, all_decl, p
 
@@ -184,7 +222,8 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
         marks[d] = belote[d]
         card.mark(t, marks,
                  f"{taker} capot: {p[t]} + belote {belote[t]} + all declarations {all_decl}; "
-                 f"{defense} keeps its belote.", case="capot")
+                 f"{defense} keeps its belote.", case=MarkCase.CAPOT, points=p[t],
+                 belote=belote[t], decl=all_decl)
     elif summary.capot == defense or judged[t] < judged[d]:
         outcome = "failed"
         marks[d] = deal_total + all_decl + belote[d]
@@ -193,12 +232,15 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
                else f"{judged[t]} < {judged[d]}")
         card.mark(t, marks,
                  f"{taker} dedans ({why}): {defense} marks {deal_total} + all declarations "
-                 f"{all_decl} + its belote {belote[d]}; {taker} keeps its belote.", case="failed")
+                 f"{all_decl} + its belote {belote[d]}; {taker} keeps its belote.",
+                 case=MarkCase.FAILED, total=deal_total, decl=all_decl, belote=belote[d],
+                 capot=summary.capot == defense)
     elif judged[t] > judged[d]:
         outcome = "made"
         marks[t], marks[d] = totals[t], totals[d]
         card.mark(t, marks,
-                 f"Made ({judged[t]} > {judged[d]}): each team marks its total.", case="made")
+                 f"Made ({judged[t]} > {judged[d]}): each team marks its total.",
+                 case=MarkCase.MADE)
     else:
         outcome = "litige"
         if rules.litige == "hold":
@@ -208,18 +250,19 @@ def _score_belote(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
             card.mark(t, marks,
                      f"Litige ({judged[t]} = {judged[d]}): {defense} marks its total; "
                      f"{taker}'s {reserve_out} are held over for the winner of the next deal.",
-                     case="litige", reserve=reserve_out)
+                     case=MarkCase.LITIGE, reserve=reserve_out)
         else:
             marks[d] = deal_total + all_decl + belote[d]
             marks[t] = belote[t]
             card.mark(t, marks,
                      f"Litige ({judged[t]} = {judged[d]}): the defense takes all, "
                      f"{deal_total} + all declarations {all_decl} + its belote.",
-                     case="litige_defense")
+                     case=MarkCase.LITIGE_DEFENSE, total=deal_total, decl=all_decl,
+                     belote=belote[d])
     if summary.held_over:
         gets = t if outcome == "made" else d
         marks[gets] += summary.held_over
-        card.add("held_over", *_ordered(gets, summary.held_over, 0),
+        card.add(LineKey.HELD_OVER, *_ordered(gets, summary.held_over, 0),
                  f"The litige reserve of {summary.held_over} goes to {TEAMS[gets]}.",
                  team=TEAMS[gets], reserve=summary.held_over)
     return _finish(outcome, marks, reserve_out, totals, p, rules, card)
@@ -242,9 +285,9 @@ def _coinche_factors(form: str, m: int) -> tuple[int, int]:
 
 def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore:
     """Coinche and contrée, by the rule set's ways of counting (docs/rules.md section 6 and
-    "Ways of counting"): the mark of a coinched or failed contract is (base + declarations) ×
-    kb + C × kc + belote × kB, with (kb, kc) by ``coinche_form`` and kB the multiplier when the
-    belote is inside it."""
+    "Ways of counting"): the mark of a coinched or failed contract is
+    (base + declarations) × kb + C × kc + belote × kB, with (kb, kc) by ``coinche_form`` and kB
+    the multiplier when the belote is inside it."""
     t, d, belote, totals, judged, all_decl, p = _common(summary, rules, card)
     taker: Team = TEAMS[t]
     defense: Team = TEAMS[d]
@@ -269,7 +312,7 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
         if rules.must_outscore:
             why += f" and {judged[t]} {'>' if ahead else '≤'} {judged[d]}"
     contract_name = summary.contract if isinstance(summary.contract, str) else str(value)
-    card.add("contract", None, None,
+    card.add(LineKey.CONTRACT, None, None,
              f"Contract {contract_name} ({value}) by {taker}: {why}: "
              f"{'made' if made else 'failed'}.", taker=taker, value=value, made=made)
 
@@ -297,14 +340,16 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
             marks[d] = fall * kb + value * kc
             text = (f"Failed, points annoncés: {defense} marks {fall}{_times(kb)} + the "
                     f"contract {value}{_times(kc)}.")
-        case = "bid_made" if made else "bid_failed"
+        case = MarkCase.BID_MADE if made else MarkCase.BID_FAILED
+        args: dict[str, object] = {"contract": value, "fall": fall}
     elif made and prime:
         marks[t] = (CAPOT_PRIME + all_decl) * m + belote[t] * k_bel
         marks[d] = belote[d]
         text = (f"Capot bid and made: {taker} marks the prime {CAPOT_PRIME} + all declarations "
                 f"{all_decl}{times}, + belote {belote[t]}{_times(k_bel)}; {defense} keeps its "
                 "belote.")
-        case = "capot_prime"
+        case = MarkCase.CAPOT_PRIME
+        args = {"prime": CAPOT_PRIME, "decl": all_decl, "belote": belote[t]}
     elif made and m == 1:
         if capot_t:
             unbid = rules.unbid_capot(summary.trump)
@@ -312,7 +357,8 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
             marks[d] = belote[d]
             text = (f"{taker} capot: {unbid} + belote {belote[t]} + all declarations {all_decl} "
                     f"+ contract {c}; {defense} keeps its belote.")
-            case = "capot"
+            case = MarkCase.CAPOT
+            args = {"capot": unbid, "belote": belote[t], "decl": all_decl, "contract": c}
         else:
             marks[t] = r(totals[t]) + c
             marks[d] = r(totals[d])
@@ -322,7 +368,8 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
             else:
                 text = (f"Made, points faits: {taker} marks its total {totals[t]}; {defense} "
                         f"marks its total {totals[d]}.")
-            case = "made"
+            case = MarkCase.MADE
+            args = {"total": totals[t], "contract": c, "defense_total": totals[d]}
     elif made:
         base = r(rules.capot_base(summary.trump)) if capot_t else fall
         marks[t] = (base + all_decl) * kb + c * kc + belote[t] * k_bel
@@ -334,7 +381,9 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
             text = (f"Made, ×{m}: {taker} marks (base {base} + all declarations {all_decl})"
                     f"{_times(kb)} + contract {c}{_times(kc)} + belote {belote[t]}"
                     f"{_times(k_bel)}; {defense} keeps only its belote.")
-        case = "capot_multiplied" if capot_t else "made_multiplied"
+        case = MarkCase.CAPOT_MULTIPLIED if capot_t else MarkCase.MADE_MULTIPLIED
+        args = {"base": base, "decl": all_decl, "belote": belote[t] * k_bel, "contract": c,
+                "even": kb == kc}
     else:
         won = belote[0] + belote[1] if rules.belote_prenable else belote[d]
         marks[t] = 0 if rules.belote_prenable else belote[t]
@@ -354,8 +403,10 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
                 text = (f"Failed: {defense} marks (base {fall} + all declarations {all_decl})"
                         f"{_times(kb)} + contract {c}{_times(kc)} + {whose} {won}"
                         f"{_times(k_bel)}; {keeps}.")
-        case = "failed"
-    card.mark(t, marks, text, case=case, multiplier=m)
+        case = MarkCase.FAILED
+        args = {"fall": fall, "decl": all_decl, "contract": c, "belote": won * k_bel,
+                "even": kb == kc and not (prime and rules.capot_failed == "prime")}
+    card.mark(t, marks, text, case=case, multiplier=m, **args)
     return _finish("made" if made else "failed", marks, 0, totals, p, rules, card,
                    rounded=not by_points)
 
@@ -376,9 +427,9 @@ def _finish(outcome: Outcome, marks: list[int], reserve: int, totals: Pair, poin
         new = (round_mark(marks[0], rules.rounding), round_mark(marks[1], rules.rounding))
         if new != score:
             how = "" if rules.rounding == "nearest" else " (6 up)"
-            card.add("rounding", new[0], new[1],
+            card.add(LineKey.ROUNDING, new[0], new[1],
                      f"Rounded to the nearest ten{how}: NS {score[0]} → {new[0]}, "
                      f"EW {score[1]} → {new[1]}.", how=rules.rounding)
         score = new
-    card.add("score", score[0], score[1], f"Marks: NS {score[0]}, EW {score[1]}.")
+    card.add(LineKey.SCORE, score[0], score[1], f"Marks: NS {score[0]}, EW {score[1]}.")
     return DealScore(outcome, score, reserve, totals, points, tuple(card.lines))

@@ -50,9 +50,11 @@ SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 #: What the partner's hand brings on average to a taker's team, in card points.
 PARTNER_SHARE: Final = 24
 #: The evaluation's margin over a contract before bidding it (its usual error is ~20 points).
-BID_MARGIN: Final = 5
+BID_MARGIN: Final = 10
 #: Belote: take when the evaluation reaches this (the taker must make more than 81).
 BELOTE_TAKE: Final = 86
+#: Coinche the opponents' suit contract with this many of their trumps (see coinche_worthy).
+COINCHE_TRUMPS: Final = 4
 
 
 def _has(hand: Mask, suit: int, rank: int) -> bool:
@@ -162,32 +164,22 @@ def contract_points(hand: Mask, trump: int, declarations: bool = True) -> float:
     return pts
 
 
-def defence_points(hand: Mask, trump: int) -> float:
-    """The card points a defender holding ``hand`` can expect its team to take against a
-    contract in ``trump`` (the partner's average share included)."""
-    pts = 20.0
-    for suit in range(4):
-        cards = hand & SUIT_MASKS[suit]
-        k = cards.bit_count()
-        if trump < 4 and suit == trump:
-            if _has(hand, suit, JACK):
-                pts += 28
-            if _has(hand, suit, NINE) and k >= 3:
-                pts += 16
-            if k >= 3:
-                pts += 8 * (k - 2)
-            continue
-        if trump == ALL_TRUMP:
-            if _has(hand, suit, JACK):
-                pts += 22
-            continue
-        if _has(hand, suit, ACE):
-            pts += 18 if trump == NO_TRUMP or k <= 3 else 11
-            if _has(hand, suit, TEN):
-                pts += 10
-        elif _has(hand, suit, TEN) and k >= 2:
-            pts += 5
-    return pts
+def coinche_worthy(hand: Mask, contract: Bid, trumps: int = COINCHE_TRUMPS) -> bool:
+    """Does a defender holding ``hand`` coinche the opponents' ``contract``? Measured on
+    3,000 deals of heuristic play: the one feature of a defender's hand that predicts the fall
+    of a suit contract is its length in their trump (with 4 trumps, 74% of the contracts fell;
+    with 3, 44%; with fewer, 27%, whatever the aces or the jack), and a coinche pays from about
+    45%. No-trump and all-trump contracts are not coinched.
+
+    >>> from rebelote.cards import cards_mask, parse_cards
+    >>> from rebelote.auction import Bid
+    >>> coinche_worthy(cards_mask(parse_cards(["7H", "8H", "QH", "KH", "AS", "7S", "8D", "9C"])),
+    ...                Bid.parse("100 hearts"))
+    True
+    """
+    if contract.kind != "value" or contract.trump >= 4:
+        return False
+    return (hand & SUIT_MASKS[contract.trump]).bit_count() >= trumps
 
 
 def _floor10(x: float) -> int:
@@ -199,6 +191,12 @@ class HeuristicBot:
     """A rule-based player of both games; deterministic (it draws nothing from ``rng``)."""
 
     name: str = "heuristic"
+
+    def __init__(self, bid_margin: float = BID_MARGIN, take: float = BELOTE_TAKE,
+                 coinche_trumps: int = COINCHE_TRUMPS) -> None:
+        self.bid_margin = bid_margin
+        self.take = take
+        self.coinche_trumps = coinche_trumps
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal
@@ -228,8 +226,8 @@ class HeuristicBot:
         if TAKE in legal:
             pts = hand_points(hand | 1 << obs.turned, turned_suit, unknown=2)
             pts += BELOTE_POINTS * 0.5 if _belote_of(hand | 1 << obs.turned, turned_suit) else 0
-            return TAKE if pts >= BELOTE_TAKE else PASS
-        best: tuple[float, Action] = (BELOTE_TAKE - 0.5, PASS)
+            return TAKE if pts >= self.take else PASS
+        best: tuple[float, Action] = (self.take - 0.5, PASS)
         hand |= 1 << obs.turned  # the taker gets the turned card in the second round too
         for bid in legal:
             if bid is PASS or not isinstance(bid, Bid):
@@ -262,15 +260,13 @@ class HeuristicBot:
         current = contract.rank if contract is not None else 0
         my_bids = [b for s, b in obs.auction if s == me and b.is_contract]
         partner_bids = [b for s, b in obs.auction if s == (me + 2) % 4 and b.is_contract]
-        if COINCHE in legal and contract is not None and contract.kind == "value":
-            # the opponents' contract: coinche it when the defence holds too much
-            defence = defence_points(hand, contract.trump)
-            if obs.rules.deal_total(contract.trump) - defence < contract.rank - 20:
-                return COINCHE
+        if COINCHE in legal and contract is not None \
+                and coinche_worthy(hand, contract, self.coinche_trumps):
+            return COINCHE  # the opponents' contract, and the defence holds their trumps
         # my own best contract
         best_value, best_trump = 0, -1
         for trump in range(6):
-            pts = contract_points(hand, trump, obs.rules.declarations) - BID_MARGIN
+            pts = contract_points(hand, trump, obs.rules.declarations) - self.bid_margin
             value = min(160, _floor10(pts))
             if value > best_value:
                 best_value, best_trump = value, trump
@@ -502,4 +498,4 @@ class _Table:
         return min(cards, key=lambda c: (values[c] + self.keep_cost(c), powers[c]))
 
 
-__all__ = ["HeuristicBot", "contract_points", "defence_points", "hand_points"]
+__all__ = ["HeuristicBot", "coinche_worthy", "contract_points", "hand_points"]

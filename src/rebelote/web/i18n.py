@@ -23,7 +23,7 @@ from babel.support import Translations
 from starlette.requests import Request
 
 from rebelote.cards import TEAMS
-from rebelote.scoring import DealSummary, ResultLine
+from rebelote.scoring import DealSummary, LineKey, MarkCase, ResultLine
 
 LANGS: Final = ("fr", "en")
 DEFAULT_LANG: Final = "fr"
@@ -96,66 +96,101 @@ TRUMPS: Final[tuple[str, ...]] = (
 TRUMP_SHORT: Final = (_("NT"), _("AT"))
 
 CONTRACT_WORDS: Final[Mapping[str, str]] = {"capot": _("capot"), "generale": _("générale")}
-COINCHE_WORDS: Final[Mapping[int, str]] = {1: "", 2: _("coinched ×2"), 4: _("surcoinched ×4")}
 
-# Sentences by key (and case): %(NS)s and %(EW)s are the team names, %(taker)s and %(defense)s
-# the names of the deal's takers and defense, other names are the line's arguments.
-LINES: Final[Mapping[str, str]] = {
-    "void": _("Deal voided by passes: nothing is marked."),
-    "held_over": _("The litige reserve of %(reserve)s waits for the next played deal."),
-    "held_over.team": _("The litige reserve of %(reserve)s goes to %(team)s."),
-    "adjust": _("Adjustment (renonce or correction): the points it names are marked."),
-    "capot": _("%(team)s won all eight tricks (capot): the last trick is worth 100."),
-    "tricks": _("Trick points, with the dix de der."),
-    "declarations": _("Declarations: %(team)s showed the strongest and scores all of its own."),
-    "belote": _("Belote-rebelote, kept whatever happens."),
-    "total": _("Totals: points, declarations and belote."),
-    "contract.made": _("Contract %(contract)s by %(taker)s: made."),
-    "contract.failed": _("Contract %(contract)s by %(taker)s: failed."),
-    "mark.capot": _("%(taker)s capot: they mark the capot total, their belote and all the "
-                    "declarations; %(defense)s keeps its belote."),
-    "mark.failed.belote": _("%(taker)s dedans: %(defense)s marks the whole deal, all the "
-                            "declarations and its belote; %(taker)s keeps its belote."),
-    "mark.made.belote": _("Made: each team marks its total."),
-    "mark.litige": _("Litige: %(defense)s marks its total; the %(reserve)s points of "
-                     "%(taker)s are held over for the winner of the next deal."),
-    "mark.litige_defense": _("Litige: %(defense)s takes the whole deal, all the declarations "
-                             "and its belote."),
-    "mark.made.coinche": _("Made: %(taker)s marks its total and the contract; %(defense)s "
-                           "marks its total."),
-    "mark.made_multiplied": _("Made, ×%(multiplier)s: %(taker)s marks the deal, all the "
-                              "declarations, its belote and the contract, all × "
-                              "%(multiplier)s; %(defense)s keeps only its belote."),
-    "mark.failed.coinche": _("Failed: %(defense)s marks the deal, the contract, all the "
-                             "declarations and its belote (× %(multiplier)s); %(taker)s keeps "
-                             "its belote."),
-    "rounding": _("Rounded to the nearest ten (5 up)."),
-    "score": _("Marks of the deal."),
+# Result-card sentences, keyed by the core's LineKey (and the mark line by its MarkCase).
+# %(NS)s and %(EW)s are the team names, %(taker)s and %(defense)s the names of the deal's takers
+# and defense, %(team)s a team named by the line; other names are the line's arguments.
+LINES: Final[Mapping[LineKey, str]] = {
+    LineKey.VOID: _("Deal voided by passes: nothing is marked."),
+    LineKey.HELD_OVER: _("The litige reserve of %(reserve)s waits for the next played deal."),
+    LineKey.ADJUST: _("Correction: the points it names are marked."),
+    LineKey.CAPOT: _("%(team)s won all eight tricks (capot): the last trick is worth 100."),
+    LineKey.TRICKS: _("Trick points, with the dix de der."),
+    LineKey.DECLARATIONS: _("Declarations: %(team)s showed the strongest and scores all of "
+                            "its own."),
+    LineKey.BELOTE: _("Belote-rebelote, kept whatever happens."),
+    LineKey.TOTAL: _("Totals: points, declarations and belote."),
+    LineKey.CONTRACT: _("Contract %(contract)s by %(taker)s: %(result)s."),
+    LineKey.MARK: _("Marks of the deal."),
+    LineKey.ROUNDING: _("Rounded to the nearest ten (5 up)."),
+    LineKey.SCORE: _("Marks of the deal."),
+    LineKey.LAST_DEAL_EXACT: _("The last deal of the game is counted exactly (no rounding)."),
 }
+HELD_OVER_TO_TEAM: Final = _("The litige reserve of %(reserve)s goes to %(team)s.")
+CONTRACT_RESULTS: Final = (_("failed"), _("made"))
+MARKS: Final[Mapping[MarkCase, str]] = {
+    MarkCase.MADE: _("Made: each team marks its total (%(taker_mark)s and %(defense_mark)s)."),
+    MarkCase.FAILED: _("%(taker)s dedans: %(defense)s marks %(total)s + declarations %(decl)s "
+                       "+ its belote %(belote)s = %(defense_mark)s; %(taker)s keeps its "
+                       "belote."),
+    MarkCase.CAPOT: _("%(taker)s capot: %(points)s + belote %(belote)s + declarations "
+                      "%(decl)s = %(taker_mark)s; %(defense)s keeps its belote."),
+    MarkCase.LITIGE: _("Litige: %(defense)s marks its total; the %(reserve)s points of "
+                       "%(taker)s are held over for the winner of the next deal."),
+    MarkCase.LITIGE_DEFENSE: _("Litige: %(defense)s takes the whole deal, %(total)s + "
+                               "declarations %(decl)s + its belote %(belote)s = "
+                               "%(defense_mark)s."),
+    MarkCase.MADE_MULTIPLIED: _("Made, coinched: %(taker)s marks (%(base)s + declarations "
+                                "%(decl)s + contract %(contract)s) × %(multiplier)s"
+                                "%(plus_belote)s = %(taker_mark)s; %(defense)s keeps only its "
+                                "belote."),
+    MarkCase.CAPOT_MULTIPLIED: _("Capot, coinched: %(taker)s marks (capot %(base)s + "
+                                 "declarations %(decl)s + contract %(contract)s) × "
+                                 "%(multiplier)s%(plus_belote)s = %(taker_mark)s; "
+                                 "%(defense)s keeps only its belote."),
+    MarkCase.BID_MADE: _("Made, contract points: %(taker)s marks the contract "
+                         "%(taker_mark)s; %(defense)s marks nothing."),
+    MarkCase.BID_FAILED: _("Failed, contract points: %(defense)s marks %(defense_mark)s "
+                           "(%(fall)s and the contract %(contract)s)."),
+    MarkCase.CAPOT_PRIME: _("Capot bid and made: %(taker)s marks the capot bonus %(prime)s "
+                            "with the declarations and its belote: %(taker_mark)s."),
+}
+# A made contract in coinche marks the contract too; the sum is shown.
+MADE_WITH_CONTRACT: Final = _("Made: %(taker)s marks its total %(total)s + the contract "
+                              "%(contract)s = %(taker_mark)s; %(defense)s marks its total "
+                              "%(defense_mark)s.")
+CAPOT_WITH_CONTRACT: Final = _("%(taker)s capot: %(capot)s + belote %(belote)s + "
+                               "declarations %(decl)s + contract %(contract_name)s "
+                               "%(contract)s = %(taker_mark)s; %(defense)s keeps its belote.")
+GENERALE_WITH_CONTRACT: Final = _("%(taker)s made the générale (every trick by one player): "
+                                  "%(capot)s + belote %(belote)s + declarations %(decl)s + "
+                                  "contract générale %(contract)s = %(taker_mark)s; "
+                                  "%(defense)s keeps its belote.")
+FAILED_WITH_CONTRACT: Final = _("Failed: %(defense)s marks %(fall)s + contract %(contract)s "
+                                "+ declarations %(decl)s%(plus_belote)s = %(defense_mark)s; "
+                                "%(taker)s keeps its belote.")
+FAILED_MULTIPLIED: Final = _("Failed, coinched: %(defense)s marks (%(fall)s + contract "
+                             "%(contract)s + declarations %(decl)s) × %(multiplier)s"
+                             "%(plus_belote)s = %(defense_mark)s; %(taker)s keeps its belote.")
+UNEVEN: Final = _("%(taker)s marks %(taker_mark)s, %(defense)s marks %(defense_mark)s "
+                  "(coinche counted on some parts only).")
 
 
-def _line_key(line: ResultLine, args: Mapping[str, object], deal: DealSummary) -> str:
-    if line.key == "held_over" and "team" in args:
-        return "held_over.team"
-    if line.key == "contract":
-        return "contract.made" if args.get("made") else "contract.failed"
-    if line.key == "mark":
-        case = str(args.get("case", ""))
-        if case == "made" and deal.capot is not None and deal.capot == deal.taker:
-            return "mark.capot"
-        if case in ("made", "failed"):
-            return f"mark.{case}.{deal.game}"
-        return f"mark.{case}"
-    return line.key
+def _template(line: ResultLine, args: Mapping[str, object]) -> str:
+    """The sentence (English, to translate) of a line."""
+    if line.key == LineKey.HELD_OVER and "team" in args:
+        return HELD_OVER_TO_TEAM
+    if line.key != LineKey.MARK:
+        return LINES[line.key]
+    case = MarkCase(str(args.get("case", MarkCase.MADE)))
+    if args.get("even") is False:
+        return UNEVEN
+    if case == MarkCase.MADE and args.get("contract"):
+        return MADE_WITH_CONTRACT
+    if case == MarkCase.CAPOT and "contract" in args:
+        return CAPOT_WITH_CONTRACT
+    if case == MarkCase.FAILED and "fall" in args:
+        return FAILED_MULTIPLIED if args.get("multiplier", 1) != 1 else FAILED_WITH_CONTRACT
+    return MARKS[case]
 
 
 def line_text(line: ResultLine, lang: str, deal: DealSummary, teams: tuple[str, str]) -> str:
     """A result-card line in ``lang``, with the team names; the core's sentence if the line is
     of a kind this page does not know."""
     args: dict[str, object] = dict(line.args)
-    key = _line_key(line, args, deal)
-    template = LINES.get(key)
-    if template is None:
+    try:
+        template = _template(line, args)
+    except (KeyError, ValueError):
         return line.text
     names: dict[str, str] = dict(zip(TEAMS, teams, strict=True))
     values: dict[str, object] = {**args, "NS": teams[0], "EW": teams[1]}
@@ -165,10 +200,17 @@ def line_text(line: ResultLine, lang: str, deal: DealSummary, teams: tuple[str, 
     if deal.taker is not None:
         values["taker"] = names[deal.taker]
         values["defense"] = names["EW" if deal.taker == "NS" else "NS"]
-    if key.startswith("contract."):
-        raw = deal.contract
-        values["contract"] = (gettext(lang, CONTRACT_WORDS[raw]) if isinstance(raw, str)
-                              and raw in CONTRACT_WORDS else str(raw))
+    raw = deal.contract
+    name = (gettext(lang, CONTRACT_WORDS[raw]) if isinstance(raw, str)
+            and raw in CONTRACT_WORDS else str(raw))
+    if line.key == LineKey.CONTRACT:
+        values["contract"] = f"{name} ({args['value']})" if isinstance(raw, str) else name
+        values["result"] = gettext(lang, CONTRACT_RESULTS[bool(args.get("made"))])
+    values["contract_name"] = name if isinstance(raw, str) else ""
+    belote = args.get("belote")
+    values["plus_belote"] = f" + belote {belote}" if isinstance(belote, int) and belote else ""
+    if template == CAPOT_WITH_CONTRACT and deal.generale:
+        template = GENERALE_WITH_CONTRACT
     try:
         return gettext(lang, template) % values
     except (KeyError, TypeError, ValueError):
