@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench install
+.PHONY: run test lint bench install mutation
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,3 +23,11 @@ test: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
+
+# Mutation testing of the core modules (docs/mutation.md): tens of minutes, not part of `make test`.
+$(VENV)/.mutation: $(VENV)/.installed pyproject.toml
+	$(BIN)/python -m pip install -q -e ".[test,mutation]"
+	touch $@
+
+mutation: $(VENV)/.mutation
+	bash scripts/mutation.sh

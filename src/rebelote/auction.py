@@ -280,8 +280,7 @@ class Auction(NamedTuple):
         if bid.kind == "surcoinche":
             if self.multiplier == 1:
                 return "surcoinche: only a coinched contract may be surcoinched"
-            if self.multiplier == 4:
-                return "surcoinche: the contract is already surcoinched"
+            # (a surcoinche ends the auction: "already surcoinched" is "the auction is over")
             return f"surcoinche: only the coinched team may surcoinche, not {seat}"
         if self.multiplier > 1:
             return f"{bid}: no bid after a coinche, only pass or surcoinche"
@@ -316,6 +315,8 @@ class Auction(NamedTuple):
 
     def apply(self, bid: Bid) -> Auction:
         """The auction after the player to speak says ``bid``; illegal bids raise."""
+        if self.is_over:  # nobody is to speak: the message names no seat
+            raise IllegalActionError(f"{bid}: the auction is over")
         if not self.is_legal(bid):
             reason = self.why_illegal(bid) or f"{bid}: not allowed here"
             raise IllegalActionError("", f"{SEAT_NAMES[self.player]} {reason}")
