@@ -1,5 +1,6 @@
-# The two commands of a fresh machine: `make run` (install, then serve the counter and the
-# table on http://127.0.0.1:8000 with an embedded SQLite database) and `make test`.
+# The two commands of a fresh machine: `make run` (install, then serve the point counter on
+# http://127.0.0.1:8000 with an embedded SQLite database) and `make test` (every check CI runs:
+# scripts/test.sh).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -23,6 +24,7 @@ test: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Mutation testing of the core modules (docs/mutation.md): tens of minutes, not part of `make test`.
 $(VENV)/.mutation: $(VENV)/.installed pyproject.toml

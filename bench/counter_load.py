@@ -5,7 +5,7 @@ running server with ``--url``), then measures, with the same clients and the sam
 
 - **baseline**: ``GET /healthz`` (the server's floor: HTTP, routing, JSON);
 - **deal additions**: ``POST /api/counter/games/{id}/deals``, each client playing its own games
-  (the five deals of the seed 003 game over and over; a new game every ``--game-deals``).
+  (the belote counting guide's five deals over and over; a new game every ``--game-deals``).
 
 Each run is bounded in count (``--requests``) and time (``--seconds``). The load generator is a
 minimal keep-alive HTTP/1.1 client on asyncio streams, so that it takes as little CPU as possible
@@ -38,7 +38,7 @@ GOAL_P99_MS = 100.0
 
 
 def seed_deals() -> list[bytes]:
-    """The five deals of the seed 003 game, as request bodies."""
+    """The belote counting guide's five deals, as request bodies."""
     with SEED.open(encoding="utf-8") as f:
         for line in f:
             vector = json.loads(line)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every check of the project: system packages the tests need, lint, types, the test suite
-# (a PostgreSQL server on loopback for the PostgreSQL tests), and the seeds' vectors.
+# (a PostgreSQL server on loopback for the PostgreSQL tests), and the source documents' vectors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${VENV:-.venv}/bin
@@ -36,4 +36,5 @@ trap pg_stop EXIT
 
 echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench)
 echo "== mypy --strict"; "$BIN/mypy"
+echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports"
 echo "== pytest"; "$BIN/pytest" -n 2 -q --durations=10 "$@"

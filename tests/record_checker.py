@@ -1,7 +1,7 @@
-"""An independent checker of deal records (INTERFACES.md "Deal records").
+"""An independent checker of deal records (docs/interfaces.md "Deal records").
 
 It re-checks every bid, card, declaration and the score of a record without the engine
-(``rebelote.deal``, ``auction``, ``declarations``, ``record``): the auction rules of RULES.md
+(``rebelote.deal``, ``auction``, ``declarations``, ``record``): the auction rules of docs/rules.md
 section 5 and the declarations of section 4 are written again here, plainly; legal cards, trick
 winners and points come from the lead's independent oracle (``oracle.play``) and the score from
 ``oracle.scoring``. :func:`check` returns the expected ``result`` or raises

@@ -1,4 +1,5 @@
-"""Auctions (RULES.md section 5): belote on the turned card, coinche with coinche/surcoinche."""
+"""Auctions (docs/rules.md section 5): belote on the turned card, coinche with coinche and
+surcoinche."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Bad input never stops the run: each bad line gets its own ``{"error": ...}`` naming the field.
 
-INTERFACES.md: a wrong type, a missing field, points that don't add up, a contract in belote, a
+docs/interfaces.md: a wrong type, a missing field, points that don't add up, a contract in belote, a
 declaration of 35, belote in no-trump, both teams' declarations ... answer an error on that line
 and the other lines go on; exit status 1 when any line was an error, 2 for unusable arguments;
 never a traceback. Every case below is one line with the word its error must contain (the field

@@ -95,8 +95,8 @@ def test_a_deck_must_hold_every_card_once() -> None:
         DealState.from_deck(COINCHE, 0, [0] * 32)
 
 
-# -- the seed 004 trick ------------------------------------------------------------------------
-def test_seed_004_trick_only_the_jack_of_trump_is_legal_and_east_wins_41() -> None:
+# -- the English scoring page's trick ----------------------------------------------------------
+def test_the_english_pages_trick_only_the_jack_of_trump_is_legal_and_east_wins_41() -> None:
     # Hearts trump; S leads the ace of spades, W plays the 10, N the 7; E holds the jack of
     # hearts and the king of diamonds: E must trump, and wins 11 + 10 + 0 + 20 = 41.
     masks = {

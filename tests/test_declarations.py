@@ -1,4 +1,4 @@
-"""Declarations and the belote (RULES.md section 4)."""
+"""Declarations and the belote (docs/rules.md section 4)."""
 
 from __future__ import annotations
 
@@ -115,14 +115,14 @@ def winner(declared: dict[int, list[Combo]], trump: int = SPADES, tie: str = "no
     return declaring_team(seats, trump, first, 1, tie)
 
 
-def test_seed_000_the_tierce_to_the_ace_beats_the_tierce_to_the_queen() -> None:
+def test_the_coinche_guides_tierce_to_the_ace_beats_the_tierce_to_the_queen() -> None:
     # North a tierce to the queen, South a tierce to the 9, East a tierce to the ace
     decl = {N: [combo("TD", "JD", "QD")], S: [combo("7C", "8C", "9C")],
             E: [combo("QH", "KH", "AH")]}
     assert winner(decl, trump=SPADES) == 1
 
 
-def test_seed_000_two_tierces_to_the_king_out_of_trump_tie_and_nobody_scores() -> None:
+def test_the_coinche_guides_two_tierces_to_the_king_out_of_trump_tie_and_nobody_scores() -> None:
     decl = {N: [combo("JD", "QD", "KD")],
             E: [combo("JC", "QC", "KC")]}
     assert winner(decl, trump=SPADES) == -1

@@ -1,4 +1,4 @@
-"""A game (RULES.md section 7): totals, the litige reserve, the target and the winner rules."""
+"""A game (docs/rules.md section 7): totals, the litige reserve, the target and the winner rules."""
 
 from __future__ import annotations
 

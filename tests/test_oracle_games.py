@@ -1,4 +1,4 @@
-"""Games held to an independent reading of RULES.md section 7 (``tests/oracle``).
+"""Games held to an independent reading of docs/rules.md section 7 (``tests/oracle``).
 
 Random games (targets, starts near the target, void and adjustment lines, litige reserves
 carried from deal to deal) and games built around the belote-alone rule are totalled and judged

@@ -1,4 +1,4 @@
-"""Legal cards, trick winners and trick points held to RULES.md section 3 (``tests/oracle``).
+"""Legal cards, trick winners and trick points held to docs/rules.md section 3 (``tests/oracle``).
 
 Positions are reached by legal play from random deals (the oracle's legal moves), under random
 options (direction, undertrump must/may, overtrump_partner, no-trump aces, all-trump scale), and

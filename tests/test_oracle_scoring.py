@@ -1,4 +1,4 @@
-"""Deal scoring held to an independent reading of RULES.md section 6 (``tests/oracle``).
+"""Deal scoring held to an independent reading of docs/rules.md section 6 (``tests/oracle``).
 
 Random valid deal summaries of both games, both rule sets and every scoring option are scored
 by the oracle and by rebelote, through the Python API (Hypothesis, shrinking to the smallest
@@ -39,7 +39,7 @@ def api_score(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_oracle_agrees_with_every_seed_vector() -> None:
-    """The oracle itself is checked first, on the seeds' worked examples."""
+    """The oracle itself is checked first, on the source documents' worked examples."""
     for name in ("seed-deals.jsonl", "seed-games.jsonl", "contree-conventions.jsonl"):
         for line in (VECTORS / name).read_text(encoding="utf-8").splitlines():
             vector = json.loads(line)

@@ -1,4 +1,4 @@
-"""Playing a trick (RULES.md section 3): one test per rule, named after it."""
+"""Playing a trick (docs/rules.md section 3): one test per rule, named after it."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def cards(text: str) -> list[int]:
     return [parse_card(c) for c in text.split()]
 
 
-def test_seed_004_trick_east_must_trump_with_the_jack_and_wins_41() -> None:
+def test_the_english_scoring_pages_trick_east_must_trump_with_the_jack_and_wins_41() -> None:
     assert legal("JH KD", "AS TS 7S", HEARTS) == ["JH"]
     full = cards("AS TS 7S JH")
     assert trick_winner(full, HEARTS) == 3

@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md section 6): one test per rule, named after it."""
+"""Scoring a deal (docs/rules.md section 6): one test per rule, named after it."""
 
 from __future__ import annotations
 

@@ -63,7 +63,8 @@ def pdf_text(pdf: bytes, tmp_path: Path) -> str:
 
 
 def longer_game(deals: int) -> Match:
-    """The seed's five deals, then made deals until the game has ``deals`` deals."""
+    """The belote counting guide's five deals, then made deals until the game has ``deals``
+    deals."""
     match = seed_game("belote-five-deals")
     extra = DealSummary(game="belote", taker="EW", trump=HEARTS, points=(62, 100))
     while len(match.deals) < deals:

@@ -1,5 +1,6 @@
-"""Every worked example of the seeds, and the contrée survey's worked example under every
-convention (``contree-conventions.jsonl``), through the Python API and the command line."""
+"""Every worked example of the source documents (``tests/vectors/README.md``), and the contrée
+survey's worked example under every convention (``contree-conventions.jsonl``), through the
+Python API and the command line."""
 
 from __future__ import annotations
 

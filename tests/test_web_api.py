@@ -1,4 +1,4 @@
-"""The counter's JSON API (INTERFACES.md "The web API"), its pages and printables, through
+"""The counter's JSON API (docs/interfaces.md "The web API"), its pages and printables, through
 FastAPI's TestClient on a temporary SQLite file."""
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ pytestmark = [
 ]
 
 FIVE = seed_game("belote-five-deals")
-# The five deals of seed 003 as a player enters them: the takers' points, dix de der included.
+# The belote counting guide's five deals as a player enters them: the takers' points, dix de
+# der included.
 FORM_DEALS: list[dict[str, Any]] = [
     {"taker": "NS", "points": "98", "belote": "NS"},
     {"taker": "EW", "points": "71", "decl_EW": "20"},

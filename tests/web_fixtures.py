@@ -20,7 +20,7 @@ VECTORS = Path(__file__).parent / "vectors" / "seed-games.jsonl"
 
 
 def seed_games() -> list[dict[str, Any]]:
-    """The game vectors of the seeds (``tests/vectors/seed-games.jsonl``)."""
+    """The game vectors of the source documents (``tests/vectors/seed-games.jsonl``)."""
     with VECTORS.open(encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 

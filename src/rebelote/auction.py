@@ -1,4 +1,5 @@
-"""Auctions of Belote and Coinche (RULES.md section 5): bids as small values, auctions as states.
+"""Auctions of Belote and Coinche (docs/rules.md section 5): bids as small values, auctions as
+states.
 
 A :class:`Bid` is a frozen value with a text form and a parser:
 

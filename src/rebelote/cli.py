@@ -1,4 +1,4 @@
-"""The ``rebelote`` command line (Typer): JSON lines in, JSON lines out (INTERFACES.md).
+"""The ``rebelote`` command line (Typer): JSON lines in, JSON lines out (docs/interfaces.md).
 
 ``score`` and ``legal`` live here; other commands are plugins in :mod:`rebelote.commands`, each
 module defining ``register(app)``.
@@ -48,7 +48,7 @@ def score(
     explain: Annotated[bool, typer.Option("--explain", help="Add the result card's lines.")]
     = False,
 ) -> None:
-    """Score deal summaries and games: one JSON answer per line (INTERFACES.md)."""
+    """Score deal summaries and games: one JSON answer per line (docs/interfaces.md)."""
     with closing_input(file) as stream:
         code = answer_lines(stream, lambda obj: answer_score(obj, explain))
     raise typer.Exit(code)

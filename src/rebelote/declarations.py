@@ -1,4 +1,4 @@
-"""Declarations (annonces) and the belote (RULES.md section 4).
+"""Declarations (annonces) and the belote (docs/rules.md section 4).
 
 A :class:`Combo` is one declaration: a sequence (tierce, cinquante, cent) or a carré. A hand
 declares its best set of disjoint combos (:func:`best_declarations`); only the team that shows
@@ -62,7 +62,7 @@ class Combo:
     top: int
 
     def strength(self, trump: TrumpMode) -> Strength:
-        """The comparison key of RULES.md section 4: points, carré over sequence, longer
+        """The comparison key of docs/rules.md section 4: points, carré over sequence, longer
         sequence, higher top card (carrés in the order A 10 K Q J 9), a sequence in trump."""
         if self.kind == "carre":
             return (self.points, 1, 0, PLAIN_ORDER[self.top], 0)

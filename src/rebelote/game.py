@@ -1,4 +1,4 @@
-"""A whole game: deal after deal to the target (RULES.md section 7), on the engine API.
+"""A whole game: deal after deal to the target (docs/rules.md section 7), on the engine API.
 
 A :class:`Game` holds the deal in play and a :class:`~rebelote.match.Match` that keeps the
 score (the litige reserve and the winner rules live there: one rule, one place). The dealer

@@ -1,4 +1,4 @@
-"""The JSON answers of ``rebelote score`` and ``rebelote legal`` (INTERFACES.md), as pure
+"""The JSON answers of ``rebelote score`` and ``rebelote legal`` (docs/interfaces.md), as pure
 functions from a parsed JSON object to the answer object.
 
 >>> answer_score({"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,

@@ -1,5 +1,5 @@
 """A game to a target: deals added, undone and replaced, totals, the litige reserve and the
-winner (RULES.md section 7).
+winner (docs/rules.md section 7).
 
 A :class:`Match` is immutable: :meth:`Match.add`, :meth:`Match.undo` and :meth:`Match.replace`
 return a new one, and :meth:`Match.result` scores every deal through :func:`score_deal`.
@@ -163,7 +163,7 @@ class Match:
 
 def score_match(rules: Rules, deals: tuple[DealSummary, ...], target: int,
                 start: tuple[int, int] = (0, 0)) -> MatchResult:
-    """Score a game's deals in order (RULES.md section 7).
+    """Score a game's deals in order (docs/rules.md section 7).
 
     The litige reserve goes to the next played deal. After each deal the team with the higher
     total wins if it has reached the target (equal totals: one more deal), unless it reached it

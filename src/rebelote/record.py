@@ -1,4 +1,4 @@
-"""Deal records (INTERFACES.md "Deal records"): a whole deal as JSON, written and read back.
+"""Deal records (docs/interfaces.md "Deal records"): a whole deal as JSON, written and read back.
 
 :func:`record_of` writes a finished :class:`~rebelote.deal.DealState` as a record;
 :func:`replay_record` reads one and plays every bid and card through the engine, raising an
@@ -62,7 +62,7 @@ def _changed_options(rules: Rules) -> dict[str, Any]:
 
 
 def record_of(state: DealState) -> dict[str, Any]:
-    """The record of a finished deal (INTERFACES.md), ``result`` included."""
+    """The record of a finished deal (docs/interfaces.md), ``result`` included."""
     if not state.is_terminal:
         raise IllegalActionError("record", "the deal is not over")
     rules = state.rules

@@ -1,4 +1,5 @@
-"""Rule sets, card values and orders, legal cards and trick winners (RULES.md sections 2, 3, 9).
+"""Rule sets, card values and orders, legal cards and trick winners (docs/rules.md sections 2,
+3, 9).
 
 A :class:`Rules` value holds every option of a rule set. The presets (``official`` and ``house``
 for belote and coinche; ``ffb``, ``ffb-ludique``, ``cannes-2016``, ``annonces`` and ``exact``
@@ -136,7 +137,7 @@ def round_mark(points: int, rounding: str = "nearest") -> int:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A rule set: every option of RULES.md section 9, for one game.
+    """A rule set: every option of docs/rules.md section 9, for one game.
 
     Build one with :meth:`preset` and change options with :meth:`replace`.
     """
@@ -159,7 +160,7 @@ class Rules:
     litige: Litige = "hold"
     belote_alone_wins: bool = False
     target: int = 1000
-    # The ways of counting of coinche and contrée (the seeds' coinche values by default).
+    # The ways of counting of coinche and contrée (the source documents' coinche values by default).
     counting: Counting = "made_plus_bid"
     failure_base: FailureBase = 160
     coinche_form: CoincheForm = "whole"
@@ -312,7 +313,7 @@ OPTION_NAMES: Final = tuple(
 )
 
 # -- presets: one table of data ----------------------------------------------------------------
-# Each row names the options that differ from the defaults of :class:`Rules` (the seeds'
+# Each row names the options that differ from the defaults of :class:`Rules` (the source documents'
 # official coinche). Contrée's rows come from the survey of real tables' conventions
 # (docs/rules.md, "Contrée presets").
 _FFB: Final[Mapping[str, Any]] = {
@@ -571,7 +572,7 @@ def legal_mask(hand: Mask, trick: Sequence[Card], win: int, trump: TrumpMode,
 
 def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules,
                 win: int | None = None) -> Mask:
-    """The cards of ``hand`` the next player may play on ``trick`` (RULES.md section 3).
+    """The cards of ``hand`` the next player may play on ``trick`` (docs/rules.md section 3).
 
     1. Follow the led suit if you can; on a trump lead, go higher than the best trump if you
        can (even over your partner, unless ``overtrump_partner`` is off).

@@ -2,7 +2,7 @@
 
 The implementation is reached only by its public interfaces: the ``rebelote`` command line
 (many JSON lines in one run) and the documented Python functions. Answers are cut down to the
-fields INTERFACES.md requires before they are compared, so that extra fields are welcome.
+fields docs/interfaces.md requires before they are compared, so that extra fields are welcome.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from typing import Any
 TEAMS = ("NS", "EW")
 CAPOT_PRIME = 500
 
-# The options a rule set adds for the ways of counting, at the seeds' coinche values
-# (RULES.md section 6: (160 + declarations + belote + C) × m, belote imprenable, capot a 250
+# The options a rule set adds for the ways of counting, at the source documents' coinche values
+# (docs/rules.md section 6: (160 + declarations + belote + C) × m, belote imprenable, capot a 250
 # contract, marks rounded to the nearest ten, 5 up, judged as a whole).
 COUNTING_DEFAULTS: dict[str, Any] = {
     "counting": "made_plus_bid",

@@ -2,7 +2,7 @@
 
 Every generator takes a ``random.Random`` (a seeded one for plain loops, or the one Hypothesis
 draws with ``st.randoms(use_true_random=False)`` so that failures shrink) and returns the JSON
-object of INTERFACES.md. Summaries respect the constraints of a real table: trick points are
+object of docs/interfaces.md. Summaries respect the constraints of a real table: trick points are
 those of a real split of the cards (or, now and then, any number that adds up, a tie or an exact
 contract on purpose), declarations that count belong to one team and are sums of real values,
 belotes only where a trump has a king and queen, contracts 80..160 / capot / générale in coinche,
@@ -79,7 +79,7 @@ def possible_card_points(trump: str, no_trump_aces: int, all_trump_scale: str) -
 
 
 def random_options(rng: random.Random, game: str) -> dict[str, Any]:
-    """A random set of rule-set options (RULES.md section 9), often empty."""
+    """A random set of rule-set options (docs/rules.md section 9), often empty."""
     opts: dict[str, Any] = {}
     if rng.random() < 0.5:
         return opts
@@ -285,7 +285,7 @@ def random_game(rng: random.Random, game: str | None = None, max_deals: int = 12
     r = rng.random()
     if r < 0.7:
         out["target"] = target
-    elif r < 0.85:  # the target as a rule-set option (RULES.md section 9)
+    elif r < 0.85:  # the target as a rule-set option (docs/rules.md section 9)
         options["target"] = target
         out["options"] = options
     else:
@@ -405,7 +405,7 @@ def _capot_deal(rng: random.Random, game: str, taker: str, capot: str,
 def random_belote_alone_game(rng: random.Random, game: str | None = None) -> dict[str, Any]:
     """A game where a team near the target marks only its belote: it failed as takers, or the
     other team was capot; later deals where that team again wins no trick, voids, adjustments,
-    and ordinary deals. RULES.md section 7: it has not won until it wins a trick later.
+    and ordinary deals. docs/rules.md section 7: it has not won until it wins a trick later.
     """
     game = game or rng.choice(GAMES)
     name = rng.choice(PRESETS[game])

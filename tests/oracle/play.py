@@ -1,6 +1,6 @@
-"""The oracle of play: legal cards, trick winner and trick points (RULES.md sections 2, 3, 9).
+"""The oracle of play: legal cards, trick winner and trick points (docs/rules.md sections 2, 3, 9).
 
-Cards are the two-letter strings of INTERFACES.md (``"JH"``); trumps are the names
+Cards are the two-letter strings of docs/interfaces.md (``"JH"``); trumps are the names
 ``spades`` .. ``clubs``, ``no-trump``, ``all-trump``. Options are the dict of
 :func:`oracle.scoring.rules_of`.
 """
@@ -76,7 +76,7 @@ def trick_points(trick: Sequence[str], trump: str, opts: Mapping[str, Any]) -> i
 
 def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str,
                 opts: Mapping[str, Any]) -> set[str]:
-    """The cards of ``hand`` the next player may play to ``trick`` (RULES.md section 3)."""
+    """The cards of ``hand`` the next player may play to ``trick`` (docs/rules.md section 3)."""
     hand = list(hand)
     if not trick:
         return set(hand)

@@ -1,10 +1,10 @@
-"""The oracle of deal scoring and games: RULES.md sections 2, 6, 7 and 9, read independently.
+"""The oracle of deal scoring and games: docs/rules.md sections 2, 6, 7 and 9, read independently.
 
-Input is the JSON of INTERFACES.md (a deal summary, a void or adjust line, or a game), already
+Input is the JSON of docs/interfaces.md (a deal summary, a void or adjust line, or a game), already
 known to be valid; output is the answer's required fields only:
 ``{"outcome", "score", "held_over"}`` for a deal, ``{"deals", "totals", "winner",
 "won_after_deal"}`` for a game. Every rule is written out the long way, one branch per sentence
-of the specification, so that it can be checked against RULES.md by reading.
+of the specification, so that it can be checked against docs/rules.md by reading.
 """
 
 from __future__ import annotations
@@ -24,12 +24,13 @@ TEAMS = ("NS", "EW")
 SUIT_TRUMPS = ("spades", "hearts", "diamonds", "clubs")
 TRUMPS = (*SUIT_TRUMPS, "no-trump", "all-trump")
 
-# Card values by rank, in the order 7 8 9 10 J Q K A (RULES.md section 2).
+# Card values by rank, in the order 7 8 9 10 J Q K A (docs/rules.md section 2).
 TRUMP_SCALE = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_SCALE = (0, 0, 0, 10, 2, 3, 4, 11)
 ALL_TRUMP_REDUCED = (0, 0, 9, 5, 14, 1, 3, 6)
 
-# The presets of RULES.md section 8 and the defaults of section 9 (and the seeds' choices):
+# The presets of docs/rules.md section 8 and the defaults of section 9 (and the source
+# documents' choices):
 # belote must undertrump, coinche may; coinche official rounds, belote counts exactly.
 DEFAULTS: dict[str, Any] = {
     "direction": "clockwise",
@@ -300,7 +301,7 @@ def _after(facts: DealFacts, totals: dict[str, int], blocked: dict[str, bool], t
 
 
 def score_game(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """The answer of ``rebelote score`` to a game (RULES.md section 7).
+    """The answer of ``rebelote score`` to a game (docs/rules.md section 7).
 
     With ``last_deal_exact`` the deal that ends the game is counted exactly: a deal that would
     end the game counted either way (rounded or exact) is marked exactly, so that rounding

@@ -3,8 +3,9 @@
 Every number on it is read from the engine, never retyped: card values from
 :func:`rebelote.rules.card_values`, orders from :func:`rebelote.rules.card_powers`, deal and
 capot totals from :class:`rebelote.rules.Rules`, declarations from :mod:`rebelote.declarations`,
-the belote from :mod:`rebelote.scoring`, and the scoring examples are the seeds' deals scored by
-:func:`rebelote.scoring.score_deal`. If a rule changes in the engine, the table follows.
+the belote from :mod:`rebelote.rules`, and the scoring examples are the source documents' deals
+scored by :func:`rebelote.scoring.score_deal`. If a rule changes in the engine, the table
+follows.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ def _declarations_section(pdf: SheetDocument) -> None:
 
 
 def _examples() -> dict[str, tuple[DealSummary, Rules]]:
-    """One deal for each scoring case (the seeds' examples), scored by the engine."""
+    """One deal for each scoring case (the source documents' examples), scored by the engine."""
     belote = Rules.preset("official", "belote")
     coinche = Rules.preset("official", "coinche")
 

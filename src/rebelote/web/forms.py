@@ -1,4 +1,4 @@
-"""The deal form of the pages, translated to and from a deal summary (INTERFACES.md).
+"""The deal form of the pages, translated to and from a deal summary (docs/interfaces.md).
 
 Translation only: the form's fields become the JSON object that :meth:`DealSummary.from_json`
 reads and checks; no rule is applied here. A capot is sent as the other team's 0 points, the

@@ -96,7 +96,7 @@ def _summary(match: Match, result: MatchResult) -> GameSummary:
 
 
 def read_deal(obj: Any, match: Match) -> DealSummary:
-    """A deal summary of this game (INTERFACES.md, without ``game``); errors name the field."""
+    """A deal summary of this game (docs/interfaces.md, without ``game``); errors name the field."""
     if not isinstance(obj, Mapping):
         raise InputError("body", "a deal summary is a JSON object")
     for key in ("rules", "options"):
