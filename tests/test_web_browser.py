@@ -74,6 +74,7 @@ def watch_csp(page: Any) -> list[str]:
 def enter_deal(page: Any, deal: dict[str, Any]) -> None:
     """Fill the deal form as a player does, with taps, and add the deal."""
     page.click(f"#deal-form label:has(input[name=taker][value={deal['taker']}])")
+    page.click(f"#deal-form label:has(input[name=trump][value={deal.get('trump', 'hearts')}])")
     if "capot" in deal:
         page.click(f"#deal-form label:has(input[name=capot][value={deal['capot']}])")
     else:
@@ -102,7 +103,8 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(base + "/")
         assert page.get_attribute("html", "lang") == "fr"
-        page.screenshot(path=str(SHOTS / "rebelote-home-phone.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / "rebelote-home-phone.png"), full_page=True,
+                        caret="initial")
         page.click("#new-game button[type=submit]")
         page.wait_for_selector("#deal-form")
         game_url = page.url
@@ -116,7 +118,8 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
         for deal in FORM_DEALS:
             enter_deal(page, deal)
         assert totals(page) == ("906", "124")
-        page.screenshot(path=str(SHOTS / "rebelote-game-phone.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / "rebelote-game-phone.png"), full_page=True,
+                        caret="initial")
         outcomes = page.locator("#sheet .badge").all_inner_texts()
         assert outcomes == ["réussi", "chute", "réussi", "litige", "réussi"]  # newest first
 
@@ -163,7 +166,8 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
         assert page.get_attribute("html", "lang") == "en"
         assert page.locator("#sheet .badge").first.inner_text() == "failed"
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.screenshot(path=str(SHOTS / "rebelote-game-desktop.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / "rebelote-game-desktop.png"), full_page=True,
+                        caret="initial")
         assert not csp, csp
 
 
@@ -177,16 +181,21 @@ def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
         page.wait_for_selector("#deal-form")
         page.click("#deal-form label:has(input[name=taker][value=NS])")
         page.fill("#points", "170")
-        page.click("label:has(input[name=contract][value='100'])")
+        page.select_option("#contract", "100")
         page.click("#add-deal")
-        page.wait_for_selector("#error")
-        assert "points.NS" in page.inner_text("#error")
+        page.wait_for_selector("#error")  # first: the trump was not chosen
+        assert page.inner_text("#error") == "Atout : choisissez l’atout."
+        page.click("#deal-form label:has(input[name=trump][value=spades])")
+        page.click("#add-deal")
+        wait_until(page, "document.querySelector('#error').innerText.startsWith('Points')")
+        assert "170 dépasse les 162 points" in page.inner_text("#error")
         assert page.input_value("#points") == "170"  # what was typed is kept
         page.fill("#points", "110")
         page.click("#add-deal")
         page.wait_for_selector("#deal-1")
         assert totals(page) == ("210", "50")
-        page.screenshot(path=str(SHOTS / "rebelote-coinche-phone.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / "rebelote-coinche-phone.png"), full_page=True,
+                        caret="initial")
         assert not csp, csp
 
 
@@ -211,9 +220,136 @@ def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path)
         page.select_option("select[name=game]", "coinche")
         page.click("form.variant button")  # asks for confirmation: the dialog is accepted
         page.wait_for_url(lambda url: url != first_game)
-        page.wait_for_selector("input[name=contract]", state="attached")
+        page.wait_for_selector("#contract", state="attached")
         assert page.inner_text("#name-NS") == "Les bleus"
         assert totals(page) == ("0", "0")
         page.goto(base + "/games")
         assert page.locator(".games li").count() == 2
         assert not csp, csp
+
+
+def in_view(page: Any, selector: str) -> None:
+    """``selector`` is wholly visible on the screen as it is, without scrolling."""
+    box = page.locator(selector).first.bounding_box()
+    height = page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, \
+        (selector, box)
+
+
+def tap(page: Any, selector: str) -> None:
+    in_view(page, selector)
+    page.click(selector)
+
+
+PHONE_DEALS: list[tuple[str, dict[str, Any]]] = [
+    ("played", {"taker": "NS", "contract": "100", "trump": "spades", "points": "110",
+                "decl": ("NS", "20")}),
+    ("tous passent", {"kind": "void"}),
+    ("correction", {"kind": "adjust", "adj_EW": "-20"}),
+    ("capot", {"taker": "EW", "contract": "capot", "trump": "hearts", "capot": "taker"}),
+    ("générale", {"taker": "NS", "contract": "generale", "trump": "clubs", "capot": "taker"}),
+    ("coinched", {"taker": "EW", "contract": "110", "trump": "diamonds", "points": "120",
+                  "coinche": "coinche"}),
+]
+
+
+def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, tmp_path: Path) -> None:
+    """Each kind of deal is entered at 390x844 without scrolling: every tap lands on the
+    screen as it is, the page scrolled to the top."""
+    with live_server(f"sqlite:///{tmp_path / 'phone.sqlite3'}") as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        csp = watch_csp(page)
+        page.goto(base + "/")
+        page.click("#new-game label:has(input[name=game][value=coinche])")
+        page.click("#new-game label:has(input[name=target][value='2000'])")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        for n, (name, deal) in enumerate(PHONE_DEALS, start=1):
+            page.evaluate("window.scrollTo(0, 0)")
+            if "kind" in deal:
+                tap(page, f"#deal-form label:has(input[name=kind][value={deal['kind']}])")
+                if "adj_EW" in deal:
+                    tap(page, "#deal-form input[name=adj_EW]")
+                    page.fill("#deal-form input[name=adj_EW]", deal["adj_EW"])
+            else:
+                tap(page, f"#deal-form label:has(input[name=taker][value={deal['taker']}])")
+                tap(page, "#contract")
+                page.select_option("#contract", deal["contract"])
+                if "coinche" in deal:
+                    tap(page, f"#deal-form label:has(input[name=coinche][value={deal['coinche']}])")
+                tap(page, f"#deal-form label:has(input[name=trump][value={deal['trump']}])")
+                if "capot" in deal:
+                    tap(page, f"#deal-form label:has(input[name=capot][value={deal['capot']}])")
+                else:
+                    tap(page, "#points")
+                    page.fill("#points", deal["points"])
+                if "decl" in deal:
+                    team, value = deal["decl"]
+                    tap(page, f".decl-row[data-box=decl_{team}] button[data-add='{value}']")
+            assert page.evaluate("window.scrollY") == 0, name
+            page.screenshot(path=str(SHOTS / f"rebelote-phone-{n}.png"), caret="initial")
+            tap(page, "#add-deal")
+            wait_until(page, f"document.querySelectorAll('#sheet .row').length == {n}")
+            assert not page.locator("#error").count(), (name, page.inner_text("#error"))
+        # the trump is remembered from the last played deal, never a silent heart
+        assert page.is_checked("#deal-form input[name=trump][value=diamonds]")
+        # the sheet's rows: badges and the sums of the coinched deal
+        page.click("#deal-6 summary")
+        assert "× 2" in page.inner_text("#deal-6")
+        assert "−20" in page.inner_text("#last-deal") or "+" in page.inner_text("#last-deal")
+        # a bad value: the French error next to its field, scrolled into view
+        page.evaluate("window.scrollTo(0, 0)")
+        tap(page, "#deal-form label:has(input[name=taker][value=NS])")
+        page.select_option("#contract", "90")
+        page.fill("#points", "300")
+        tap(page, "#add-deal")
+        page.wait_for_selector("#error")
+        error = page.locator("#error")
+        assert error.inner_text() == "Points : 300 dépasse les 162 points d’une donne."
+        assert page.evaluate("document.querySelector('#error').previousElementSibling"
+                             ".querySelector('#points') !== null")
+        in_view(page, "#error")
+        assert not csp, csp
+
+
+def test_two_phones_follow_one_game_live(browser: Any, tmp_path: Path) -> None:
+    """The scorer's deals show at once on a second phone holding the view link (read-only),
+    and on a second scorer's phone holding the edit link; each sees the other's changes."""
+    with live_server(f"sqlite:///{tmp_path / 'live.sqlite3'}") as base:
+        scorer_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        viewer_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        second_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        scorer = scorer_ctx.new_page()
+        csp = watch_csp(scorer)
+        scorer.goto(base + "/")
+        scorer.click("#new-game button[type=submit]")
+        scorer.wait_for_selector("#deal-form")
+        scorer.click("#share summary")
+        view_url = base + scorer.get_attribute("#view-link", "href")
+        assert scorer.evaluate("document.querySelector('img.qr').naturalWidth") > 0
+        scorer.click("#share .edit-link summary")
+        scorer.click("#edit-link")
+        edit_url = scorer.input_value("#edit-url")
+        scorer.go_back()
+        scorer.wait_for_selector("#deal-form")
+
+        viewer = viewer_ctx.new_page()
+        viewer_csp = watch_csp(viewer)
+        viewer.goto(view_url)
+        assert viewer.locator("#deal-form").count() == 0
+        second = second_ctx.new_page()
+        second.goto(edit_url)
+        second.wait_for_selector("#deal-form")
+        wait_until(viewer, "document.querySelector('#game').dataset.version !== undefined")
+        viewer.wait_for_timeout(500)  # the event streams are open
+
+        enter_deal(scorer, {"taker": "NS", "points": "98", "belote": "NS"})
+        wait_until(viewer, "document.querySelector('#total-NS').innerText === '118'")
+        wait_until(second, "document.querySelector('#total-NS').innerText === '118'")
+        enter_deal(second, {"taker": "EW", "points": "100"})
+        wait_until(scorer, "document.querySelector('#total-EW').innerText === '164'")
+        wait_until(viewer, "document.querySelector('#total-EW').innerText === '164'")
+        viewer.screenshot(path=str(SHOTS / "rebelote-live-view.png"), caret="initial")
+        assert not csp and not viewer_csp, (csp, viewer_csp)
+        for ctx in (scorer_ctx, viewer_ctx, second_ctx):
+            ctx.close()

@@ -49,11 +49,11 @@ def total(html: str, team: str) -> str:
 
 
 FORM_DEALS = [  # the five seed deals as the page's form sends them
-    {"taker": "NS", "points": "98", "belote": "NS"},
-    {"taker": "EW", "points": "71", "decl_EW": "20"},
-    {"taker": "NS", "points": "102"},
-    {"taker": "EW", "points": "66", "decl_NS": "50"},
-    {"taker": "NS", "capot": "taker", "belote": "NS", "decl_EW": "20"},
+    {"trump": "hearts", "taker": "NS", "points": "98", "belote": "NS"},
+    {"trump": "hearts", "taker": "EW", "points": "71", "decl_EW": "20"},
+    {"trump": "hearts", "taker": "NS", "points": "102"},
+    {"trump": "hearts", "taker": "EW", "points": "66", "decl_NS": "50"},
+    {"trump": "hearts", "taker": "NS", "capot": "taker", "belote": "NS", "decl_EW": "20"},
 ]
 
 
@@ -90,23 +90,51 @@ def test_a_whole_game_through_the_forms(client: TestClient) -> None:
 
 def test_a_plain_form_post_redirects_to_the_game(client: TestClient) -> None:
     gid = start(client)
-    r = client.post(f"/games/{gid}/deals", data={"taker": "NS", "points": "100"},
+    r = client.post(f"/games/{gid}/deals", data={"trump": "hearts", "taker": "NS", "points": "100"},
                     follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}"
 
 
 def test_a_bad_form_shows_the_error_and_keeps_what_was_typed(client: TestClient) -> None:
     gid = start(client)
-    r = client.post(f"/games/{gid}/deals", data={"taker": "NS", "points": "170"}, headers=HX)
+    r = client.post(f"/games/{gid}/deals", headers=HX,
+                    data={"trump": "hearts", "taker": "NS", "points": "170"})
     assert r.status_code == 422
-    assert "points.NS" in r.text and 'value="170"' in r.text
+    assert "Points : 170 dépasse les 162 points d’une donne." in r.text
+    assert 'value="170"' in r.text
+    # the error sits next to the points box, not above the form
+    assert r.text.index('id="error"') > r.text.index('id="points"')
     assert client.get(f"{API}/{gid}").json()["deals"] == []
+
+
+def test_the_trump_is_asked_then_remembered(client: TestClient) -> None:
+    gid = start(client)
+    r = client.post(f"/games/{gid}/deals", data={"taker": "NS", "points": "100"}, headers=HX)
+    assert r.status_code == 422 and "Atout : choisissez l’atout." in r.text
+    assert 'name="trump" value="hearts" checked' not in r.text
+    r = client.post(f"/games/{gid}/deals", headers=HX,
+                    data={"taker": "NS", "points": "100", "trump": "clubs"})
+    assert r.status_code == 200 and 'name="trump" value="clubs" checked' in r.text
+
+
+def test_all_passed_and_correction_need_no_taker(client: TestClient) -> None:
+    gid = start(client)
+    assert client.post(f"/games/{gid}/deals", data={"kind": "void"}, headers=HX
+                       ).status_code == 200
+    r = client.post(f"/games/{gid}/deals", data={"kind": "adjust", "adj_EW": "-20"},
+                    headers=HX)
+    assert r.status_code == 200
+    assert "+0 / −20" in r.text and "+-" not in r.text
+    r = client.post(f"/games/{gid}/deals", data={"kind": "adjust", "adj_NS": "99999"},
+                    headers=HX)
+    assert r.status_code == 422 and "±5000" in r.text.replace("\u202f", "")
+    assert 'name="taker" value="NS" required' not in r.text
 
 
 def test_an_old_version_shows_the_game_again(client: TestClient) -> None:
     gid = start(client)
     client.post(f"{API}/{gid}/deals", json={"void": True})
-    r = client.post(f"/games/{gid}/deals", data={"taker": "NS", "points": "100",
+    r = client.post(f"/games/{gid}/deals", data={"trump": "hearts", "taker": "NS", "points": "100",
                                                  "version": "1"}, headers=HX)
     assert r.status_code == 409 and 'role="alert"' in r.text
     assert len(client.get(f"{API}/{gid}").json()["deals"]) == 1
@@ -118,7 +146,8 @@ def test_edit_undo_and_rename(client: TestClient) -> None:
         client.post(f"/games/{gid}/deals", data=fields, headers=HX)
     form = client.get(f"/games/{gid}/deals/2/edit", headers=HX).text
     assert f'hx-post="/games/{gid}/deals/2"' in form and 'value="71"' in form
-    r = client.post(f"/games/{gid}/deals/2", data={"taker": "EW", "points": "100"}, headers=HX)
+    r = client.post(f"/games/{gid}/deals/2", headers=HX,
+                    data={"trump": "hearts", "taker": "EW", "points": "100"})
     assert r.status_code == 200
     assert total(r.text, "EW") == "224"
     r = client.post(f"/games/{gid}/undo", headers=HX)
@@ -130,12 +159,13 @@ def test_edit_undo_and_rename(client: TestClient) -> None:
 def test_the_winner_is_announced_and_the_form_offers_a_new_game(client: TestClient) -> None:
     gid = start(client, target="501")
     for _ in range(2):
-        r = client.post(f"/games/{gid}/deals", data={"taker": "EW", "capot": "taker"},
-                        headers=HX)
+        r = client.post(f"/games/{gid}/deals", headers=HX,
+                        data={"trump": "hearts", "taker": "EW", "capot": "taker"})
     assert 'id="winner"' in r.text and "Eux gagne la partie" in r.text
     assert 'id="deal-form"' not in r.text
-    r = client.post(f"/games/{gid}/deals", data={"taker": "EW", "points": "100"}, headers=HX)
-    assert r.status_code == 422 and "over" in r.text
+    r = client.post(f"/games/{gid}/deals", headers=HX,
+                    data={"trump": "hearts", "taker": "EW", "points": "100"})
+    assert r.status_code == 422 and "la partie est finie" in r.text
 
 
 def test_coinche_form(client: TestClient) -> None:
@@ -146,7 +176,8 @@ def test_coinche_form(client: TestClient) -> None:
         "taker": "NS", "contract": "100", "coinche": "none", "points": "110", "trump": "hearts"})
     assert total(r.text, "NS") == "210" and total(r.text, "EW") == "52"
     r = client.post(f"/games/{gid}/deals", headers=HX, data={
-        "taker": "EW", "contract": "80", "coinche": "coinche", "points": "70"})
+        "taker": "EW", "contract": "80", "coinche": "coinche", "points": "70",
+        "trump": "hearts"})
     deal = client.get(f"{API}/{gid}").json()["deals"][1]
     assert deal["outcome"] == "failed" and deal["score"] == {"NS": 480, "EW": 0}
 

@@ -9,6 +9,10 @@ core knowing what a capot is worth.
 {'taker': 'NS', 'trump': 'hearts', 'points': {'NS': 98}, 'belote': 'NS'}
 >>> deal_from_form({"kind": "void"}, "coinche")
 {'void': True}
+>>> deal_from_form({"kind": "deal", "taker": "EW", "trump": "spades", "contract": "generale",
+...                 "capot": "taker"}, "coinche")
+{'taker': 'EW', 'trump': 'spades', 'contract': 'generale', 'coinche': 'none', 'capot': 'EW', \
+'points': {'NS': 0}, 'generale': True}
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any, Final
 
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
-from rebelote.rules import ALL_TRUMP, TRUMP_NAMES
+from rebelote.rules import ALL_TRUMP, AUCTION_GAMES, TRUMP_NAMES
 from rebelote.scoring import COINCHE_NAMES, DealSummary
 
 KINDS: Final = ("deal", "void", "adjust")
@@ -82,18 +86,29 @@ def deal_from_form(form: Mapping[str, Any], game: str) -> dict[str, Any]:
     taker = _team(form, "taker", "taker", required=True)
     assert taker is not None
     defense = "EW" if taker == "NS" else "NS"
-    out: dict[str, Any] = {"taker": taker, "trump": _text(form, "trump") or "hearts"}
-    if game == "coinche":
+    trump = _text(form, "trump")
+    if not trump:
+        raise InputError("trump", "missing: choose the trump")
+    out: dict[str, Any] = {"taker": taker, "trump": trump}
+    generale = _text(form, "generale") in ("on", "true", "1")
+    if game in AUCTION_GAMES:
         contract = _text(form, "contract")
         if not contract:
-            raise InputError("contract", "choose a contract: 80 to 160, capot or générale")
+            raise InputError("contract", "missing: 80 to 160, capot or générale")
         out["contract"] = int(contract) if contract.isdigit() else contract
         out["coinche"] = _text(form, "coinche") or "none"
+        generale = generale or contract == "generale"
+        if generale and contract != "generale":
+            raise InputError("generale", "a générale is a contract: choose générale as the "
+                                         "contract")
     capot = _text(form, "capot")
+    if generale and capot not in ("taker", taker):
+        raise InputError("capot", "a générale is won by the takers' capot: choose capot by "
+                                  "the takers")
     if capot in ("taker", taker):
         out["capot"] = taker
         out["points"] = {defense: 0}
-        if _text(form, "generale") in ("on", "true", "1"):
+        if generale:
             out["generale"] = True
     elif capot in ("defense", defense):
         out["capot"] = defense
@@ -138,7 +153,7 @@ def form_from_deal(deal: DealSummary) -> dict[str, str]:
         "belote_NS": str(deal.belote[0] or ""), "belote_EW": str(deal.belote[1] or ""),
         "belote": "NS" if deal.belote[0] else "EW" if deal.belote[1] else "",
     }
-    if deal.game == "coinche":
+    if deal.game in AUCTION_GAMES:
         fields["contract"] = str(deal.contract or "")
         fields["coinche"] = COINCHE_NAMES[deal.coinche]
     return fields

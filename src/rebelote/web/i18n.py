@@ -74,6 +74,15 @@ def number(value: int, lang: str) -> str:
     return format_decimal(value, locale=lang)
 
 
+def signed(value: int, lang: str) -> str:
+    """A mark with its sign (``+1 120``, ``−20``, ``+0``), as the language writes numbers.
+
+    >>> signed(1120, "fr"), signed(-20, "en")
+    ('+1\u202f120', '−20')
+    """
+    return ("−" if value < 0 else "+") + number(abs(value), lang)
+
+
 # -- outcomes and result-card lines ------------------------------------------------------------
 def _(message: str) -> str:
     """Marks a message for extraction; translated later by :func:`gettext`."""
@@ -215,3 +224,67 @@ def line_text(line: ResultLine, lang: str, deal: DealSummary, teams: tuple[str, 
         return gettext(lang, template) % values
     except (KeyError, TypeError, ValueError):
         return line.text
+
+
+# -- errors of the deal form, in the page's language -------------------------------------------
+FIELD_NAMES: Final[Mapping[str, str]] = {
+    "kind": _("Kind of line"), "taker": _("Taker"), "trump": _("Trump"),
+    "contract": _("Contract"), "coinche": _("Coinche"), "capot": _("Capot"),
+    "generale": _("Générale"), "points": _("Points"), "declarations": _("Declarations"),
+    "belote": _("Belote-rebelote"), "adjust": _("Correction"), "deals": _("Game"),
+    "target": _("Target"), "teams": _("Team name"), "If-Match": _("Game"),
+}
+# (field pattern, reason pattern, sentence): the first match gives the sentence, formatted with
+# the reason's named groups; %(field)s is the field's name.
+ERRORS: Final[tuple[tuple[str, str, str], ...]] = (
+    (r"points(\.\w+)?", r"(?P<v>-?\d+) is more than the (?P<n>\d+) of a deal.*",
+     _("%(field)s: %(v)s is more than the %(n)s points of a deal.")),
+    (r"points", r"(?P<a>\d+) \+ (?P<b>\d+) = (?P<v>\d+), a deal has (?P<n>\d+)",
+     _("%(field)s: %(a)s + %(b)s = %(v)s, but a deal has %(n)s points.")),
+    (r"points(\.\w+)?", r"missing.*",
+     _("%(field)s: give the takers' trick points, dix de der included.")),
+    (r"[\w.]+", r"'(?P<v>[^']*)' is not a whole number",
+     _("%(field)s: “%(v)s” is not a whole number.")),
+    (r"taker", r"(missing|choose).*", _("%(field)s: choose the team that took.")),
+    (r"trump", r"missing.*", _("%(field)s: choose the trump.")),
+    (r"contract", r"missing.*", _("%(field)s: choose a contract: 80 to 160, capot or "
+                                  "générale.")),
+    (r"generale", r"a générale is a contract.*",
+     _("%(field)s: a générale is a contract: choose générale as the contract.")),
+    (r"capot", r"a générale is won.*",
+     _("%(field)s: a générale is won by the takers' capot: choose capot by the takers.")),
+    (r"declarations(\.\w+)?", r"(?P<v>\d+) is not a sum of declarations.*",
+     _("%(field)s: %(v)s is not a sum of declarations (20, 50, 100, 150, 200…).")),
+    (r"(deals\[\d+\]\.)?adjust\.\w+", r"(?P<v>-?\d+) is beyond a correction's ±(?P<n>\d+).*",
+     _("%(field)s: %(v)s is more than a correction can mark (±%(n)s points).")),
+    (r"adjust", r"give the points.*", _("%(field)s: give the points of at least one team.")),
+    (r"deals", r"the game is over.*", _("%(field)s: the game is over; start a new game, or "
+                                        "edit or undo a deal.")),
+    (r"deals", r"(?P<v>\d+) deals is more than.*",
+     _("%(field)s: a game holds at most 500 deals (a real game has a few dozen); start a new "
+       "game.")),
+    (r"belote", r"there is no belote in no-trump",
+     _("%(field)s: there is no belote in no-trump.")),
+)
+
+
+def error_text(field: str, reason: str, lang: str) -> str:
+    """An input error of the core (``field``, ``reason``, in English) as a sentence in
+    ``lang`` naming the field as the page does.
+
+    >>> error_text("points.EW", "170 is more than the 162 of a deal", "fr")
+    'Points : 170 dépasse les 162 points d’une donne.'
+    >>> error_text("taker", "missing: the team that took, NS or EW", "en")
+    'Taker: choose the team that took.'
+    """
+    import re
+
+    root = re.split(r"[.\[]", field, maxsplit=1)[0] if field else ""
+    if field.startswith("deals[") and ".adjust." in field:
+        root = "adjust"
+    name = gettext(lang, FIELD_NAMES.get(root, FIELD_NAMES.get(field, ""))) or field
+    for field_re, reason_re, sentence in ERRORS:
+        found = re.fullmatch(reason_re, reason)
+        if found and re.fullmatch(field_re, field):
+            return gettext(lang, sentence) % {**found.groupdict(), "field": name}
+    return f"{name}{' :' if lang == 'fr' else ':'} {reason}"

@@ -22,7 +22,7 @@ from rebelote import __version__
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
-from rebelote.rules import TRUMP_NAMES, Rules, parse_trump
+from rebelote.rules import AUCTION_GAMES, TRUMP_NAMES, Rules, parse_trump
 from rebelote.scoring import CONTRACTS
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
@@ -58,6 +58,7 @@ def environment(lang: str) -> Environment:
         TRUMP_NAMES=TRUMP_NAMES, SUIT_SYMBOLS=SUIT_SYMBOLS,
     )
     env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    env.filters["signed"] = lambda value: i18n.signed(int(value), lang)
     return env
 
 
@@ -126,16 +127,45 @@ def sheet_rows(view: GameView, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
+def new_deal_form(view: GameView) -> dict[str, str]:
+    """The deal form of the next deal: the trump of the last played deal remembered (never a
+    silent default: the first deal asks for it)."""
+    played = [d for d in view.match.deals if d.kind == "deal"]
+    return {"trump": TRUMP_NAMES[played[-1].trump]} if played else {}
+
+
+# Where the deal form shows an error, by the field it names.
+_ERROR_PLACES: Final = {
+    "kind": "kind", "taker": "taker", "trump": "trump", "contract": "contract",
+    "coinche": "contract", "capot": "capot", "generale": "capot", "points": "points",
+    "cards": "points", "last_trick": "points", "declarations": "decl", "belote": "belote",
+    "adjust": "adjust", "held_over": "kind",
+}
+
+
+def _error_place(field: str | None) -> str:
+    """The part of the deal form next to which the error on ``field`` is shown (``top``: above
+    the form)."""
+    if not field:
+        return "top"
+    root = field.split(".")[0].split("[")[0]
+    if field.startswith("deals[") and ".adjust" in field:
+        root = "adjust"
+    return _ERROR_PLACES.get(root, "top")
+
+
 def deal_totals(rules: Rules) -> dict[str, int]:
     """The points of a deal in each trump mode, for the page's "defense gets the rest"."""
     return {name: rules.deal_total(parse_trump(name)) for name in TRUMP_NAMES}
 
 
 def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = None,
-                 error: str | None = None, edit: int | None = None) -> dict[str, Any]:
-    """Everything the game fragment shows."""
+                 error: str | None = None, edit: int | None = None,
+                 error_field: str | None = None) -> dict[str, Any]:
+    """Everything the game fragment shows. ``error_field``: the form field the error is about
+    (the error is then shown next to it)."""
     if form is None:
-        form = form_from_deal(view.match.deals[edit - 1]) if edit else {}
+        form = form_from_deal(view.match.deals[edit - 1]) if edit else new_deal_form(view)
     rules = view.match.rules
     return {
         "view": view,
@@ -146,6 +176,7 @@ def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = Non
         "rows": sheet_rows(view, lang),
         "form": form,
         "error": error,
+        "error_at": _error_place(error_field) if error else None,
         "edit": edit,
         "deal_totals": deal_totals(rules),
         "winner_name": (view.match.teams[TEAMS.index(view.result.winner)]
@@ -202,7 +233,8 @@ def make_pages(service: CounterService) -> APIRouter:
             view = await call(action, secret, version_of(form))
         except InputError as e:
             view = await call(service.get, game_id, secret)
-            return show_game(request, view, 422, form=form, error=str(e), edit=edit)
+            return show_game(request, view, 422, form=form, edit=edit, error_field=e.field,
+                             error=i18n.error_text(e.field, e.reason, lang))
         except DealNotFoundError as e:
             view = await call(service.get, game_id, secret)
             return show_game(request, view, 404, error=str(e))
@@ -386,7 +418,7 @@ def new_game_json(form: Mapping[str, str]) -> dict[str, Any]:
         options["declarations"] = form["declarations"] == "on"
     if game == "coinche" and form.get("rounding") in ("nearest", "none"):
         options["rounding"] = form["rounding"]
-    if game == "coinche" and "generale" in form:
+    if game in AUCTION_GAMES and "generale" in form:
         options["generale"] = form["generale"] == "on"
     if options:
         obj["options"] = options

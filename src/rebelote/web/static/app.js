@@ -74,3 +74,31 @@
   document.addEventListener("DOMContentLoaded", follow);
   document.addEventListener("htmx:afterSettle", follow);
 })();
+
+// Declarations as buttons: each tap adds its value to the team's sum (still typeable); ✕ clears.
+// An error shown next to a field is scrolled into view and its field focused.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest(".decl-row button") : null;
+    if (!button) return;
+    var box = button.closest(".decl-row").querySelector(".decl-sum");
+    if (button.dataset.clear) {
+      box.value = "";
+    } else {
+      var v = parseInt(box.value, 10);
+      box.value = String((isNaN(v) ? 0 : v) + parseInt(button.dataset.add, 10));
+    }
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  function showError() {
+    var error = document.querySelector("#error");
+    if (!error) return;
+    error.scrollIntoView({ block: "center" });
+    var field = error.previousElementSibling;
+    var input = field && field.querySelector ? field.querySelector("input:not([type=hidden]), select") : null;
+    if (input && input.type !== "radio") input.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:afterSettle", showError);
+  document.addEventListener("DOMContentLoaded", showError);
+})();
