@@ -132,8 +132,8 @@ def test_pages_keep_secrets_in_an_httponly_cookie_and_the_edit_link_shares_them(
         assert friend.get(f"/join/{gid}?key=wrong").status_code == 403
         r = friend.get(f"/join/{gid}?key={secret}", follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}"
-        assert friend.post(f"/games/{gid}/deals",
-                           data={"taker": "NS", "points": "100"}).status_code == 200
+        assert friend.post(f"/games/{gid}/deals", data={
+            "taker": "NS", "points": "100", "trump": "hearts"}).status_code == 200
         assert gid in friend.get("/games").text
 
 
