@@ -1,0 +1,438 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, nonecheck=False
+"""The compiled double-dummy search (see docs/solver.md); :mod:`rebelote.solver.reference` is
+the plain version it is held equal to.
+
+Alpha-beta (fail-soft) on the points that one team (``me``, the team to move at the root)
+wins from the current position on, the opponents minimising it. Positions at the start of a
+trick go through a transposition table: within one solve a position there is fully known by
+the cards still out (each card keeps its owner), the leader and whether ``me`` has won every
+trick so far (a capot is still possible), so the key is exact. The table is stamped by epoch
+(one per solve) instead of being cleared. Moves: the table's best move first, then a static
+order; of several equivalent cards (same hand, same suit, same points, nothing still in play
+between them in strength) only one is searched.
+"""
+
+from libc.stdint cimport int16_t, int8_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc
+
+cdef enum:
+    TT_BITS = 18
+    TT_SIZE = 1 << 18
+    TT_MASK = TT_SIZE - 1
+    NO_TRUMP = 4
+    ALL_TRUMP = 5
+    DIX_DE_DER = 10
+    CAPOT_EXTRA = 90
+    INF = 10000
+
+cdef struct Entry:
+    uint64_t key
+    int16_t lo
+    int16_t hi
+    int8_t move
+
+cdef struct Ctx:
+    uint32_t hands[4]
+    int values[32]
+    int power[32]
+    uint32_t above[32]     # the cards of the same suit that beat a card
+    uint32_t beaters[32]   # the cards that beat a card winning a trick
+    int trump
+    int ot                 # overtrump_partner
+    int mu                 # must_undertrump
+    int step
+    int me
+    int flag               # me has won every trick so far
+    uint32_t gone          # the cards of the tricks over
+    int tcards[4]
+    int tn
+    int tleader
+    int twin
+    uint64_t epoch
+    int64_t nodes
+    int suit_points[4][256]
+    int killer[40]
+
+cdef uint32_t SUIT_MASK[4]
+SUIT_MASK[0] = 0xFF
+SUIT_MASK[1] = 0xFF00
+SUIT_MASK[2] = 0xFF0000
+SUIT_MASK[3] = 0xFF000000
+
+cdef Entry* TT = <Entry*> calloc(TT_SIZE, sizeof(Entry))
+if TT == NULL:
+    raise MemoryError("the solver's transposition table")
+cdef Ctx CTX
+CTX.epoch = 0
+
+
+cdef inline int popcount(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+
+cdef inline uint32_t legal(Ctx* c, uint32_t hand) noexcept nogil:
+    cdef int tn = c.tn
+    if tn == 0:
+        return hand
+    cdef int led = c.tcards[0] >> 3
+    cdef uint32_t follow = hand & SUIT_MASK[led]
+    cdef int trump = c.trump
+    cdef uint32_t x
+    if trump == NO_TRUMP:
+        return follow if follow else hand
+    cdef int partner_winning = tn >= 2 and c.twin == tn - 2
+    cdef int winning = c.tcards[c.twin]
+    if trump == ALL_TRUMP:
+        if not follow:
+            return hand
+        if partner_winning and not c.ot:
+            return follow
+        x = follow & c.above[winning]
+        return x if x else follow
+    if follow:
+        if led != trump or (partner_winning and not c.ot):
+            return follow
+        x = follow & c.above[winning]
+        return x if x else follow
+    if partner_winning:
+        return hand
+    cdef uint32_t trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if (winning >> 3) != trump:
+        return trumps
+    x = trumps & c.above[winning]
+    if x:
+        return x
+    return trumps if c.mu else hand
+
+
+cdef inline int remaining_points(Ctx* c, uint32_t rem) noexcept nogil:
+    return (c.suit_points[0][rem & 0xFF] + c.suit_points[1][(rem >> 8) & 0xFF]
+            + c.suit_points[2][(rem >> 16) & 0xFF] + c.suit_points[3][rem >> 24])
+
+
+cdef inline int redundant(Ctx* c, int card, uint32_t hand) noexcept nogil:
+    """Whether ``card`` has an equivalent card just below it in the same hand."""
+    cdef uint32_t live = ~c.gone & SUIT_MASK[card >> 3]
+    cdef int p = c.power[card]
+    cdef int best = -1
+    cdef int bp = -1
+    cdef uint32_t m = live & ~(c.above[card] | (1u << card))  # live cards of the suit below
+    cdef int x
+    while m:
+        x = __builtin_ctz(m)
+        m &= m - 1
+        if c.power[x] > bp:
+            bp = c.power[x]
+            best = x
+    if best < 0:
+        return 0
+    return (hand >> best) & 1 and c.values[best] == c.values[card]
+
+
+cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noexcept nogil:
+    """The cards of ``moves`` in search order; returns how many."""
+    cdef int n = 0
+    cdef int scores[8]
+    cdef int card, s, i, j, tmp
+    cdef int tn = c.tn
+    cdef int winning = c.tcards[c.twin] if tn else 0
+    cdef int win_seat = (c.tleader + c.step * c.twin) & 3
+    cdef int partner_wins = tn > 0 and (win_seat & 1) == (seat & 1)
+    cdef uint32_t m = moves
+    cdef uint32_t hand = c.hands[seat]
+    while m:
+        card = __builtin_ctz(m)
+        m &= m - 1
+        if redundant(c, card, hand):
+            continue
+        if card == first:
+            s = 100000
+        elif tn == 0:
+            # lead: the master of a suit first, else the cheapest card
+            if not (c.above[card] & ~c.gone & ~hand):
+                s = 1000 + c.values[card] * 4 + c.power[card]
+            else:
+                s = -c.values[card] * 4 - c.power[card]
+        elif (c.beaters[winning] >> card) & 1:
+            s = 500 + c.values[card] * 2 - c.power[card]
+        elif partner_wins:
+            s = 200 + c.values[card] * 4 - c.power[card]
+        else:
+            s = -c.values[card] * 4 - c.power[card]
+        if card == c.killer[popcount(c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3])] \
+                and card != first:
+            s += 5000
+        # insertion sort, highest score first
+        i = n
+        while i > 0 and scores[i - 1] < s:
+            scores[i] = scores[i - 1]
+            out[i] = out[i - 1]
+            i -= 1
+        scores[i] = s
+        out[i] = card
+        n += 1
+    return n
+
+
+cdef int finish_trick(Ctx* c, int alpha, int beta) noexcept nogil:
+    """The fourth card is on the table: the trick's points to its winner, then the rest."""
+    cdef int winner = (c.tleader + c.step * c.twin) & 3
+    cdef int pts = (c.values[c.tcards[0]] + c.values[c.tcards[1]] + c.values[c.tcards[2]]
+                    + c.values[c.tcards[3]])
+    cdef int won = (winner & 1) == c.me
+    cdef int newflag = c.flag and won
+    if not (c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3]):
+        pts += DIX_DE_DER
+        if newflag:
+            pts += CAPOT_EXTRA
+        return pts if won else 0
+    cdef int gained = pts if won else 0
+    cdef int t0 = c.tcards[0]
+    cdef int t1 = c.tcards[1]
+    cdef int t2 = c.tcards[2]
+    cdef int t3 = c.tcards[3]
+    cdef int oldleader = c.tleader
+    cdef int oldwin = c.twin
+    cdef int oldflag = c.flag
+    cdef uint32_t oldgone = c.gone
+    c.gone = oldgone | (1u << t0) | (1u << t1) | (1u << t2) | (1u << t3)
+    c.tleader = winner
+    c.tn = 0
+    c.twin = 0
+    c.flag = newflag
+    cdef int v = gained + search(c, alpha - gained, beta - gained)
+    c.flag = oldflag
+    c.twin = oldwin
+    c.tn = 3
+    c.tleader = oldleader
+    c.gone = oldgone
+    c.tcards[0] = t0
+    c.tcards[1] = t1
+    c.tcards[2] = t2
+    c.tcards[3] = t3
+    return v
+
+
+cdef int last_trick(Ctx* c) noexcept nogil:
+    """One card a hand, at the start of the last trick: every card is forced."""
+    cdef int seat = c.tleader
+    cdef int i, card, win = 0
+    cdef int first = __builtin_ctz(c.hands[seat])
+    cdef int best = first
+    cdef int pts = c.values[first]
+    cdef int winseat = seat
+    for i in range(1, 4):
+        seat = (seat + c.step) & 3
+        card = __builtin_ctz(c.hands[seat])
+        pts += c.values[card]
+        if (c.beaters[best] >> card) & 1:
+            best = card
+            winseat = seat
+    pts += DIX_DE_DER
+    if (winseat & 1) != c.me:
+        return 0
+    if c.flag:
+        pts += CAPOT_EXTRA
+    return pts
+
+
+cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
+    """The points ``me`` wins from here on (the cards on the table included), fail-soft."""
+    c.nodes += 1
+    cdef int tn = c.tn
+    cdef int seat = (c.tleader + c.step * tn) & 3
+    cdef uint32_t hand = c.hands[seat]
+    cdef uint32_t rem = 0
+    cdef uint64_t key = 0
+    cdef Entry* e = NULL
+    cdef int first = -1
+    cdef int alpha0 = alpha
+    cdef int beta0 = beta
+    cdef int hi
+    if tn == 0:
+        rem = c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3]
+        if popcount(rem) == 4:
+            return last_trick(c)
+        hi = remaining_points(c, rem) + DIX_DE_DER + (CAPOT_EXTRA if c.flag else 0)
+        if hi <= alpha:
+            return hi
+        if beta <= 0:
+            return 0
+        key = (<uint64_t> rem) | (<uint64_t> c.tleader << 32) | (<uint64_t> c.flag << 34) \
+            | (c.epoch << 35)
+        e = &TT[((key * 0x9E3779B97F4A7C15ULL) >> (64 - TT_BITS)) & TT_MASK]
+        if e.key == key:
+            if e.lo >= beta:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.lo == e.hi:
+                return e.lo
+            if e.lo > alpha:
+                alpha = e.lo
+            if e.hi < beta:
+                beta = e.hi
+            first = e.move
+    cdef int moves[8]
+    cdef int n = order_moves(c, seat, legal(c, hand), moves, first)
+    cdef int maximizing = (seat & 1) == c.me
+    cdef int best = -INF if maximizing else INF
+    cdef int best_card = moves[0]
+    cdef int i, card, v
+    cdef int oldwin = c.twin
+    for i in range(n):
+        card = moves[i]
+        c.hands[seat] = hand & ~(1u << card)
+        c.tcards[tn] = card
+        if tn == 0:
+            c.twin = 0
+        elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
+            c.twin = tn
+        if tn == 3:
+            v = finish_trick(c, alpha, beta)
+        else:
+            c.tn = tn + 1
+            v = search(c, alpha, beta)
+            c.tn = tn
+        c.twin = oldwin
+        c.hands[seat] = hand
+        if maximizing:
+            if v > best:
+                best = v
+                best_card = card
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                best_card = card
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+    if best_card != first and ((maximizing and best >= beta) or (not maximizing and best <= alpha)):
+        c.killer[popcount(c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3])] = best_card
+    if tn == 0:
+        if e.key != key:
+            e.key = key
+            e.lo = 0
+            e.hi = 32000
+        if best <= alpha0:
+            if best < e.hi:
+                e.hi = best
+        elif best >= beta0:
+            if best > e.lo:
+                e.lo = best
+        else:
+            e.lo = best
+            e.hi = best
+        e.move = best_card
+    return best
+
+
+cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump,
+                int leader, list trick, int flag, int me, int step, int ot, int mu,
+                values, power, above) except *:
+    cdef int i, s, b, total
+    c.hands[0] = h0
+    c.hands[1] = h1
+    c.hands[2] = h2
+    c.hands[3] = h3
+    c.trump = trump
+    c.ot = ot
+    c.mu = mu
+    c.step = step
+    c.me = me
+    c.flag = flag
+    for i in range(32):
+        c.values[i] = values[i]
+        c.power[i] = power[i]
+        c.above[i] = above[i]
+    for i in range(32):
+        c.beaters[i] = c.above[i]
+        if trump < 4 and (i >> 3) != trump:
+            c.beaters[i] |= SUIT_MASK[trump]
+    for s in range(4):
+        for b in range(256):
+            total = 0
+            for i in range(8):
+                if (b >> i) & 1:
+                    total += c.values[s * 8 + i]
+            c.suit_points[s][b] = total
+    for i in range(40):
+        c.killer[i] = -1
+    c.tn = len(trick)
+    c.tleader = leader
+    c.twin = 0
+    cdef uint32_t out = h0 | h1 | h2 | h3
+    for i in range(c.tn):
+        c.tcards[i] = trick[i]
+        out |= 1u << c.tcards[i]
+        if i and (c.beaters[c.tcards[c.twin]] >> c.tcards[i]) & 1:
+            c.twin = i
+    c.gone = ~out
+    c.epoch += 1
+    c.nodes = 0
+
+
+def solve_cards(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
+                list trick, int flag, int step, int ot, int mu, values, power, above):
+    """Each legal card of the player to move and the points its team wins from here on.
+
+    ``flag``: that team has won every trick so far. Returns ``(cards, values, nodes)``."""
+    cdef Ctx* c = &CTX
+    cdef int mover = (leader + step * len(trick)) & 3
+    setup(c, h0, h1, h2, h3, trump, leader, trick, flag, mover & 1, step, ot, mu,
+          values, power, above)
+    cdef int tn = c.tn
+    cdef uint32_t hand = c.hands[mover]
+    cdef uint32_t moves = legal(c, hand)
+    cdef int oldwin = c.twin
+    cdef int card, v, prev = -1
+    cards = []
+    vals = []
+    cdef uint32_t m = moves
+    while m:
+        card = __builtin_ctz(m)
+        m &= m - 1
+        c.hands[mover] = hand & ~(1u << card)
+        c.tcards[tn] = card
+        if tn == 0:
+            c.twin = 0
+        elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
+            c.twin = tn
+        with nogil:
+            if tn == 3:
+                v = finish_trick(c, -1, INF)
+            else:
+                c.tn = tn + 1
+                v = search(c, -1, INF)
+                c.tn = tn
+        c.twin = oldwin
+        c.hands[mover] = hand
+        cards.append(card)
+        vals.append(v)
+    return cards, vals, c.nodes
+
+
+def solve_best(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
+               list trick, int flag, int step, int ot, int mu, values, power, above):
+    """The points the mover's team wins from here on with its best card: ``(value, nodes)``."""
+    cdef Ctx* c = &CTX
+    cdef int mover = (leader + step * len(trick)) & 3
+    setup(c, h0, h1, h2, h3, trump, leader, trick, flag, mover & 1, step, ot, mu,
+          values, power, above)
+    cdef int v
+    with nogil:
+        v = search(c, -1, INF)
+    return v, c.nodes
