@@ -7,7 +7,8 @@ BIN := $(VENV)/bin
 
 .PHONY: run test lint bench install mutation
 
-$(VENV)/.installed: pyproject.toml
+# setup.py and the Cython sources: a change rebuilds the compiled modules (editable install).
+$(VENV)/.installed: pyproject.toml setup.py $(wildcard src/rebelote/*/*.pyx)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[test]"

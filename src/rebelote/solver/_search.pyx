@@ -53,6 +53,7 @@ cdef struct Ctx:
     int64_t nodes
     int suit_points[4][256]
     int killer[40]
+    int eq_below[32]       # a lower card of the same suit has the same points
 
 cdef uint32_t SUIT_MASK[4]
 SUIT_MASK[0] = 0xFF
@@ -120,6 +121,8 @@ cdef inline int remaining_points(Ctx* c, uint32_t rem) noexcept nogil:
 
 cdef inline int redundant(Ctx* c, int card, uint32_t hand) noexcept nogil:
     """Whether ``card`` has an equivalent card just below it in the same hand."""
+    if not c.eq_below[card]:
+        return 0
     cdef uint32_t live = ~c.gone & SUIT_MASK[card >> 3]
     cdef int p = c.power[card]
     cdef int best = -1
@@ -148,6 +151,10 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
     cdef int partner_wins = tn > 0 and (win_seat & 1) == (seat & 1)
     cdef uint32_t m = moves
     cdef uint32_t hand = c.hands[seat]
+    if not (moves & (moves - 1)):  # one card: nothing to order
+        out[0] = __builtin_ctz(moves)
+        return 1
+    cdef int killer = c.killer[popcount(c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3])]
     while m:
         card = __builtin_ctz(m)
         m &= m - 1
@@ -167,8 +174,7 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
             s = 200 + c.values[card] * 4 - c.power[card]
         else:
             s = -c.values[card] * 4 - c.power[card]
-        if card == c.killer[popcount(c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3])] \
-                and card != first:
+        if card == killer and card != first:
             s += 5000
         # insertion sort, highest score first
         i = n
@@ -359,6 +365,10 @@ cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int 
         c.power[i] = power[i]
         c.above[i] = above[i]
     for i in range(32):
+        c.eq_below[i] = 0
+        for b in range(32):
+            if (b >> 3) == (i >> 3) and c.power[b] < c.power[i] and c.values[b] == c.values[i]:
+                c.eq_below[i] = 1
         c.beaters[i] = c.above[i]
         if trump < 4 and (i >> 3) != trump:
             c.beaters[i] |= SUIT_MASK[trump]
