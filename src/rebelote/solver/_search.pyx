@@ -46,6 +46,7 @@ cdef struct Ctx:
     int flag               # me has won every trick so far
     uint32_t gone          # the cards of the tricks over
     int tcards[4]
+    int left               # cards still in the hands
     int tn
     int tleader
     int twin
@@ -75,6 +76,7 @@ cdef inline int popcount(uint32_t x) noexcept nogil:
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
+    void __builtin_prefetch(const void*) nogil
 
 
 cdef inline uint32_t legal(Ctx* c, uint32_t hand) noexcept nogil:
@@ -154,7 +156,7 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
     if not (moves & (moves - 1)):  # one card: nothing to order
         out[0] = __builtin_ctz(moves)
         return 1
-    cdef int killer = c.killer[popcount(c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3])]
+    cdef int killer = c.killer[c.left]
     while m:
         card = __builtin_ctz(m)
         m &= m - 1
@@ -195,7 +197,7 @@ cdef int finish_trick(Ctx* c, int alpha, int beta) noexcept nogil:
                     + c.values[c.tcards[3]])
     cdef int won = (winner & 1) == c.me
     cdef int newflag = c.flag and won
-    if not (c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3]):
+    if not c.left:
         pts += DIX_DE_DER
         if newflag:
             pts += CAPOT_EXTRA
@@ -265,7 +267,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int hi
     if tn == 0:
         rem = c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3]
-        if popcount(rem) == 4:
+        if c.left == 4:
             return last_trick(c)
         hi = remaining_points(c, rem) + DIX_DE_DER + (CAPOT_EXTRA if c.flag else 0)
         if hi <= alpha:
@@ -292,11 +294,23 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int maximizing = (seat & 1) == c.me
     cdef int best = -INF if maximizing else INF
     cdef int best_card = moves[0]
-    cdef int i, card, v
+    cdef int i, card, v, w
     cdef int oldwin = c.twin
+    cdef uint64_t k2
+    if tn == 3 and n > 1 and c.left > 5:
+        # the next trick's table entries, fetched while the first ones are searched
+        rem = c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3]
+        for i in range(n):
+            card = moves[i]
+            w = 3 if (c.beaters[c.tcards[oldwin]] >> card) & 1 else oldwin
+            w = (c.tleader + c.step * w) & 3
+            k2 = (<uint64_t> (rem & ~(1u << card))) | (<uint64_t> w << 32) \
+                | (<uint64_t> (c.flag and (w & 1) == c.me) << 34) | (c.epoch << 35)
+            __builtin_prefetch(&TT[((k2 * 0x9E3779B97F4A7C15ULL) >> (64 - TT_BITS)) & TT_MASK])
     for i in range(n):
         card = moves[i]
         c.hands[seat] = hand & ~(1u << card)
+        c.left -= 1
         c.tcards[tn] = card
         if tn == 0:
             c.twin = 0
@@ -309,6 +323,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             v = search(c, alpha, beta)
             c.tn = tn
         c.twin = oldwin
+        c.left += 1
         c.hands[seat] = hand
         if maximizing:
             if v > best:
@@ -327,7 +342,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                     if alpha >= beta:
                         break
     if best_card != first and ((maximizing and best >= beta) or (not maximizing and best <= alpha)):
-        c.killer[popcount(c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3])] = best_card
+        c.killer[c.left] = best_card
     if tn == 0:
         if e.key != key:
             e.key = key
@@ -391,8 +406,32 @@ cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int 
         if i and (c.beaters[c.tcards[c.twin]] >> c.tcards[i]) & 1:
             c.twin = i
     c.gone = ~out
+    c.left = popcount(h0 | h1 | h2 | h3)
     c.epoch += 1
     c.nodes = 0
+
+
+cdef int child(Ctx* c, int tn, int alpha, int beta) noexcept nogil:
+    cdef int v
+    if tn == 3:
+        return finish_trick(c, alpha, beta)
+    c.tn = tn + 1
+    v = search(c, alpha, beta)
+    c.tn = tn
+    return v
+
+
+cdef int root_value(Ctx* c, int tn, int guess) noexcept nogil:
+    """The exact value of the root card on the table: a narrow window around ``guess``
+    (the previous card's value) first, widened on the side it fails."""
+    if guess < 0:
+        return child(c, tn, -1, INF)
+    cdef int v = child(c, tn, guess - 1, guess + 1)
+    if v <= guess - 1:
+        return child(c, tn, -1, v + 1) if v > 0 else child(c, tn, -1, v + 1)
+    if v >= guess + 1:
+        return child(c, tn, v - 1, INF)
+    return v
 
 
 def solve_cards(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
@@ -416,19 +455,17 @@ def solve_cards(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, i
         card = __builtin_ctz(m)
         m &= m - 1
         c.hands[mover] = hand & ~(1u << card)
+        c.left -= 1
         c.tcards[tn] = card
         if tn == 0:
             c.twin = 0
         elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
             c.twin = tn
         with nogil:
-            if tn == 3:
-                v = finish_trick(c, -1, INF)
-            else:
-                c.tn = tn + 1
-                v = search(c, -1, INF)
-                c.tn = tn
+            v = root_value(c, tn, prev)
+        prev = v
         c.twin = oldwin
+        c.left += 1
         c.hands[mover] = hand
         cards.append(card)
         vals.append(v)
