@@ -157,3 +157,38 @@ def test_docstring_examples() -> None:
 
     for module in (rebelote.solver, rebelote.solver.position):
         assert doctest.testmod(module).failed == 0
+
+
+def test_positions_of_engine_states() -> None:
+    """At every card of deals played by the engine, the solver's legal cards are the engine's,
+    and a card that keeps the move in the team keeps its value."""
+    from rebelote.deal import DealState
+    from rebelote.solver import position_of_state
+
+    rng = random.Random(4)
+    for game in ("coinche", "belote"):
+        rules = Rules.preset("official", game)
+        state = DealState.new(rules, dealer=0, seed=rng.randrange(1000))
+        first = True
+        while state.phase == 0:  # the first seat takes, the others pass
+            legal = state.legal_actions()
+            state = state.apply(legal[1] if first else legal[0])
+            first = False
+        checked = 0
+        while not state.is_terminal:
+            if state.hands[state.current_player].bit_count() <= 4:
+                pos = position_of_state(state)
+                pos.check(rules)
+                values = solve(pos, rules)
+                assert set(values) == {a.card for a in state.legal_actions()
+                                       if hasattr(a, "card")}
+                assert values == solve_reference(pos, rules)
+                card = max(values, key=lambda c: values[c])
+                nxt = state.apply(card_str(card))
+                if not nxt.is_terminal and nxt.current_player & 1 == state.current_player & 1:
+                    assert best_value(position_of_state(nxt), rules) == values[card]
+                checked += 1
+            actions = [a for a in state.legal_actions() if hasattr(a, "card")] or \
+                state.legal_actions()
+            state = state.apply(rng.choice(actions))
+        assert checked >= 16

@@ -24,12 +24,15 @@ built, the plain reference (:mod:`rebelote.solver.reference`) answers, far slowe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rebelote.cards import Card, Mask
 from rebelote.rules import ABOVE, Rules, card_powers, card_values
 from rebelote.solver.position import CAPOT_EXTRA, Position, PositionError, play_step
 from rebelote.solver.reference import solve_reference
+
+if TYPE_CHECKING:
+    from rebelote.deal import DealState
 
 try:
     from rebelote.solver import _search
@@ -44,6 +47,7 @@ __all__ = [
     "Position",
     "PositionError",
     "best_value",
+    "position_of_state",
     "solve",
     "solve_counted",
     "solve_reference",
@@ -94,3 +98,14 @@ def solve_values(hands: Sequence[Mask], trump: int, leader: int, rules: Rules,
     ``points`` and ``tricks`` already won by NS and EW. The position is checked
     (:class:`PositionError`)."""
     return solve(Position.make(hands, trump, leader, trick, points, tricks, rules), rules)
+
+
+def position_of_state(state: DealState) -> Position:
+    """The position of a deal in its play (:class:`~rebelote.deal.DealState`): every hand, the
+    trick in progress, the points and tricks won so far. Every hand is in it: give it only a
+    state whose hidden cards are known or sampled (``state.determinize(seat, rng)``)."""
+    won = [0, 0]
+    for winner, _ in state.tricks:
+        won[winner & 1] += 1
+    return Position(state.hands, state.trump, state.leader, tuple(state.trick),
+                    (state.points[0], state.points[1]), (won[0], won[1]))
