@@ -41,7 +41,15 @@ from rebelote.cards import SUIT_MASKS, Mask, iter_mask
 from rebelote.deal import AUCTION, NO_DECLARATION, PLAYS, Action, Play
 from rebelote.declarations import best_declarations
 from rebelote.observation import Observation
-from rebelote.rules import ABOVE, ALL_TRUMP, BELOTE_POINTS, NO_TRUMP, card_powers, card_values
+from rebelote.rules import (
+    ABOVE,
+    ALL_TRUMP,
+    BEATERS,
+    BELOTE_POINTS,
+    NO_TRUMP,
+    card_powers,
+    card_values,
+)
 
 FULL: Final = 0xFFFF_FFFF
 SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
@@ -392,7 +400,7 @@ class _Table:
         if self.is_trump(c):
             cost += 12 + self.powers[c] % 8
         if self.is_master(c) and self.values[c] >= 10:
-            cost += 10
+            cost += 10 + self.values[c] // 2  # a trick of its own to come
         rank = c & 7
         if rank != TEN and rank != ACE and not self.is_trump(c):
             ten = suit * 8 + TEN
@@ -458,10 +466,10 @@ class _Table:
         trick = obs.trick
         led = trick[0] >> 3
         powers = self.powers
+        trump = self.trump
         win_i = 0
         for i in range(1, len(trick)):
-            c = trick[i]
-            if powers[c] > powers[trick[win_i]] and (c >> 3 == led or self.is_trump(c)):
+            if BEATERS[trump][trick[win_i]] >> trick[i] & 1:
                 win_i = i
         winner_card = trick[win_i]
         winner_seat = (obs.leader + win_i * self.step) % 4
@@ -473,14 +481,11 @@ class _Table:
         values = self.values
         cards = list(iter_mask(legal))
 
-        def beats(c: int) -> bool:
-            return powers[c] > powers[winner_card] and (c >> 3 == led or self.is_trump(c))
-
         partner_wins = winner_seat == self.partner
         if partner_wins and self.holds(winner_seat, winner_card, led, after):
             # load points on the partner's trick
             return max(cards, key=lambda c: (values[c] - self.keep_cost(c), -powers[c]))
-        winners = [c for c in cards if beats(c)]
+        winners = [c for c in cards if BEATERS[trump][winner_card] >> c & 1]
         safe = [c for c in winners if self.holds(self.me, c, led, after)]
         if safe and not partner_wins:
             def win_cost(c: int) -> float:
