@@ -368,7 +368,7 @@ class _Table:
         return not self.above[c] & self.unknown
 
     def void(self, s: int, suit: int) -> bool:
-        """Is seat ``s`` known void in ``suit`` (or will likely be: one card left out)?"""
+        """Is seat ``s`` known void in ``suit`` (by its plays, or no card of it is left out)?"""
         return not self.possible[s] & SUIT_MASKS[suit]
 
     def may_beat(self, s: int, card: int, led: int) -> bool:
@@ -378,8 +378,7 @@ class _Table:
             return True
         if self.tm and not self.is_trump(card) and led != self.trump and poss & self.tm:
             # a cut: ``s`` must be void in the led suit
-            out = (self.unknown & SUIT_MASKS[led]).bit_count()
-            return self.void(s, led) or out <= 1
+            return self.void(s, led)
         return False
 
     def later(self) -> list[int]:
@@ -427,8 +426,6 @@ class _Table:
             if master:
                 return max(master, key=lambda c: self.powers[c])
             if taker and my_trumps.bit_count() >= 2:
-                return min(iter_mask(my_trumps), key=lambda c: self.powers[c])
-            if not taker and len(self.obs.tricks) <= 4 and my_trumps.bit_count() >= 2:
                 return min(iter_mask(my_trumps), key=lambda c: self.powers[c])
         if self.trump == ALL_TRUMP or self.trump == NO_TRUMP or not opp_trumps:
             masters = [c for c in iter_mask(legal) if self.is_master(c)]
