@@ -280,7 +280,7 @@ class HeuristicBot:
                 best_value, best_trump = value, trump
         # support for the partner's suit
         if partner_bids and bidder == (me + 2) % 4 and contract is not None and not my_bids:
-            value = min(160, contract.rank + _support(hand, contract.trump))
+            value = min(160, contract.rank + _support(hand, contract.trump) - int(self.bid_margin))
             if value > current and value >= best_value - 10:
                 return _value_bid(legal, value, contract.trump) or PASS
         partner_holds = bidder >= 0 and (bidder - me) % 2 == 0
@@ -299,8 +299,8 @@ def _belote_of(hand: Mask, trump: int) -> bool:
 
 
 def _support(hand: Mask, trump: int) -> int:
-    """How many points a partner's contract in ``trump`` can be raised: 10 an outside ace,
-    10 the trump jack, 10 the trump nine (20 the two)."""
+    """How many points a partner's contract in ``trump`` is worth raising (the bot then takes
+    off its bid margin): 10 an outside ace, 10 each the trump jack, nine and a third trump."""
     raise_by = 0
     for suit in range(4):
         if suit == trump or trump >= 4:
