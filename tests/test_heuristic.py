@@ -164,8 +164,14 @@ def test_the_partner_raises_with_aces_and_the_opponents_coinche_a_hopeless_contr
                          ("AH", "KH", "QS", "JS", "AD", "9D", "AC", "QC"),
                          ("7S", "AS", "TS", "7D", "8D", "JD", "KC", "9C")],
                      ["80 hearts", "pass"])
-    bid = BOT.act(raised.observation(2), RNG)  # S: the trump ace and two more
-    assert isinstance(bid, Bid) and bid.trump == HEARTS and bid.value >= 100
+    bid = BOT.act(raised.observation(2), RNG)  # S: two outside aces, 20 less the margin
+    assert bid == Bid.parse("90 hearts")
+    weaker = coinche(3, [("JH", "9H", "7H", "8H", "KS", "QD", "7C", "8C"),
+                         ("QH", "TH", "8S", "9S", "KD", "TD", "JC", "TC"),
+                         ("AH", "KH", "QS", "JS", "AD", "9D", "KC", "QC"),
+                         ("7S", "AS", "TS", "7D", "8D", "JD", "AC", "9C")],
+                     ["80 hearts", "pass"])
+    assert BOT.act(weaker.observation(2), RNG) == PASS  # one outside ace: not worth a raise
 
 
 def test_belote_takes_the_turned_jack_with_trumps_and_passes_junk() -> None:
