@@ -109,6 +109,8 @@ def test_bad_configurations_name_the_field() -> None:
         run_arena(ArenaConfig(a="heuristic", b="random:fast"))
     with pytest.raises(ValueError, match="^game: 'bridge'"):
         run_arena(ArenaConfig(a="heuristic", b="random", game="bridge"))
+    with pytest.raises(ValueError, match="^rules: 'ffb' is not a rule set of belote"):
+        run_arena(ArenaConfig(a="heuristic", b="random", game="belote", rules="ffb"))
     with pytest.raises(ValueError, match="^deals: must be"):
         run_arena(ArenaConfig(a="heuristic", b="random", deals=-1))
     with pytest.raises(ValueError, match="^workers: must be"):

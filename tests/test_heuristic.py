@@ -44,8 +44,9 @@ def test_doctests(module: object) -> None:
     assert result.failed == 0 and result.attempted > 0
 
 
-@pytest.mark.parametrize("game", ["belote", "coinche"])
-@pytest.mark.parametrize("preset", ["official", "house"])
+@pytest.mark.parametrize(("game", "preset"), [
+    ("belote", "official"), ("belote", "house"), ("coinche", "official"), ("coinche", "house"),
+    ("contree", "ffb"), ("contree", "annonces")])
 def test_the_heuristic_only_takes_legal_actions(game: str, preset: str) -> None:
     rules = Rules.preset(preset, game)
     bots = [make_bot("heuristic"), make_bot("random")]

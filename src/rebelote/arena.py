@@ -33,7 +33,7 @@ from typing import Any, Final
 from rebelote.bots import Bot, make_bot, parse_bot_spec
 from rebelote.deal import NO_DECLARATION, DealState
 from rebelote.game import Game
-from rebelote.rules import GAMES, PRESET_NAMES, Rules, RulesError
+from rebelote.rules import GAMES, Rules, RulesError
 
 #: Deals per task: fixed, so that results do not depend on the number of workers.
 DEALS_PER_TASK: Final = 10
@@ -111,9 +111,7 @@ class ArenaConfig:
             except ValueError as e:
                 raise ValueError(f"{key}: {e}") from None
         if self.game not in GAMES:
-            raise ValueError(f"game: {self.game!r} is not a game (belote, coinche)")
-        if self.rules not in PRESET_NAMES:
-            raise ValueError(f"rules: {self.rules!r} is not a rule set (official, house)")
+            raise ValueError(f"game: {self.game!r} is not a game ({', '.join(GAMES)})")
         for key in ("deals", "games"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

@@ -47,8 +47,9 @@ def register(app: typer.Typer) -> None:
         a: Annotated[str, typer.Option("--a", help="Bot A's spec "
                                        f"({', '.join(known_specs())}).")] = "heuristic",
         b: Annotated[str, typer.Option("--b", help="Bot B's spec.")] = "random",
-        game: Annotated[str, typer.Option(help="belote or coinche.")] = "coinche",
-        rules: Annotated[str, typer.Option(help="official or house.")] = "official",
+        game: Annotated[str, typer.Option(help="belote, coinche or contree.")] = "coinche",
+        rules: Annotated[str, typer.Option(help="A rule set of the game: official, house "
+                                                "(contree: ffb, annonces...).")] = "official",
         deals: Annotated[int, typer.Option(help="Duplicate deals (each played twice).")] = 200,
         games: Annotated[int, typer.Option(help="Duplicate games to the target (each played "
                                                 "twice).")] = 0,
