@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
+from oracle import play as oracle_play
 from rebelote.auction import PASS
-from rebelote.cards import card_str, cards_mask, parse_card, parse_cards
+from rebelote.cards import card_str, cards_mask, mask_cards, parse_card, parse_cards
 from rebelote.deal import (
     AUCTION,
     NO_DECLARATION,
@@ -19,7 +21,7 @@ from rebelote.deal import (
     parse_action,
 )
 from rebelote.fast.tables import legal as fast_legal
-from rebelote.rules import IllegalActionError, Rules, legal_cards, trick_winner
+from rebelote.rules import HEARTS, TRUMP_NAMES, IllegalActionError, Rules, legal_cards, trick_winner
 
 COINCHE = Rules.preset("official", "coinche")
 BELOTE = Rules.preset("official", "belote")
@@ -222,10 +224,24 @@ def test_perft_first_trick_of_a_fixed_deal() -> None:
     assert perft(state, 4) == 8 * 8 * 8 * 8
 
 
-# -- fast paths against the rules --------------------------------------------------------------
-@pytest.mark.parametrize("rules", [COINCHE, BELOTE, COINCHE.replace(overtrump_partner=False),
-                                   BELOTE.replace(undertrump="may")])
-def test_fast_legal_equals_rules_legal_cards(rules: Rules) -> None:
+# -- the engine's legal cards against an independent reading -----------------------------------
+def oracle_legal(hand: int, trick: Sequence[int], trump: int, rules: Rules) -> int:
+    """The legal cards as the oracle reads docs/rules.md (``tests/oracle/play.py``, written
+    without looking at the implementation), as a mask."""
+    allowed = oracle_play.legal_cards([card_str(c) for c in mask_cards(hand)],
+                                      [card_str(c) for c in trick], TRUMP_NAMES[trump],
+                                      rules.options())
+    return cards_mask(parse_card(c) for c in allowed)
+
+
+RULE_VARIANTS = [COINCHE, BELOTE, COINCHE.replace(overtrump_partner=False),
+                 BELOTE.replace(undertrump="may"), BELOTE.replace(overtrump_partner=False)]
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS)
+def test_the_legal_cards_on_masks_are_the_oracles_reading(rules: Rules) -> None:
+    # rules.legal_mask (the one rule, which legal_cards and the engine call) against the
+    # oracle, on random hands and tricks of every trump mode
     rng = random.Random(5)
     for _ in range(3000):
         deck = list(range(32))
@@ -235,15 +251,29 @@ def test_fast_legal_equals_rules_legal_cards(rules: Rules) -> None:
         trick = deck[:n]
         hand = cards_mask(deck[n:n + rng.randint(1, 8)])
         win = trick_winner(trick, trump) if trick else 0
+        if trick:
+            assert win == oracle_play.trick_winner([card_str(c) for c in trick],
+                                                   TRUMP_NAMES[trump])
+        expected = oracle_legal(hand, trick, trump, rules)
         assert fast_legal(hand, trick, win, trump, rules.overtrump_partner,
-                          rules.undertrump == "must") == legal_cards(hand, trick, trump, rules)
+                          rules.undertrump == "must") == expected
+        assert legal_cards(hand, trick, trump, rules) == expected
+
+
+def test_a_void_belote_player_must_undertrump_and_a_coinche_player_need_not() -> None:
+    # Hearts trump: S leads the ace of spades and W trumps with the jack. N, void in spades
+    # with a lower trump and a club, must undertrump in belote and may discard in coinche.
+    trick = [parse_card(c) for c in ("AS", "JH")]
+    hand = cards_mask(parse_cards(["7H", "7C"]))
+    assert names(legal_cards(hand, trick, HEARTS, BELOTE)) == ["7H"]
+    assert names(legal_cards(hand, trick, HEARTS, COINCHE)) == ["7H", "7C"]
 
 
 @pytest.mark.parametrize("rules", [COINCHE, BELOTE, Rules.preset("house", "coinche"),
                                    BELOTE.replace(undertrump="may", overtrump_partner=False)])
-def test_the_step_api_offers_exactly_the_rules_legal_cards(rules: Rules) -> None:
-    # the state keeps its legal cards (``playable``) from one step to the next: at every
-    # step they are the reference rules.legal_cards of the hand on the trick
+def test_the_step_api_offers_exactly_the_oracles_legal_cards(rules: Rules) -> None:
+    # the state keeps its legal cards (``playable``) from one step to the next: at every step
+    # they are the oracle's reading of the hand on the trick, and no other card is accepted
     rng = random.Random(11)
     for deal in range(30):
         state = DealState.new(rules, deal % 4, rng=rng)
@@ -251,13 +281,14 @@ def test_the_step_api_offers_exactly_the_rules_legal_cards(rules: Rules) -> None
             legal = state.legal_actions()
             if state.phase == PLAY:
                 p = state.player
-                expected = legal_cards(state.hands[p], state.trick, state.trump, rules)
+                expected = oracle_legal(state.hands[p], state.trick, state.trump, rules)
                 assert state.legal_cards() == expected
                 assert state.replace().legal_cards() == expected  # computed afresh
                 plays = [a.card for a in legal if isinstance(a, Play)]
                 assert plays == sorted(c for c in range(32) if expected >> c & 1)
                 if state.trick:
-                    assert state.win == trick_winner(state.trick, state.trump)
+                    assert state.win == oracle_play.trick_winner(
+                        [card_str(c) for c in state.trick], TRUMP_NAMES[state.trump])
                 for c in range(32):
                     if state.hands[p] >> c & 1 and not expected >> c & 1:
                         with pytest.raises(IllegalActionError):

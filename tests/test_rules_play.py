@@ -9,13 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rebelote.cards import card_str, cards_mask, mask_cards, parse_card
+from oracle import play as oracle_play
+from rebelote.cards import card_str, cards_mask, mask_cards, parse_card, suit_of
 from rebelote.rules import (
     ALL_TRUMP,
     CLUBS,
     HEARTS,
     NO_TRUMP,
     SPADES,
+    TRUMP_NAMES,
     Rules,
     RulesError,
     card_values,
@@ -256,9 +258,9 @@ def test_four_legal_cards_make_a_trick_whose_winner_played_a_legal_card(seed: in
     assert legal_sets[win] >> trick[win] & 1
     values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
     assert trick_points(trick, trump, rules) == sum(values[c] for c in trick)
-    # The winner holds the strongest card that could win: nobody beat it later.
-    led = trick[0] >> 3
-    if trump < 4 and any(c >> 3 == trump for c in trick):
-        assert trick[win] >> 3 == trump
+    # The winner is the oracle's reading of docs/rules.md section 3 (tests/oracle/play.py).
+    assert win == oracle_play.trick_winner([card_str(c) for c in trick], TRUMP_NAMES[trump])
+    if trump < 4 and any(suit_of(c) == trump for c in trick):
+        assert suit_of(trick[win]) == trump
     else:
-        assert trick[win] >> 3 == led
+        assert suit_of(trick[win]) == suit_of(trick[0])

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
-from rebelote.cards import SEATS
+from rebelote.cards import SEATS, suit_of
 from rebelote.errors import IllegalActionError, RulesError
 from rebelote.rules import (
     ALL_TRUMP,
@@ -32,8 +32,21 @@ from rebelote.rules import (
     Game,
     Rules,
     parse_trump,
-    seat_step,
+    seat_step,  # re-exported: the direction of play lives in rules
 )
+
+__all__ = [
+    "COINCHE",
+    "PASS",
+    "SEAT_NAMES",
+    "SURCOINCHE",
+    "TAKE",
+    "Auction",
+    "Bid",
+    "BidKind",
+    "seat_step",
+]
+
 
 SEAT_NAMES: Final = SEATS
 
@@ -194,7 +207,7 @@ class Auction(NamedTuple):
         if self.best is None:
             return -1
         if self.best.kind == "take":
-            return self.turned >> 3
+            return suit_of(self.turned)
         return self.best.trump
 
     @property
@@ -211,7 +224,7 @@ class Auction(NamedTuple):
             if self.round == 1:
                 return [PASS, TAKE]
             out = [PASS]
-            turned_suit = self.turned >> 3
+            turned_suit = suit_of(self.turned)
             out.extend(_SUIT_BIDS[s] for s in range(4) if s != turned_suit)
             if self.belote_extra:
                 out.extend((_SUIT_BIDS[NO_TRUMP], _SUIT_BIDS[ALL_TRUMP]))
@@ -263,7 +276,7 @@ class Auction(NamedTuple):
                 return f"{bid}: in the second round, name another suit or pass"
             if bid.kind == "suit" and self.round == 1:
                 return f"{bid}: in the first round, take the turned suit or pass"
-            if bid.kind == "suit" and bid.trump == self.turned >> 3:
+            if bid.kind == "suit" and bid.trump == suit_of(self.turned):
                 return f"{bid}: the second round names a suit other than the turned one"
             if bid.kind == "suit":
                 return f"{bid}: no-trump and all-trump are not bids of this rule set"
@@ -299,7 +312,7 @@ class Auction(NamedTuple):
         if self.game == "belote":
             if self.round == 1:
                 return kind == "take"
-            return kind == "suit" and bid.trump != self.turned >> 3 and (
+            return kind == "suit" and bid.trump != suit_of(self.turned) and (
                 bid.trump < 4 or self.belote_extra)
         if kind == "coinche":
             return self.can_coinche(self.player)

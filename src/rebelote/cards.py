@@ -18,6 +18,52 @@ from typing import Final, Literal
 
 from rebelote.errors import CardError as CardError
 
+__all__ = [
+    "ACE",
+    "CLUBS",
+    "DIAMONDS",
+    "EIGHT",
+    "FULL_DECK",
+    "HEARTS",
+    "JACK",
+    "KING",
+    "NINE",
+    "QUEEN",
+    "RANKS",
+    "SEATS",
+    "SEVEN",
+    "SPADES",
+    "SUITS",
+    "SUIT_MASKS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "TEAMS",
+    "TEN",
+    "Card",
+    "CardError",
+    "Mask",
+    "Seat",
+    "Team",
+    "card_pretty",
+    "card_str",
+    "cards_mask",
+    "iter_mask",
+    "make_card",
+    "mask_cards",
+    "other_belote_card",
+    "other_team",
+    "parse_card",
+    "parse_cards",
+    "parse_seat",
+    "parse_team",
+    "partner",
+    "popcount",
+    "rank_of",
+    "suit_of",
+    "team_of",
+]
+
+
 Card = int
 Mask = int
 
@@ -93,13 +139,13 @@ def card_str(card: Card) -> str:
     """The two-letter form, rank then suit: ``'JH'``."""
     if not 0 <= card < 32:
         raise CardError("", f"{card!r} is not a card number (0..31)")
-    return RANKS[card & 7] + SUITS[card >> 3]
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
 def card_pretty(card: Card) -> str:
     """A form for people: ``'J♥'``, ``'10♠'``."""
-    rank = "10" if card & 7 == TEN else RANKS[card & 7]
-    return rank + SUIT_SYMBOLS[card >> 3]
+    rank = "10" if rank_of(card) == TEN else RANKS[rank_of(card)]
+    return rank + SUIT_SYMBOLS[suit_of(card)]
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:

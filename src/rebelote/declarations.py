@@ -20,9 +20,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rebelote.cards import Mask, card_str, cards_mask, iter_mask, parse_card
+from rebelote.cards import Mask, card_str, cards_mask, iter_mask, parse_card, rank_of, suit_of
 from rebelote.errors import CardError, InputError
 from rebelote.rules import ALL_TRUMP, NO_TRUMP, PLAIN_ORDER, TrumpMode
+
+__all__ = [
+    "CARRE_POINTS",
+    "CARRE_POINTS_NO_TRUMP",
+    "COMBO_KINDS",
+    "Combo",
+    "ComboKind",
+    "Strength",
+    "belote_holders",
+    "best_declarations",
+    "candidates",
+    "carre",
+    "check_declarations",
+    "combo_from_json",
+    "declaring_team",
+    "sequence",
+    "sequence_kind",
+    "sequence_points",
+]
+
 
 ComboKind = Literal["tierce", "cinquante", "cent", "carre"]
 COMBO_KINDS: Final[tuple[ComboKind, ...]] = ("tierce", "cinquante", "cent", "carre")
@@ -203,12 +223,12 @@ def combo_from_json(obj: object, trump: TrumpMode) -> Combo:
     if mask.bit_count() != len(parsed):
         raise InputError("cards", "a card is listed twice")
     if kind == "carre":
-        ranks = {c & 7 for c in parsed}
+        ranks = {rank_of(c) for c in parsed}
         if len(parsed) != 4 or len(ranks) != 1:
             raise InputError("cards", "a carré is the four cards of one rank")
         return carre(ranks.pop(), trump)
-    suits = {c >> 3 for c in parsed}
-    low = min(c & 7 for c in parsed)
+    suits = {suit_of(c) for c in parsed}
+    low = min(rank_of(c) for c in parsed)
     length = len(parsed)
     if len(suits) != 1 or length < 3:
         raise InputError("cards", "a sequence is three or more cards of one suit")

@@ -42,6 +42,18 @@ from rebelote.sheets.labels import text as label
 from rebelote.sheets.words import outcome_word, trump_long
 from rebelote.summary import DealSummary
 
+__all__ = [
+    "COLUMNS",
+    "FORMULA_STARTS",
+    "META",
+    "columns",
+    "match_from_csv",
+    "match_to_csv",
+    "text_cell",
+    "text_of_cell",
+]
+
+
 # Column keys, in file order, with their headers in each language.
 COLUMNS: Final[tuple[tuple[str, str, str], ...]] = (
     ("deal", "Donne", "Deal"),

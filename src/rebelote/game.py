@@ -24,9 +24,13 @@ from rebelote.actions import Action
 from rebelote.cards import TEAMS, Team
 from rebelote.deal import DealState
 from rebelote.errors import IllegalActionError
-from rebelote.match import Match, MatchResult
+from rebelote.match import DEFAULT_TEAMS, Match, MatchResult
 from rebelote.observation import Observation
 from rebelote.rules import Rules
+
+__all__ = [
+    "Game",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +45,7 @@ class Game:
 
     @staticmethod
     def new(rules: Rules, seed: int = 0, target: int | None = None, dealer: int = 0,
-            teams: tuple[str, str] = ("Nous", "Eux")) -> Game:
+            teams: tuple[str, str] = DEFAULT_TEAMS) -> Game:
         """A new game: the first deal dealt by ``dealer``."""
         match = Match(rules, target=target or rules.target, teams=teams)
         return Game(rules, seed, match, _deal(rules, seed, 0, dealer, 0, (0, 0)))

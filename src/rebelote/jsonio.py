@@ -21,6 +21,11 @@ from rebelote.rules import legal_cards, next_seat, parse_trump, trick_points, tr
 from rebelote.scoring import score_deal
 from rebelote.summary import DealSummary, summary_rules
 
+__all__ = [
+    "answer_legal",
+    "answer_score",
+]
+
 
 def answer_score(obj: Any, explain: bool = False) -> dict[str, Any]:
     """The answer to one line of ``rebelote score``: a deal or, with ``deals``, a game."""

@@ -23,6 +23,15 @@ from rebelote.rules import BELOTE_POINTS, Rules
 from rebelote.scoring import DealScore, LineKey, ResultLine
 from rebelote.summary import DealSummary, summaries_from_json, summary_rules
 
+__all__ = [
+    "DEFAULT_TEAMS",
+    "TARGETS",
+    "Match",
+    "MatchResult",
+    "score_match",
+]
+
+
 DEFAULT_TEAMS: Final = ("Nous", "Eux")
 TARGETS: Final = (501, 1000, 1500, 2000)
 _GAME_KEYS: Final = frozenset({"game", "rules", "options", "target", "teams", "start", "deals",

@@ -31,6 +31,15 @@ from rebelote.errors import CardError, IllegalActionError, InputError, RulesErro
 from rebelote.rules import Rules, seat_step, seats_from
 from rebelote.summary import summary_rules
 
+__all__ = [
+    "check_record",
+    "record_of",
+    "replay_record",
+    "result_of",
+    "score_answer",
+]
+
+
 _RECORD_KEYS: Final = frozenset({
     "game", "rules", "options", "dealer", "hands", "turned", "stock", "auction",
     "declarations", "tricks", "result", "held_over", "id", "note", "seed", "salt",

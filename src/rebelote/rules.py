@@ -32,9 +32,91 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, Literal, get_args
 
-from rebelote.cards import SEATS, SUIT_MASKS, SUIT_NAMES, Card, Mask, Seat, suit_of
+from rebelote.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SEATS,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Card,
+    Mask,
+    Seat,
+    suit_of,
+)
 from rebelote.errors import IllegalActionError as IllegalActionError
 from rebelote.errors import RulesError as RulesError
+
+__all__ = [
+    "ABOVE",
+    "ALL_TRUMP",
+    "ALL_TRUMP_REDUCED",
+    "AUCTION_GAMES",
+    "BEATERS",
+    "BELOTE_POINTS",
+    "CAPOT_LAST_TRICK",
+    "CAPOT_PRIME",
+    "CAPOT_VALUE",
+    "CLUBS",
+    "CONTRACTS",
+    "DEFAULT_PRESETS",
+    "DIAMONDS",
+    "DIX_DE_DER",
+    "GAMES",
+    "HEARTS",
+    "NO_TRUMP",
+    "OPTION_NAMES",
+    "PLAIN_ORDER",
+    "PLAIN_VALUES",
+    "PRESETS",
+    "PRESET_NAMES",
+    "SPADES",
+    "TRUMP_NAMES",
+    "TRUMP_ORDER",
+    "TRUMP_VALUES",
+    "AllTrumpScale",
+    "CapotBid",
+    "CapotFailed",
+    "CapotUnbid",
+    "CapotValue",
+    "CoincheForm",
+    "Counting",
+    "DeclarationTie",
+    "Direction",
+    "FailureBase",
+    "Game",
+    "IllegalActionError",
+    "Litige",
+    "Rounding",
+    "RoundingScope",
+    "Rules",
+    "RulesError",
+    "Surcoinche",
+    "TargetRule",
+    "TrumpMode",
+    "Undertrump",
+    "above_masks",
+    "beater_masks",
+    "card_powers",
+    "card_value",
+    "card_values",
+    "legal_cards",
+    "legal_mask",
+    "next_seat",
+    "parse_rules",
+    "parse_trump",
+    "preset_name",
+    "round_mark",
+    "seat_order",
+    "seat_step",
+    "seats_from",
+    "trick_points",
+    "trick_winner",
+    "trump_name",
+    "why_illegal",
+]
+
 
 Game = Literal["belote", "coinche", "contree"]
 GAMES: Final[tuple[Game, ...]] = ("belote", "coinche", "contree")
@@ -43,7 +125,9 @@ AUCTION_GAMES: Final[frozenset[str]] = frozenset({"coinche", "contree"})
 
 # Trump modes: a suit 0..3, no-trump or all-trump.
 TrumpMode = int
-SPADES, HEARTS, DIAMONDS, CLUBS, NO_TRUMP, ALL_TRUMP = range(6)
+# The four suits are the trump modes 0..3 (cards.SPADES...); then no-trump and all-trump.
+NO_TRUMP: Final = 4
+ALL_TRUMP: Final = 5
 TRUMP_NAMES: Final = (*SUIT_NAMES, "no-trump", "all-trump")
 _TRUMP_ALIASES: Final = {
     **{name: i for i, name in enumerate(TRUMP_NAMES)},
@@ -538,6 +622,7 @@ def legal_mask(hand: Mask, trick: Sequence[Card], win: int, trump: TrumpMode,
     """The rule of legal cards on plain values, for hot loops: ``win`` indexes the card winning
     ``trick`` so far, and the two options are given as flags. :func:`legal_cards` is the same
     with a :class:`Rules`."""
+    # The hot path of the engine: suits as raw ``card >> 3`` (cards.suit_of), as in rebelote.fast.
     n = len(trick)
     if not n:
         return hand
@@ -602,15 +687,15 @@ def why_illegal(card: Card, hand: Mask, trick: Sequence[Card], trump: TrumpMode,
     allowed = legal_cards(hand, trick, trump, rules)
     if allowed >> card & 1:
         return None
-    led = trick[0] >> 3
+    led = suit_of(trick[0])
     follow = hand & SUIT_MASKS[led]
     if follow:
-        if card >> 3 != led:
+        if suit_of(card) != led:
             return f"{name}: must follow {SUIT_NAMES[led]}"
         return f"{name}: must play higher than the best {SUIT_NAMES[led]} in the trick"
     if trump < 4:
         trumps = hand & SUIT_MASKS[trump]
-        if card >> 3 != trump:
+        if suit_of(card) != trump:
             return f"{name}: void in {SUIT_NAMES[led]}, must trump (the opponents are winning)"
         if allowed & trumps:
             return f"{name}: must overtrump"

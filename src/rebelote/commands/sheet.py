@@ -21,6 +21,7 @@ from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import Match
 from rebelote.sheets import MAX_ROWS, MIN_ROWS
 from rebelote.sheets.labels import check_lang
+from rebelote.sheets.labels import text as label
 
 OUTPUT_HELP = "The PDF file to write ('-' for standard output)."
 LANG_HELP = "Language of the sheet: fr (default) or en."
@@ -103,7 +104,7 @@ def sheet(
         teams: tuple[str, str] | None = None
         if ns is not None or ew is not None or match is None:
             base = match.teams if match is not None else (
-                ("Nous", "Eux") if lang == "fr" else ("Us", "Them"))
+                label(lang, "team.default.0"), label(lang, "team.default.1"))
             teams = (ns if ns is not None else base[0], ew if ew is not None else base[1])
         pdf = score_sheet_pdf(game, teams, rows=rows, match=match, lang=lang, target=target)
     except InputError as e:
