@@ -296,7 +296,8 @@ def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, tmp_path: Path) 
         # the sheet's rows: badges and the sums of the coinched deal
         page.click("#deal-6 summary")
         assert "× 2" in page.inner_text("#deal-6")
-        assert "−20" in page.inner_text("#last-deal") or "+" in page.inner_text("#last-deal")
+        row = page.inner_text("#deal-6 summary .mark:last-child b")
+        assert page.inner_text("#last-deal") == f"Donne 6 : réussi · +0 / +{row}"
         # a bad value: the French error next to its field, scrolled into view
         page.evaluate("window.scrollTo(0, 0)")
         tap(page, "#deal-form label:has(input[name=taker][value=NS])")
@@ -353,3 +354,44 @@ def test_two_phones_follow_one_game_live(browser: Any, tmp_path: Path) -> None:
         assert not csp and not viewer_csp, (csp, viewer_csp)
         for ctx in (scorer_ctx, viewer_ctx, second_ctx):
             ctx.close()
+
+
+LONG_NAMES = ("Les Invincibles de Montmartre", "Les Rois de la Belote du Dimanche")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_long_team_names_wrap_between_words(browser: Any, tmp_path: Path, width: int) -> None:
+    """Every place a long team name is written (board, taker and belote buttons, declarations,
+    sheet head) wraps it between words: no word is cut, nothing sticks out of the page."""
+    with live_server(f"sqlite:///{tmp_path / 'names.sqlite3'}") as base:
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        page.goto(base + "/")
+        page.fill("#new-game input[name=team_NS]", LONG_NAMES[0])
+        page.fill("#new-game input[name=team_EW]", LONG_NAMES[1])
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        enter_deal(page, {"taker": "NS", "points": "90"})
+        page.screenshot(path=str(SHOTS / f"rebelote-long-names-{width}.png"), full_page=True,
+                        caret="initial")
+        # each word of each name, wherever it is written, is drawn on one line
+        cut = page.evaluate("""(names) => {
+            const out = [];
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                if (!names.some((n) => node.data.includes(n))) continue;
+                if (!node.parentElement.getClientRects().length) continue;
+                const re = /\\S+/g;
+                let m;
+                while ((m = re.exec(node.data))) {
+                    const r = document.createRange();
+                    r.setStart(node, m.index);
+                    r.setEnd(node, m.index + m[0].length);
+                    const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+                    if (lines.size > 1) out.push(m[0]);
+                }
+            }
+            return out;
+        }""", list(LONG_NAMES))
+        assert cut == [], cut
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.locator("text=Les Invincibles de Montmartre").count() >= 3

@@ -70,8 +70,14 @@ def request_lang(request: Request) -> str:
 
 
 def number(value: int, lang: str) -> str:
-    """A mark as the language writes it (``1 030`` in French, ``1,030`` in English)."""
-    return format_decimal(value, locale=lang)
+    """A mark as the language writes it (``1 030`` in French, ``1,030`` in English), a negative
+    one with the minus sign that :func:`signed` writes too.
+
+    >>> number(-1030, "fr"), number(-20, "en")
+    ('−1\u202f030', '−20')
+    """
+    text = format_decimal(abs(value), locale=lang)
+    return "−" + text if value < 0 else text
 
 
 def signed(value: int, lang: str) -> str:
@@ -80,7 +86,7 @@ def signed(value: int, lang: str) -> str:
     >>> signed(1120, "fr"), signed(-20, "en")
     ('+1\u202f120', '−20')
     """
-    return ("−" if value < 0 else "+") + number(abs(value), lang)
+    return number(value, lang) if value < 0 else "+" + number(value, lang)
 
 
 # -- outcomes and result-card lines ------------------------------------------------------------
@@ -286,5 +292,7 @@ def error_text(field: str, reason: str, lang: str) -> str:
     for field_re, reason_re, sentence in ERRORS:
         found = re.fullmatch(reason_re, reason)
         if found and re.fullmatch(field_re, field):
-            return gettext(lang, sentence) % {**found.groupdict(), "field": name}
+            values = {k: number(int(v), lang) if re.fullmatch(r"-?\d+", v or "") else v
+                      for k, v in found.groupdict().items()}
+            return gettext(lang, sentence) % {**values, "field": name}
     return f"{name}{' :' if lang == 'fr' else ':'} {reason}"

@@ -104,7 +104,13 @@ def read_deal(obj: Any, match: Match) -> DealSummary:
             raise InputError(key, "a game's deals share the game's rules; leave it out")
     if "game" in obj and obj["game"] != match.rules.game:
         raise InputError("game", f"this game is {match.rules.game}, not {obj['game']!r}")
-    return DealSummary.from_json(obj, match.rules)
+    deal = DealSummary.from_json(obj, match.rules)
+    if deal.generale and match.rules.has_auction and deal.contract != "generale":
+        # The core scores a générale only as a contract: a ticked box on another contract
+        # would be ignored without a word.
+        raise InputError("generale", "a générale is a contract: choose générale as the "
+                                     f"contract (this deal's contract is {deal.contract})")
+    return deal
 
 
 def _game_over_error(view: GameView) -> InputError:
