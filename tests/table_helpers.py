@@ -8,6 +8,18 @@ from collections.abc import Iterator
 from typing import Any
 
 CARD = re.compile(r"\b[789TJQKA][SHDC]\b")
+#: A card as the French page prints it: V♥, 10♠, D♦...
+FACE = re.compile(r"(10|[789VDRA])([♠♥♦♣])")
+_RANKS = {"10": "T", "V": "J", "D": "Q", "R": "K"}
+_SUITS = dict(zip("♠♥♦♣", "SHDC", strict=True))
+
+
+def cards_in_html(html: str) -> set[str]:
+    """Every card a French page names: as a code (``JH``) or as printed (``V♥``)."""
+    out = set(CARD.findall(html))
+    for rank, suit in FACE.findall(html):
+        out.add(_RANKS.get(rank, rank) + _SUITS[suit])
+    return out
 
 
 def counting_entropy(start: int = 0) -> Any:

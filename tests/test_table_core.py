@@ -203,3 +203,12 @@ def test_rebelote_verify_command(tmp_path: object) -> None:
     run = subprocess.run([sys.executable, "-m", "rebelote.cli", "replay", str(path)],
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout  # a table's records are deal records too
+
+
+def test_the_leak_scan_sees_a_hidden_card() -> None:
+    table = Table.new(Rules.preset("official", "coinche"), seats=[Seat.bot_seat("random")] * 4,
+                      entropy=counting_entropy())
+    view = table_view(table, 2)
+    other = table_view(table, 0)["hand"][0]
+    assert not leaks(view, set(view["hand"]))
+    assert leaks({**view, "hint": f"North holds {other}"}, set(view["hand"])) == {other}

@@ -34,6 +34,7 @@ from rebelote.web.pages import make_pages
 from rebelote.web.printables import make_printables
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.service import CounterService
+from rebelote.web.table import install_table
 
 STATIC = files("rebelote.web") / "static"
 #: The environment variable naming the hosts ``rebelote serve`` answers for (comma-separated).
@@ -63,8 +64,9 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     service = CounterService(store, inline=inline)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with app.state.table_lifespan():
+            yield
         store.close()
         engine.dispose()
 
@@ -84,6 +86,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.include_router(make_printables(service))
     app.include_router(make_live(service))
     app.include_router(make_pages(service))
+    install_table(app, engine, inline, url)
     docs_html = bytes(get_swagger_ui_html(
         openapi_url="/openapi.json",
         title="rebelote counter API",

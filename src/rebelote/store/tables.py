@@ -1,0 +1,162 @@
+"""The play tables' store: a table is kept as its JSON (rules, seats, and per deal its seed
+and actions: :meth:`rebelote.table.Table.to_json`) with a version bumped by every write.
+
+Every write is one conditional ``UPDATE ... WHERE version = ?``: two moves are never applied
+at once, by one worker or several (:class:`TableConflictError` for the one that comes second).
+A table is found by its id, or by the short join code of its room.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final, cast
+
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    DateTime,
+    Engine,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    bindparam,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from rebelote.store.models import Base
+
+#: Join codes: 6 letters and digits a phone's keyboard types without doubt (no 0/O, 1/I/L).
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH: Final = 6
+
+
+class PlayTable(Base):
+    """A play table: its JSON (secrets included: it never leaves the server as is)."""
+
+    __tablename__ = "play_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), nullable=False, unique=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    game: Mapped[str] = mapped_column(String(16), nullable=False)
+    over: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_play_tables_updated_at", "updated_at"),)
+
+
+_TABLE = cast(Table, PlayTable.__table__)
+_PUT: Final = (
+    update(_TABLE)
+    .where(_TABLE.c.id == bindparam("tid"), _TABLE.c.version == bindparam("expected"))
+    .values(version=bindparam("new_version"), data=bindparam("data"), over=bindparam("over"),
+            updated_at=bindparam("updated_at"))
+)
+_GET: Final = select(_TABLE.c.version, _TABLE.c.data).where(_TABLE.c.id == bindparam("tid"))
+_BY_CODE: Final = select(_TABLE.c.id).where(_TABLE.c.code == bindparam("code"))
+
+
+class TableNotFoundError(LookupError):
+    """No table has this id (or join code)."""
+
+
+class TableConflictError(RuntimeError):
+    """The table changed since the version the writer read."""
+
+    def __init__(self, table_id: str, expected: int) -> None:
+        self.expected = expected
+        super().__init__(f"table {table_id} changed since version {expected} (another move "
+                         "came first); reload it and try again")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    id: str
+    version: int
+    data: Mapping[str, Any]
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: str) -> str:
+    """A join code as typed (spaces, dashes, lower case) in its stored form."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+class TableStore:
+    """Play tables in one database (any SQLAlchemy engine). ``single_thread``: every call comes
+    from one thread (SQLite on the event loop) and one connection is reused."""
+
+    def __init__(self, engine: Engine, *, single_thread: bool = False) -> None:
+        self.engine = engine
+        self._conn: Connection | None = engine.connect() if single_thread else None
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        if self._conn is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        if self._conn.invalidated or self._conn.closed:
+            self._conn = self.engine.connect()
+        with self._conn.begin():
+            yield self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def create(self, data: Mapping[str, Any], *, game: str, code: str | None = None
+               ) -> StoredTable:
+        """Store a new table at version 1 (its ``code`` is stored too)."""
+        table_id = secrets.token_hex(8)
+        now = datetime.now(UTC)
+        with self._begin() as conn:
+            conn.execute(insert(_TABLE).values(
+                id=table_id, code=code or new_code(), version=1, game=game, over=False,
+                data=json.dumps(data, separators=(",", ":")), created_at=now, updated_at=now))
+        return StoredTable(table_id, 1, data)
+
+    def get(self, table_id: str) -> StoredTable:
+        with self._begin() as conn:
+            row = conn.execute(_GET, {"tid": table_id}).first()
+        if row is None:
+            raise TableNotFoundError(table_id)
+        return StoredTable(table_id, int(row.version), json.loads(row.data))
+
+    def id_of_code(self, code: str) -> str:
+        """The id of the table whose join code is ``code``."""
+        with self._begin() as conn:
+            found = conn.execute(_BY_CODE, {"code": normal_code(code)}).scalar()
+        if found is None:
+            raise TableNotFoundError(code)
+        return str(found)
+
+    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
+            ) -> StoredTable:
+        """Replace the table if still at version ``expected``: it is then at ``expected+1``;
+        :class:`TableConflictError` if another write came first."""
+        params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
+                  "data": json.dumps(data, separators=(",", ":")), "over": over,
+                  "updated_at": datetime.now(UTC)}
+        with self._begin() as conn:
+            done = conn.execute(_PUT, params).rowcount
+        if not done:
+            self.get(table_id)  # TableNotFoundError if it is gone
+            raise TableConflictError(table_id, expected)
+        return StoredTable(table_id, expected + 1, data)

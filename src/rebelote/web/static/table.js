@@ -1,0 +1,66 @@
+// rebelote table: live updates. A WebSocket says when the table changed; the page then fetches
+// its fragment (the seat's view, rendered by the server). If the socket drops, the page polls.
+(function () {
+  "use strict";
+  var root = document.getElementById("table");
+  if (!root) return;
+  var id = root.dataset.id;
+  var version = parseInt(root.dataset.version, 10) || 0;
+  var status = document.getElementById("live-status");
+  var socket = null, pollTimer = null, backoff = 1000, loading = false, again = false;
+
+  function currentVersion() {
+    var inner = root.querySelector(".tbl");
+    return inner ? parseInt(inner.dataset.version, 10) || version : version;
+  }
+  function refresh() {
+    if (loading) { again = true; return; }
+    loading = true;
+    var active = document.activeElement;
+    var key = active && active.dataset ? active.dataset.card || active.id : null;
+    fetch("/tables/" + id + "/fragment?since=" + currentVersion(), {credentials: "same-origin"})
+      .then(function (r) { return r.status === 200 ? r.text() : null; })
+      .then(function (html) {
+        if (html !== null) {
+          root.innerHTML = html;
+          if (window.htmx) window.htmx.process(root);
+          if (key) {
+            var el = root.querySelector('[data-card="' + key + '"]') || document.getElementById(key);
+            if (el && !el.disabled) el.focus();
+          }
+        }
+      })
+      .catch(function () {})
+      .finally(function () { loading = false; if (again) { again = false; refresh(); } });
+  }
+  function poll() {
+    if (pollTimer) return;
+    pollTimer = setInterval(refresh, 2000);
+  }
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    try { socket = new WebSocket(proto + location.host + "/api/tables/" + id + "/ws"); }
+    catch (e) { poll(); return; }
+    socket.onopen = function () {
+      backoff = 1000;
+      if (status) status.hidden = true;
+      if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+    };
+    socket.onmessage = function (e) {
+      var msg;
+      try { msg = JSON.parse(e.data); } catch (err) { return; }
+      if (msg.version && msg.version > currentVersion()) refresh();
+    };
+    socket.onclose = function () {
+      if (status) status.hidden = false;
+      poll();
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 15000);
+    };
+  }
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var first = root.querySelector(".cards .pc.legal, .bids button, .bids input");
+    if (first && root.contains(document.activeElement) === false) first.focus();
+  });
+  connect();
+})();

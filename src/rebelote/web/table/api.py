@@ -1,0 +1,243 @@
+"""The play table's JSON API and WebSocket (docs/interfaces.md, "Play table").
+
+Every answer to a player is that seat's view (:func:`rebelote.table.table_view`): the seat's
+hand and what is public, turned so that the player sits South. A request proves its seat with
+``Authorization: Bearer <token>`` (or the page's cookie). Refusals change nothing: ``403`` a
+wrong or missing secret, ``409`` an action out of turn, illegal, repeated or on an old version
+(``If-Match``), ``404`` an unknown table, ``422`` a malformed body; each ``{"error": ...}``
+says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+
+from rebelote.errors import InputError
+from rebelote.rules import IllegalActionError
+from rebelote.store.tables import TableConflictError, TableNotFoundError
+from rebelote.web.api import parse_if_match
+from rebelote.web.security import read_json
+from rebelote.web.table.service import (
+    Loaded,
+    SeatForbiddenError,
+    TableFullError,
+    TableService,
+)
+
+COOKIE_PREFIX: Final = "rebelote_seat_"
+#: Seconds a socket waits for a change before it checks the table again.
+WATCH_POLL: Final = 20.0
+
+_CREATE_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "game": {"type": "string", "enum": ["belote", "coinche"]},
+        "rules": {"type": "string", "enum": ["official", "house"]},
+        "options": {"type": "object"},
+        "target": {"type": "integer", "example": 1000},
+        "bots": {"description": "a bot name for N, E and W, or {\"N\": name, ...}",
+                 "example": "heuristic"},
+        "friends": {"type": "array", "items": {"type": "string"}, "example": ["N"],
+                    "description": "seats kept for friends (bots play them until taken)"},
+        "name": {"type": "string"},
+        "pace": {"type": "integer", "description": "ms between two bots' moves (0: at once, "
+                 "the answer comes after the bots)"},
+        "clock": {"type": "integer", "description": "seconds a player has to act before "
+                  "the seat's bot plays (0: no clock)"},
+    },
+    "required": ["game"],
+}
+_ACTION_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object", "properties": {"action": {"type": "string", "example": "90 hearts"}},
+    "required": ["action"]}
+_JOIN_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object", "properties": {"code": {"type": "string", "example": "K7XP3Q"},
+                                     "name": {"type": "string"},
+                                     "seat": {"type": "string", "enum": ["N", "E", "W"]}},
+    "required": ["code"]}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": schema}}}}
+
+
+def bearer(request: Request | WebSocket, table_id: str) -> str | None:
+    """The seat's secret: ``Authorization: Bearer``, else the page's cookie for this table."""
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.cookies.get(COOKIE_PREFIX + table_id)
+
+
+def refusal(exc: Exception) -> JSONResponse | None:
+    """The answer to a refused request, or ``None`` for an error that is not a refusal."""
+    if isinstance(exc, SeatForbiddenError):
+        return JSONResponse({"error": str(exc)}, status_code=403)
+    if isinstance(exc, TableNotFoundError):
+        return JSONResponse({"error": f"id: there is no table {exc.args[0]!r}"}, 404)
+    if isinstance(exc, TableFullError | TableConflictError):
+        return JSONResponse({"error": str(exc)}, status_code=409)
+    if isinstance(exc, IllegalActionError):
+        return JSONResponse({"error": str(exc)}, status_code=409)
+    if isinstance(exc, InputError):
+        return JSONResponse({"error": str(exc)}, status_code=422)
+    return None
+
+
+async def answer(make: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
+    try:
+        return await make()
+    except (SeatForbiddenError, TableNotFoundError, TableFullError, TableConflictError,
+            IllegalActionError, InputError) as e:
+        out = refusal(e)
+        assert out is not None
+        return out
+
+
+def make_table_router(service: TableService) -> APIRouter:
+    """The ``/api/tables`` routes over ``service``."""
+    router = APIRouter(prefix="/api/tables", tags=["table"])
+
+    def seat_view(loaded: Loaded, seat: int, status: int = 200, **more: Any) -> JSONResponse:
+        out = service.view(loaded, seat)
+        out.update(more)
+        return JSONResponse(out, status_code=status, headers={"ETag": f'"{loaded.version}"'})
+
+    @router.post("", status_code=201, openapi_extra=_body(_CREATE_SCHEMA),
+                 summary="Start a table (you sit South)")
+    async def create(request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            loaded, token = await service.create(await read_json(request))
+            return seat_view(loaded, 2, 201, token=token)
+        return await answer(make)
+
+    @router.post("/join", status_code=201, openapi_extra=_body(_JOIN_SCHEMA),
+                 summary="Take a free seat of a room by its join code")
+    async def join(request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            body = await read_json(request)
+            if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+                raise InputError("code", "missing: the room's join code")
+            seat_raw = body.get("seat")
+            loaded, token, seat = await service.join(body["code"], body.get("name"),
+                                                     seat_raw if seat_raw else None)
+            return seat_view(loaded, seat, 201, token=token)
+        return await answer(make)
+
+    @router.get("/{table_id}", summary="What your seat may see of the table")
+    async def get(table_id: str, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            loaded = await service.load(table_id)
+            seat = service.seat_of(loaded, bearer(request, table_id))
+            if loaded.table.bot_to_play and loaded.table.pace:
+                service.start_driver(table_id)  # after a restart, the bots go on
+            return seat_view(loaded, seat)
+        return await answer(make)
+
+    @router.post("/{table_id}/actions", openapi_extra=_body(_ACTION_SCHEMA),
+                 summary="Bid or play a card")
+    async def act(table_id: str, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            body = await read_json(request)
+            action = body.get("action") if isinstance(body, dict) else None
+            expected = parse_if_match(request.headers.get("if-match"))
+            loaded, seat = await service.act(table_id, bearer(request, table_id), action,
+                                             expected)
+            return seat_view(loaded, seat)
+        return await answer(make)
+
+    @router.post("/{table_id}/release", summary="Hand your seat back to its bot")
+    async def release(table_id: str, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            await service.release(table_id, bearer(request, table_id))
+            return JSONResponse({"released": True})
+        return await answer(make)
+
+    @router.post("/{table_id}/back", summary="Take your seat back from its bot (after "
+                 "the clock ran out)")
+    async def back(table_id: str, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            loaded = await service.back(table_id, bearer(request, table_id))
+            return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
+        return await answer(make)
+
+    @router.get("/{table_id}/deals/{n}.json", summary="A finished deal's record (with its "
+                "commitment, seed and salt)")
+    async def record(table_id: str, n: int, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            loaded = await service.load(table_id)
+            service.seat_of(loaded, bearer(request, table_id))
+            if not 1 <= n <= len(loaded.table.replay.finished):
+                return JSONResponse({"error": f"n: deal {n} of this table is not finished"},
+                                    status_code=404)
+            return JSONResponse(loaded.table.record(n), headers={
+                "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
+        return await answer(make)
+
+    @router.websocket("/{table_id}/ws")
+    async def watch(websocket: WebSocket, table_id: str) -> None:
+        """Live views: one at once, then one after every change of the table. The secret
+        comes from the cookie, or as the first message ``{"token": ...}``."""
+        await websocket.accept()
+        token = bearer(websocket, table_id)
+        try:
+            if token is None:
+                first = json.loads(await asyncio.wait_for(websocket.receive_text(), 10))
+                token = first.get("token") if isinstance(first, dict) else None
+            loaded = await service.load(table_id)
+            seat = service.seat_of(loaded, token)
+        except (SeatForbiddenError, TableNotFoundError, ValueError, TimeoutError) as e:
+            reason = str(e) if isinstance(e, SeatForbiddenError) else (
+                f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
+                else "token: send {\"token\": ...} first, or the seat's cookie")
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"error": reason})
+                await websocket.close(code=4403)
+            return
+        except WebSocketDisconnect:
+            return
+        if loaded.table.bot_to_play and loaded.table.pace:
+            service.start_driver(table_id)
+        closed = asyncio.create_task(_until_closed(websocket))
+        try:
+            await websocket.send_json(service.view(loaded, seat))
+            version = loaded.version
+            while not closed.done():
+                waiter = asyncio.create_task(service.wait_change(table_id, version, WATCH_POLL))
+                await asyncio.wait({waiter, closed}, return_when=asyncio.FIRST_COMPLETED)
+                if closed.done():
+                    waiter.cancel()
+                    break
+                loaded = await service.load(table_id)
+                if loaded.version == version:
+                    continue
+                version = loaded.version
+                if loaded.table.seat_of(token) != seat:
+                    await websocket.send_json({"error": "token: this seat was handed back"})
+                    break
+                await websocket.send_json(service.view(loaded, seat))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            closed.cancel()
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    return router
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends until it goes away."""
+    with contextlib.suppress(Exception):
+        while True:
+            message = await websocket.receive()
+            if message.get("type") == "websocket.disconnect":
+                return

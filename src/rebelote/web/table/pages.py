@@ -1,0 +1,331 @@
+"""The play table's pages: start a table, join a room, play (htmx forms, a WebSocket for live
+updates with polling as a fallback), all rendered from the seat's view only.
+
+The table's HTML is one fragment (``#table``) rendered from :func:`rebelote.table.table_view`
+of the viewer's seat: nothing the seat may not see can reach the page. The seat's secret is a
+cookie per table (``rebelote_seat_<id>``, HttpOnly). Every form works without JavaScript too
+(a plain post answers a redirect).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from rebelote import __version__
+from rebelote.auction import VALUES
+from rebelote.bots import known_bots
+from rebelote.cards import TEAMS
+from rebelote.errors import InputError
+from rebelote.match import TARGETS
+from rebelote.rules import TRUMP_NAMES
+from rebelote.store.tables import TableNotFoundError
+from rebelote.table import default_bot, verify_record
+from rebelote.web import i18n
+from rebelote.web.table import words
+from rebelote.web.table.api import COOKIE_PREFIX, bearer, refusal
+from rebelote.web.table.service import Loaded, SeatForbiddenError, TableService
+
+YEAR: Final = 365 * 24 * 3600
+PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
+CLOCKS: Final = (0, 30, 60, 120)
+SEAT_ORDER: Final = ("N", "W", "E", "S")
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """The templates (the counter's base page and the table's own), in ``lang``."""
+    env = Environment(
+        loader=PackageLoader("rebelote.web", "templates"),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        lang=lang, version=__version__, TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS,
+        t=lambda text: words.tr(lang, text),
+        face=lambda card: words.card_face(card, lang),
+        said=lambda card: words.card_words(card, lang),
+        red=words.is_red,
+        bid_said=lambda bid: words.bid_words(bid, lang),
+        seat_said=lambda seat: words.seat_word(seat, lang),
+    )
+    env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    return env
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = i18n.request_lang(request)
+    html = environment(lang).get_template(name).render(request=request, path=request.url.path,
+                                                       **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def start_form_context() -> dict[str, Any]:
+    """What the start form offers: games, rule sets, targets, bots, paces."""
+    return {"bots": known_bots(), "default_bot": default_bot()}
+
+
+def _auction_choices(legal: list[str]) -> dict[str, Any]:
+    """The calls the seat may make, grouped as the auction panel shows them."""
+    values: list[str] = []
+    trumps: list[str] = []
+    suits: list[str] = []
+    for item in legal:
+        head, _, tail = item.partition(" ")
+        if tail and tail in TRUMP_NAMES:
+            if head not in values:
+                values.append(head)
+            if tail not in trumps:
+                trumps.append(tail)
+        elif item in TRUMP_NAMES:
+            suits.append(item)
+    order = [str(v) for v in VALUES] + ["capot", "generale"]
+    values.sort(key=order.index)
+    return {"pass": "pass" in legal, "take": "take" in legal, "coinche": "coinche" in legal,
+            "surcoinche": "surcoinche" in legal, "suits": suits, "contracts": values,
+            "trumps": [t for t in TRUMP_NAMES if t in trumps]}
+
+
+def _announce(view: Mapping[str, Any], lang: str) -> str:
+    """The latest event, as a sentence (the page's live region)."""
+    said = words.seat_word
+    if view["over"]:
+        return words.tr(lang, "The game is over.")
+    if view["trick"]:
+        seat, card = view["trick"][-1]
+        return f"{said(seat, lang)} {words.tr(lang, 'plays')} {words.card_words(card, lang)}."
+    if view["tricks"]:
+        last = view["tricks"][-1]
+        seat, card = last["cards"][-1]
+        return (f"{said(seat, lang)} {words.tr(lang, 'plays')} {words.card_words(card, lang)}"
+                f" ; {words.tr(lang, 'Trick')} {words.tr(lang, 'won by')} "
+                f"{said(last['winner'], lang)}.")
+    if view["auction"]:
+        seat, bid = view["auction"][-1]
+        return f"{said(seat, lang)} : {words.bid_words(bid, lang)}."
+    return f"{words.tr(lang, 'Deal')} {view['deal']}, {words.tr(lang, 'dealer')} " \
+           f"{said(view['dealer'], lang)}."
+
+
+def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
+                  ) -> dict[str, Any]:
+    """Everything the table's fragment shows, from the seat's view (and, for a finished deal,
+    its public result card)."""
+    table = loaded.table
+    mine = seat & 1
+    teams = (words.tr(lang, "Us"), words.tr(lang, "Them")) if mine == 0 else \
+        (words.tr(lang, "Them"), words.tr(lang, "Us"))
+    result = None
+    last = view.get("last_result")
+    if last:
+        n = last["deal"]
+        deal = table.replay.finished[n - 1]
+        summary = deal.summary()
+        score = table.replay.result.deals[n - 1]
+        try:
+            verified: str | None = None
+            verify_record(last["record"])
+        except InputError as e:
+            verified = str(e)
+        result = {
+            "n": n,
+            "outcome": score.outcome,
+            "lines": [{"text": i18n.line_text(line, lang, summary, teams),
+                       "us": line.ns if mine == 0 else line.ew,
+                       "them": line.ew if mine == 0 else line.ns}
+                      for line in score.lines],
+            "score": last["score"],
+            "record": last["record"],
+            "error": verified,
+        }
+    legal = list(view["legal"])
+    cards = {c for c in legal if len(c) == 2}
+    return {
+        "v": view, "result": result, "auction_choices": _auction_choices(legal),
+        "playable": cards, "may_skip_declaring": "no-declaration" in legal,
+        "announce": _announce(view, lang), "seat_order": SEAT_ORDER,
+        "team_of": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}, "TEAMS": TEAMS,
+        "sheet": view["sheet"], "free": view["free_seats"],
+    }
+
+
+def make_table_pages(service: TableService) -> APIRouter:
+    """The table's HTML routes."""
+    router = APIRouter(include_in_schema=False)
+
+    def seat_cookie(response: Response, table_id: str, token: str) -> None:
+        response.set_cookie(COOKIE_PREFIX + table_id, token, max_age=YEAR, httponly=True,
+                            samesite="lax", path="/")
+
+    async def seat_or_none(request: Request, table_id: str) -> tuple[Loaded, int | None]:
+        loaded = await service.load(table_id)
+        return loaded, loaded.table.seat_of(bearer(request, table_id))
+
+    def fragment(request: Request, loaded: Loaded, seat: int, status: int = 200,
+                 error: str | None = None) -> HTMLResponse:
+        lang = i18n.request_lang(request)
+        view = service.view(loaded, seat)
+        return render(request, "table/_table.html", status, error=error,
+                      **table_context(loaded, seat, view, lang))
+
+    @router.get("/tables/new", response_class=HTMLResponse)
+    async def new_page(request: Request) -> HTMLResponse:
+        return render(request, "table/new.html", **start_form_context())
+
+    @router.post("/tables")
+    async def create(request: Request) -> Response:
+        form = await request.form()
+        body: dict[str, Any] = {"game": form.get("game") or "coinche",
+                                "rules": form.get("rules") or "official",
+                                "bots": form.get("bots") or default_bot(),
+                                "name": form.get("name") or None}
+        for key in ("target", "pace", "clock"):
+            raw = str(form.get(key) or "").strip()
+            if raw:
+                body[key] = int(raw) if raw.isdigit() else raw
+        friends = [seat for f in form.getlist("friends") for seat in str(f)
+                   if seat in ("N", "E", "W")]
+        if friends:
+            body["friends"] = friends
+        try:
+            loaded, token = await service.create(body)
+        except InputError as e:
+            return render(request, "table/new.html", 422, error=str(e), **start_form_context())
+        response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
+        seat_cookie(response, loaded.id, token)
+        return response
+
+    @router.get("/tables/{table_id}", response_class=HTMLResponse)
+    async def page(table_id: str, request: Request) -> Response:
+        try:
+            loaded, seat = await seat_or_none(request, table_id)
+        except TableNotFoundError:
+            return render(request, "table/missing.html", 404)
+        if seat is None:
+            return render(request, "table/join.html", 403, loaded=loaded,
+                          code=loaded.code, no_seat=True,
+                          free=service.free_seats(loaded.table))
+        if loaded.table.bot_to_play and loaded.table.pace:
+            service.start_driver(table_id)
+        lang = i18n.request_lang(request)
+        view = service.view(loaded, seat)
+        invite = str(request.url_for("join_page", code=loaded.code))
+        return render(request, "table/page.html", invite=invite,
+                      **table_context(loaded, seat, view, lang))
+
+    @router.get("/tables/{table_id}/fragment", response_class=HTMLResponse)
+    async def table_fragment(table_id: str, request: Request) -> Response:
+        try:
+            loaded, seat = await seat_or_none(request, table_id)
+        except TableNotFoundError:
+            return Response(status_code=404)
+        if seat is None:
+            return Response(status_code=403)
+        since = request.query_params.get("since", "")
+        if since.isdigit() and int(since) >= loaded.version:
+            return Response(status_code=204)
+        return fragment(request, loaded, seat)
+
+    @router.post("/tables/{table_id}/act")
+    async def act(table_id: str, request: Request) -> Response:
+        form = await request.form()
+        action = str(form.get("action") or "")
+        if not action and form.get("value") and form.get("trump"):
+            action = f"{form.get('value')} {form.get('trump')}"
+        htmx = request.headers.get("HX-Request") == "true"
+        try:
+            loaded, seat = await service.act(table_id, bearer(request, table_id), action)
+        except Exception as e:
+            out = refusal(e)
+            if out is None:
+                raise
+            if not htmx:
+                return RedirectResponse(f"/tables/{table_id}", status_code=303)
+            if isinstance(e, SeatForbiddenError | TableNotFoundError):
+                return out
+            loaded, seat_or = await seat_or_none(request, table_id)
+            assert seat_or is not None
+            return fragment(request, loaded, seat_or, out.status_code, error=str(e))
+        if not htmx:
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        return fragment(request, loaded, seat)
+
+    @router.post("/tables/{table_id}/release")
+    async def release(table_id: str, request: Request) -> Response:
+        with contextlib.suppress(SeatForbiddenError, TableNotFoundError):
+            await service.release(table_id, bearer(request, table_id))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(COOKIE_PREFIX + table_id, path="/")
+        return response
+
+    @router.post("/tables/{table_id}/again")
+    async def again(table_id: str, request: Request) -> Response:
+        """A new game with the same settings (same bots, pace, clock, friends' seats)."""
+        loaded, seat = await seat_or_none(request, table_id)
+        if seat is None:
+            return RedirectResponse("/", status_code=303)
+        t = loaded.table
+        body = {"game": t.rules.game, "rules": t.rules.name,
+                "options": {k: v for k, v in t.rules.changed_options().items()
+                            if k != "target"},
+                "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
+                                             "W": t.seats[3].bot},
+                "pace": t.pace, "clock": t.clock, "name": t.seats[seat].name or None}
+        new, token = await service.create(body)
+        response = RedirectResponse(f"/tables/{new.id}", status_code=303)
+        seat_cookie(response, new.id, token)
+        return response
+
+    @router.get("/tables/{table_id}/qr.svg")
+    async def qr(table_id: str, request: Request) -> Response:
+        import segno
+
+        loaded, seat = await seat_or_none(request, table_id)
+        if seat is None:
+            return Response(status_code=403)
+        url = str(request.url_for("join_page", code=loaded.code))
+        buffer = io.BytesIO()
+        segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2,
+                                         title="QR", xmldecl=False)
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
+
+    @router.get("/t/{code}", response_class=HTMLResponse, name="join_page")
+    async def join_page(code: str, request: Request) -> Response:
+        try:
+            table_id = await service._call(service.store.id_of_code, code)
+            loaded = await service.load(table_id)
+        except TableNotFoundError:
+            return render(request, "table/missing.html", 404)
+        if loaded.table.seat_of(bearer(request, table_id)) is not None:
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        return render(request, "table/join.html", loaded=loaded, code=loaded.code,
+                      free=service.free_seats(loaded.table), no_seat=False)
+
+    @router.post("/t/{code}")
+    async def join(code: str, request: Request) -> Response:
+        form = await request.form()
+        wanted = str(form.get("seat") or "") or None
+        try:
+            loaded, token, _ = await service.join(code, form.get("name") or None, wanted)
+        except TableNotFoundError:
+            return render(request, "table/missing.html", 404)
+        except Exception as e:
+            out = refusal(e)
+            if out is None:
+                raise
+            return RedirectResponse(f"/t/{code}", status_code=303)
+        response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
+        seat_cookie(response, loaded.id, token)
+        return response
+
+    return router

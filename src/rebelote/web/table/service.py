@@ -1,0 +1,494 @@
+"""The play table's operations on the server: tables created, joined, played and watched.
+
+No rule lives here: every action goes through :meth:`rebelote.table.Table.act` (the engine),
+every answer to a player is :func:`rebelote.table.table_view` of that player's seat. Each write
+is checked against the table's stored version (:class:`TableConflictError` for the move that
+comes second, whichever worker made it). Bots play in the server's event loop at the table's
+pace, each move computed in a thread with a time limit: a bot that is slow or crashes is
+replaced for that move by the random bot, and the table goes on.
+
+Watchers (the WebSockets) wait on an in-process event per table; with PostgreSQL every write
+also sends ``NOTIFY rebelote_tables, '<id> <version>'`` so the other workers wake theirs
+(:class:`PgListener`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
+
+from rebelote.bots import Bot, known_bots, make_bot
+from rebelote.cards import SEATS
+from rebelote.errors import InputError
+from rebelote.match import TARGETS
+from rebelote.rules import IllegalActionError, Rules, RulesError
+from rebelote.store.tables import (
+    StoredTable,
+    TableConflictError,
+    TableNotFoundError,
+    TableStore,
+    new_code,
+)
+from rebelote.table import Seat, Table, default_bot, table_view, token_hash
+from rebelote.table.view import turn_seat
+
+T = TypeVar("T")
+log = logging.getLogger("rebelote.table")
+
+CACHE_SIZE: Final = 512
+CHANNEL: Final = "rebelote_tables"
+#: Seconds a bot may think about one move before the random bot plays it instead.
+BOT_TIMEOUT: Final = 5.0
+MAX_PACE: Final = 5000
+MAX_CLOCK: Final = 600
+MAX_NAME: Final = 24
+#: Milliseconds between the moves a bot makes for a player who is away.
+AWAY_PACE: Final = 700
+
+
+class SeatForbiddenError(PermissionError):
+    """The request does not hold the secret of a seat of this table."""
+
+
+class TableFullError(RuntimeError):
+    """Every seat of the room is taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    id: str
+    version: int
+    table: Table
+    code: str
+
+
+def _text(obj: Mapping[str, Any], key: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = obj.get(key, default)
+    if raw is None:
+        raw = default
+    if not isinstance(raw, str) or raw.strip().lower() not in choices:
+        raise InputError(key, f"{raw!r} is not one of {', '.join(choices)}")
+    return raw.strip().lower()
+
+
+def _int(obj: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    raw = obj.get(key, default)
+    if raw is None:
+        raw = default
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise InputError(key, f"must be a whole number from {low} to {high}, not {raw!r}")
+    return raw
+
+
+def _name(raw: Any, field: str) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str) or len(raw.strip()) > MAX_NAME:
+        raise InputError(field, f"a name of at most {MAX_NAME} characters")
+    return " ".join(raw.split())
+
+
+def table_from_request(obj: Any) -> tuple[Table, str]:
+    """A new table from ``POST /api/tables``'s body, and the creator's secret (seat S).
+
+    ``{"game", "rules"?, "options"?, "target"?, "bots"?: name or {"N": name, ...},
+    "friends"?: ["N", "E", "W"] (seats kept for friends, played by bots until taken),
+    "name"?, "pace"? (ms), "clock"? (s)}``."""
+    if not isinstance(obj, Mapping):
+        raise InputError("body", "a table is a JSON object like {\"game\": \"coinche\"}")
+    allowed = {"game", "rules", "options", "target", "bots", "friends", "name", "pace",
+               "clock", "teams"}
+    unknown = sorted(k for k in obj if k not in allowed)
+    if unknown:
+        raise InputError(unknown[0], f"unknown field of a table (known: "
+                                     f"{', '.join(sorted(allowed))})")
+    game = _text(obj, "game", "coinche", ("belote", "coinche"))
+    name = _text(obj, "rules", "official", ("official", "house"))
+    options = obj.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise InputError("options", "must be an object of rule options")
+    try:
+        rules = Rules.from_options(name, game, dict(options))
+    except RulesError as e:
+        raise InputError("options", str(e)) from None
+    target = _int(obj, "target", rules.target, 1, 100_000)
+    known = known_bots()
+    bots_raw = obj.get("bots") or default_bot()
+    per_seat: dict[int, str] = {}
+    if isinstance(bots_raw, str):
+        per_seat = dict.fromkeys((0, 1, 3), bots_raw)
+    elif isinstance(bots_raw, Mapping):
+        for key, value in bots_raw.items():
+            if key not in ("N", "E", "W"):
+                raise InputError(f"bots.{key}", "bots sit at N, E or W (you sit S)")
+            per_seat[SEATS.index(key)] = value
+    else:
+        raise InputError("bots", "a bot name, or an object {\"N\": name, \"E\": ..., \"W\": ...}")
+    bots = {}
+    for s in (0, 1, 3):
+        b = per_seat.get(s, default_bot())
+        if not isinstance(b, str) or b.strip().lower() not in known:
+            raise InputError("bots", f"{b!r} is not a bot (known: {', '.join(known)})")
+        bots[s] = b.strip().lower()
+    friends = obj.get("friends") or []
+    if not isinstance(friends, list) or any(f not in ("N", "E", "W") for f in friends):
+        raise InputError("friends", "a list of the seats kept for friends: N, E, W")
+    token = secrets.token_urlsafe(24)
+    seats = []
+    for s in range(4):
+        if s == 2:
+            seats.append(Seat.human(token, bots[0], _name(obj.get("name"), "name")))
+        else:
+            seats.append(Seat("bot", bots[s], "", None, False))
+    meta = {"friends": sorted(friends, key=SEATS.index)}
+    table = Table.new(rules, target, seats, dealer=3,
+                      pace=_int(obj, "pace", 0, 0, MAX_PACE),
+                      clock=_int(obj, "clock", 0, 0, MAX_CLOCK), meta=meta)
+    return table, token
+
+
+class TableService:
+    """Tables in a store, with the last ones kept replayed in memory (checked against the
+    stored version), bots driven in the event loop, and watchers woken on every change."""
+
+    def __init__(self, store: TableStore, inline: bool, engine: Engine | None = None) -> None:
+        self.store = store
+        self.inline = inline
+        self.engine = engine
+        self._cache: OrderedDict[str, Table] = OrderedDict()
+        self._versions: dict[str, int] = {}
+        self._events: dict[str, asyncio.Event] = {}
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._clocks: dict[str, asyncio.Task[None]] = {}
+        self._bots: dict[str, Bot] = {}
+        self._rng = random.Random(secrets.randbits(64))
+        self.bot_timeout = BOT_TIMEOUT
+        self.notify_pg = engine is not None and engine.dialect.name == "postgresql"
+
+    async def _call(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        if self.inline:
+            return fn(*args, **kw)
+        return await run_in_threadpool(fn, *args, **kw)
+
+    # -- loading and saving -------------------------------------------------------------------
+    async def load(self, table_id: str) -> Loaded:
+        stored: StoredTable = await self._call(self.store.get, table_id)
+        return self._parsed(stored)
+
+    def _parsed(self, stored: StoredTable) -> Loaded:
+        key = f"{stored.id}:{stored.version}"
+        table = self._cache.get(key)
+        if table is None:
+            table = Table.from_json(stored.data)
+            self._cache[key] = table
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return Loaded(stored.id, stored.version, table, table.code)
+
+    async def save(self, loaded: Loaded, table: Table) -> Loaded:
+        stored = await self._call(self.store.put, loaded.id, loaded.version, table.to_json(),
+                                  over=table.is_over)
+        self._cache[f"{stored.id}:{stored.version}"] = table
+        self.changed(loaded.id, stored.version)
+        if self.notify_pg:
+            await self._call(self._pg_notify, loaded.id, stored.version)
+        return Loaded(loaded.id, stored.version, table, loaded.code)
+
+    def _pg_notify(self, table_id: str, version: int) -> None:
+        assert self.engine is not None
+        with self.engine.begin() as conn:
+            conn.execute(text("SELECT pg_notify(:c, :p)"),
+                         {"c": CHANNEL, "p": f"{table_id} {version}"})
+
+    # -- watchers -----------------------------------------------------------------------------
+    def changed(self, table_id: str, version: int) -> None:
+        """Wake whoever watches ``table_id`` (this worker's sockets)."""
+        if self._versions.get(table_id, 0) < version:
+            self._versions[table_id] = version
+        event = self._events.pop(table_id, None)
+        if event is not None:
+            event.set()
+
+    async def wait_change(self, table_id: str, version: int, timeout: float) -> int:
+        """The table's version once it is past ``version`` (or after ``timeout`` seconds)."""
+        if self._versions.get(table_id, 0) > version:
+            return self._versions[table_id]
+        event = self._events.setdefault(table_id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+        return self._versions.get(table_id, version)
+
+    # -- seats --------------------------------------------------------------------------------
+    @staticmethod
+    def seat_of(loaded: Loaded, token: str | None) -> int:
+        seat = loaded.table.seat_of(token)
+        if seat is None:
+            raise SeatForbiddenError(
+                "Authorization: this secret is not one of this table's seats (send "
+                "'Authorization: Bearer <token>' with the token given when you sat down)")
+        return seat
+
+    def view(self, loaded: Loaded, seat: int) -> dict[str, Any]:
+        out = table_view(loaded.table, seat)
+        out["id"] = loaded.id
+        out["version"] = loaded.version
+        out["code"] = loaded.code
+        out["pace"] = loaded.table.pace
+        out["clock"] = loaded.table.clock
+        out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
+        return out
+
+    @staticmethod
+    def free_seats(table: Table) -> list[int]:
+        """Seats a friend may take: bot seats (the ones kept for friends first)."""
+        friends = [SEATS.index(f) for f in table.meta.get("friends", [])]
+        bots = [s for s in (0, 1, 3) if table.seats[s].kind == "bot"]
+        return [s for s in friends if s in bots] + [s for s in bots if s not in friends]
+
+    # -- operations ---------------------------------------------------------------------------
+    async def create(self, body: Any) -> tuple[Loaded, str]:
+        table, token = table_from_request(body)
+        for _ in range(5):
+            code = new_code()
+            table = Table(table.rules, table.target, table.seats, table.deals, table.teams,
+                          table.pace, table.clock, code, table.meta)
+            try:
+                stored = await self._call(self.store.create, table.to_json(),
+                                          game=table.rules.game, code=code)
+                break
+            except IntegrityError:  # a code taken already: draw another
+                continue
+        else:
+            raise RuntimeError("no free join code")
+        loaded = self._parsed(stored)
+        loaded = await self.after_write(loaded)
+        return loaded, token
+
+    async def act(self, table_id: str, token: str | None, action: Any,
+                  expected: int | None = None) -> tuple[Loaded, int]:
+        """``action`` by the seat whose secret is ``token``; the bots answer when the table
+        plays at once (pace 0)."""
+        if not isinstance(action, str):
+            raise InputError("action", "missing: a bid or a card as text, like \"pass\", "
+                                       "\"90 hearts\" or \"JH\"")
+        loaded = await self.load(table_id)
+        seat = self.seat_of(loaded, token)
+        if expected is not None and expected != loaded.version:
+            raise TableConflictError(table_id, expected)
+        table = loaded.table
+        if table.seats[seat].away:  # back at the table
+            table = table.with_seat(seat, _back(table.seats[seat]))
+        table = table.act(seat, action)
+        loaded = await self.save(loaded, table)
+        return await self.after_write(loaded), seat
+
+    async def join(self, code_or_id: str, name: Any, wanted: str | None = None
+                   ) -> tuple[Loaded, str, int]:
+        """A friend takes a free seat: the one asked for (``N``, ``E``, ``W``) or the first
+        free one. :class:`TableFullError` when none is."""
+        try:
+            table_id = await self._call(self.store.id_of_code, code_or_id)
+        except TableNotFoundError:
+            table_id = code_or_id
+        for _ in range(10):
+            loaded = await self.load(table_id)
+            free = self.free_seats(loaded.table)
+            if wanted is not None:
+                if wanted not in ("N", "E", "W"):
+                    raise InputError("seat", f"{wanted!r}: a friend sits at N, E or W")
+                if SEATS.index(wanted) not in free:
+                    raise TableFullError(f"seat: {wanted} is taken")
+                free = [SEATS.index(wanted)]
+            if not free:
+                raise TableFullError("seat: every seat of this table is taken")
+            token = secrets.token_urlsafe(24)
+            seat = free[0]
+            old = loaded.table.seats[seat]
+            new = Seat("human", old.bot, _name(name, "name"), token_hash(token), False)
+            try:
+                loaded = await self.save(loaded, loaded.table.with_seat(seat, new))
+            except TableConflictError:
+                continue
+            return await self.after_write(loaded), token, seat
+        raise TableConflictError(table_id, 0)
+
+    async def release(self, table_id: str, token: str | None) -> Loaded:
+        """Hand the caller's seat back to its bot (the secret stops working)."""
+        loaded = await self.load(table_id)
+        seat = self.seat_of(loaded, token)
+        old = loaded.table.seats[seat]
+        loaded = await self.save(loaded, loaded.table.with_seat(seat, Seat.bot_seat(old.bot)))
+        return await self.after_write(loaded)
+
+    async def back(self, table_id: str, token: str | None) -> Loaded:
+        """A player who was away takes the seat back from its bot."""
+        loaded = await self.load(table_id)
+        seat = self.seat_of(loaded, token)
+        if not loaded.table.seats[seat].away:
+            return loaded
+        loaded = await self.save(loaded, loaded.table.with_seat(seat, _back(
+            loaded.table.seats[seat])))
+        return await self.after_write(loaded)
+
+    async def after_write(self, loaded: Loaded) -> Loaded:
+        """Let the bots play: at once (pace 0, answered in this request) or at the table's
+        pace in the background. Start the turn clock of a human to act."""
+        table = loaded.table
+        if table.bot_to_play:
+            if table.pace == 0 and not any(seat.away for seat in table.seats):
+                return await self.run_bots(loaded)
+            self.start_driver(loaded.id)
+        elif table.clock and table.turn >= 0:
+            self.start_clock(loaded.id, loaded.version, table.clock)
+        return loaded
+
+    # -- bots ---------------------------------------------------------------------------------
+    def _bot(self, name: str) -> Bot:
+        bot = self._bots.get(name)
+        if bot is None:
+            bot = self._bots[name] = make_bot(name)
+        return bot
+
+    async def bot_move(self, table: Table) -> str:
+        """The bot's move for the seat to act, in a thread, within :attr:`bot_timeout`; the
+        random bot's if it is too slow or fails."""
+        seat = table.seats[table.turn]
+        rng = random.Random(self._rng.getrandbits(64))
+        try:
+            bot = self._bot(seat.bot)
+            return await asyncio.wait_for(run_in_threadpool(table.bot_action, bot, rng),
+                                          self.bot_timeout)
+        except Exception as e:  # a slow or broken bot never blocks the table
+            log.warning("bot %s failed at a table (%s): the random bot plays instead",
+                        seat.bot, type(e).__name__)
+            return table.bot_action(self._bot("random"), rng)
+
+    async def run_bots(self, loaded: Loaded) -> Loaded:
+        """Every bot move up to a human's turn, saved in one write."""
+        table = loaded.table
+        moved = False
+        while table.bot_to_play:
+            action = await self.bot_move(table)
+            table = table.act(table.turn, action)
+            moved = True
+        if not moved:
+            return loaded
+        loaded = await self.save(loaded, table)
+        if table.clock and table.turn >= 0:
+            self.start_clock(loaded.id, loaded.version, table.clock)
+        return loaded
+
+    def start_driver(self, table_id: str) -> None:
+        task = self._drivers.get(table_id)
+        if task is None or task.done():
+            self._drivers[table_id] = asyncio.create_task(self._drive(table_id))
+
+    async def _drive(self, table_id: str) -> None:
+        """Bots' moves one at a time, ``pace`` ms apart, until a human is to act."""
+        try:
+            while True:
+                loaded = await self.load(table_id)
+                table = loaded.table
+                if not table.bot_to_play:
+                    if table.clock and table.turn >= 0:
+                        self.start_clock(table_id, loaded.version, table.clock)
+                    return
+                away = table.seats[table.turn].away
+                await asyncio.sleep(max(table.pace, AWAY_PACE if away else 0) / 1000)
+                action = await self.bot_move(table)
+                with contextlib.suppress(TableConflictError, IllegalActionError):
+                    await self.save(loaded, table.act(table.turn, action))
+        except Exception:
+            log.exception("the bots of table %s stopped", table_id)
+        finally:
+            self._drivers.pop(table_id, None)
+
+    def start_clock(self, table_id: str, version: int, seconds: int) -> None:
+        old = self._clocks.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        self._clocks[table_id] = asyncio.create_task(self._clock(table_id, version, seconds))
+
+    async def _clock(self, table_id: str, version: int, seconds: int) -> None:
+        """When a human lets the clock run out, the seat's bot plays for them (``away``) until
+        they act again."""
+        try:
+            await asyncio.sleep(seconds)
+            loaded = await self.load(table_id)
+            table = loaded.table
+            if loaded.version != version or table.turn < 0 or table.seats[table.turn].by_bot:
+                return
+            seat = table.seats[table.turn]
+            table = table.with_seat(table.turn, Seat(seat.kind, seat.bot, seat.name,
+                                                     seat.token_hash, True))
+            loaded = await self.save(loaded, table)
+            await self.after_write(loaded)
+        except (TableConflictError, asyncio.CancelledError):
+            pass
+        except Exception:
+            log.exception("the clock of table %s stopped", table_id)
+
+    async def close(self) -> None:
+        for task in (*self._drivers.values(), *self._clocks.values()):
+            task.cancel()
+        for task in (*self._drivers.values(), *self._clocks.values()):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def _back(seat: Seat) -> Seat:
+    return Seat(seat.kind, seat.bot, seat.name, seat.token_hash, False)
+
+
+class PgListener:
+    """A thread that LISTENs on PostgreSQL and wakes this worker's watchers of a table when
+    any worker writes it."""
+
+    def __init__(self, url: str, service: TableService, loop: asyncio.AbstractEventLoop) -> None:
+        self.url = url
+        self.service = service
+        self.loop = loop
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rebelote-listen", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=3)
+
+    def _run(self) -> None:
+        import psycopg
+
+        dsn = self.url.replace("postgresql+psycopg://", "postgresql://")
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5, stop_after=50):
+                            table_id, _, version = note.payload.partition(" ")
+                            self.loop.call_soon_threadsafe(self.service.changed, table_id,
+                                                           int(version))
+            except Exception as e:
+                log.warning("LISTEN %s: %s; trying again", CHANNEL, e)
+                self._stop.wait(1)
+
+
+__all__ = ["TARGETS", "PgListener", "SeatForbiddenError", "TableFullError", "TableService",
+           "table_from_request"]

@@ -1,0 +1,313 @@
+"""The play table over HTTP and WebSocket: whole games through the API, every answer scanned
+for cards its viewer may not see, refused actions (403, 409, 422) that change nothing, rooms,
+records verified, slow and crashing bots, the turn clock, resume after a restart, the pages."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rebelote.bots import _REGISTRY, register_bot
+from rebelote.bots.random_bot import RandomBot
+from rebelote.table import verify_record
+from rebelote.web.app import create_app
+from table_helpers import cards_in_html, leaks, public_cards
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    with TestClient(app) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": "coinche", "bots": "random", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+class Scanner:
+    """Keeps every card a seat has held in the deal in play, and checks each view."""
+
+    def __init__(self) -> None:
+        self.deal = 0
+        self.held: set[str] = set()
+        self.views = 0
+
+    def check(self, view: dict[str, Any]) -> None:
+        if view["deal"] != self.deal:
+            self.deal, self.held = view["deal"], set()
+        self.held |= set(view["hand"])
+        bad = leaks(view, self.held)
+        assert not bad, f"the view shows {bad} to {view['seat']}"
+        if view["last_result"]:  # a finished deal's record: public once over
+            assert view["last_result"]["deal"] < view["deal"] or view["over"]
+        self.views += 1
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> str:
+    legal = [a for a in view["legal"] if a != "no-declaration"]
+    if view["phase"] == "auction" and "pass" in legal and rng.random() < 0.6:
+        return "pass"
+    return rng.choice(legal)
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_whole_games_through_the_api_and_the_socket_show_no_hidden_card(
+        client: TestClient, game: str) -> None:
+    t = new_table(client, game=game, target=501)
+    token, tid = t["token"], t["id"]
+    scan, rng = Scanner(), random.Random(7)
+    scan.check(t)
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"token": token})
+        first = ws.receive_json()
+        scan.check(first)
+        view = t
+        while not view["over"]:
+            r = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                            json={"action": choose(view, rng)})
+            assert r.status_code == 200, r.text
+            view = r.json()
+            scan.check(view)
+            pushed = ws.receive_json()  # the socket tells every change
+            while pushed["version"] < view["version"]:
+                scan.check(pushed)
+                pushed = ws.receive_json()
+            scan.check(pushed)
+            assert pushed == view
+            html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+            shown = cards_in_html(html)
+            assert shown <= scan.held | public_cards(view), shown - scan.held
+    assert view["winner"] in ("NS", "EW") and scan.views > 20
+    for n in range(1, view["deal"] + 1):
+        rec = client.get(f"/api/tables/{tid}/deals/{n}.json", headers=auth(token)).json()
+        assert verify_record(rec)["verified"] is True
+
+
+def test_refusals_change_nothing(client: TestClient) -> None:
+    t = new_table(client, pace=5000)  # the bots wait 5 s: N speaks first, not S
+    tid, token = t["id"], t["token"]
+    assert t["turn"] == "N" and t["legal"] == []
+    before = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    cases = [
+        ({"action": "pass"}, auth(token), 409, "it is N's turn, not S's"),
+        ({"action": "pass"}, auth("not-the-secret"), 403, "Authorization"),
+        ({"action": "pass"}, {}, 403, "Authorization"),
+        ({"action": 12}, auth(token), 422, "action"),
+        ({"nothing": 1}, auth(token), 422, "action"),
+    ]
+    for body, headers, status, words in cases:
+        r = client.post(f"/api/tables/{tid}/actions", headers=headers, json=body)
+        assert r.status_code == status, (body, r.text)
+        assert words in r.json()["error"]
+    r = client.post(f"/api/tables/{tid}/actions", headers={**auth(token), "Content-Type":
+                                                            "application/json"}, content=b"{")
+    assert r.status_code == 422 and "body" in r.json()["error"]
+    assert client.get("/api/tables/nope", headers=auth(token)).status_code == 404
+    assert client.get(f"/api/tables/{tid}").status_code == 403
+    after = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert after == before
+
+
+def test_illegal_repeated_and_stale_actions_answer_409(client: TestClient) -> None:
+    t = new_table(client)
+    tid, token = t["id"], t["token"]
+    view = t
+    while view["phase"] != "play" or view["turn"] != "S":  # bid until S plays a card
+        action = "80 hearts" if "80 hearts" in view["legal"] else view["legal"][0]
+        if view["phase"] == "play":
+            action = view["legal"][0]
+        view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"action": action}).json()
+        if view["over"]:
+            pytest.skip("the game ended before S played")
+    hand = view["hand"]
+    illegal = [c for c in hand if c not in view["legal"]]
+    not_held = next(c for c in ("7S", "8S", "7H", "8H", "7D") if c not in hand)
+    r = client.post(f"/api/tables/{tid}/actions", headers=auth(token), json={"action": not_held})
+    assert r.status_code == 409
+    if illegal:
+        r = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                        json={"action": illegal[0]})
+        assert r.status_code == 409 and "error" in r.json()
+    stale = {**auth(token), "If-Match": f'"{view["version"] - 1}"'}
+    r = client.post(f"/api/tables/{tid}/actions", headers=stale, json={"action": view["legal"][0]})
+    assert r.status_code == 409 and "changed since version" in r.json()["error"]
+    card = view["legal"][0]
+    ok = client.post(f"/api/tables/{tid}/actions", headers=auth(token), json={"action": card})
+    assert ok.status_code == 200
+    again = client.post(f"/api/tables/{tid}/actions", headers=auth(token), json={"action": card})
+    assert again.status_code == 409  # the same card twice: no longer in the hand, or not S's turn
+
+
+def test_a_room_two_friends_and_two_bots(client: TestClient) -> None:
+    t = new_table(client, friends=["N"], name="Ana")
+    tid, code = t["id"], t["code"]
+    assert t["free_seats"][0] == "N"
+    r = client.post("/api/tables/join", json={"code": code.lower(), "name": "Bo"})
+    assert r.status_code == 201, r.text
+    friend = r.json()
+    assert friend["seat"] == "N" and friend["seats"]["S"]["name"] == "Bo"
+    assert friend["seats"]["N"]["name"] == "Ana"  # the host, seen from across the table
+    tokens = {"S": t["token"], "N": friend["token"]}
+    rng = random.Random(3)
+    scans = {"S": Scanner(), "N": Scanner()}
+    deal = 1
+    for _ in range(400):
+        views = {s: client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+                 for s, tok in tokens.items()}
+        for s, v in views.items():
+            scans[s].check(v)
+        if views["S"]["deal"] > deal or views["S"]["over"]:
+            break
+        mover = next(s for s, v in views.items() if v["legal"])
+        r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[mover]),
+                        json={"action": choose(views[mover], rng)})
+        assert r.status_code == 200, r.text
+    assert views["S"]["deal"] > deal or views["S"]["over"]
+    assert client.post("/api/tables/join", json={"code": code, "seat": "N"}).status_code == 409
+    for _ in range(2):
+        assert client.post("/api/tables/join", json={"code": code}).status_code == 201
+    r = client.post("/api/tables/join", json={"code": code})
+    assert r.status_code == 409 and "taken" in r.json()["error"]
+    assert client.post(f"/api/tables/{tid}/release", headers=auth(tokens["N"])).status_code == 200
+    assert client.get(f"/api/tables/{tid}", headers=auth(tokens["N"])).status_code == 403
+    view = client.get(f"/api/tables/{tid}", headers=auth(tokens["S"])).json()
+    assert view["seats"]["N"]["kind"] == "bot"
+    assert client.post("/api/tables/join", json={"code": "ZZZZZZ"}).status_code == 404
+
+
+def test_a_table_survives_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    with TestClient(create_app(url)) as c:
+        t = new_table(c)
+        view = t
+        for _ in range(6):
+            view = c.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                          json={"action": view["legal"][0]}).json()
+    with TestClient(create_app(url)) as c:
+        again = c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()
+    assert again == view
+
+
+def test_slow_and_crashing_bots_never_block_a_table(client: TestClient) -> None:
+    class Crash:
+        name = "crash"
+
+        def act(self, observation: object, rng: random.Random) -> object:
+            raise RuntimeError("boom")
+
+    class Slow(RandomBot):
+        name = "slow"
+
+        def act(self, observation: Any, rng: random.Random) -> Any:
+            time.sleep(0.5)
+            return super().act(observation, rng)
+
+    register_bot("crash", Crash)  # type: ignore[arg-type]
+    register_bot("slow", Slow)
+    try:
+        client.app.state.tables.bot_timeout = 0.1  # type: ignore[attr-defined]
+        t = new_table(client, bots={"N": "crash", "E": "slow", "W": "random"})
+        view = t
+        start = time.monotonic()
+        for _ in range(12):
+            assert view["turn"] == "S" or view["over"]
+            view = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                               json={"action": view["legal"][0]}).json()
+        assert time.monotonic() - start < 12 * 3 * 0.5
+    finally:
+        _REGISTRY.pop("crash", None)
+        _REGISTRY.pop("slow", None)
+
+
+def test_the_clock_hands_a_silent_seat_to_its_bot(client: TestClient) -> None:
+    t = new_table(client, clock=1)
+    tid, token = t["id"], t["token"]
+    assert t["turn"] == "S"
+    deadline = time.monotonic() + 8
+    view = t
+    while time.monotonic() < deadline:
+        view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+        if view["seats"]["S"]["away"]:
+            break
+        time.sleep(0.2)
+    assert view["seats"]["S"]["away"] is True
+    version = view["version"]
+    while view["version"] == version and time.monotonic() < deadline + 5:
+        time.sleep(0.1)
+        view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert view["version"] > version  # the bot spoke for S
+    back = client.post(f"/api/tables/{tid}/back", headers=auth(token)).json()
+    assert back["seats"]["S"]["away"] is False
+
+
+def test_paced_bots_play_in_the_background_and_the_socket_follows(client: TestClient) -> None:
+    t = new_table(client, pace=30)  # N speaks first: the bots play N, E, W at 30 ms
+    seen = []
+    with client.websocket_connect(f"/api/tables/{t['id']}/ws",
+                                  headers=auth(t["token"])) as ws:
+        view = ws.receive_json()
+        while view["turn"] != "S":
+            view = ws.receive_json()
+            seen.append(view["version"])
+    assert seen == sorted(seen) and view["legal"]
+
+
+def test_websocket_refuses_a_wrong_secret(client: TestClient) -> None:
+    t = new_table(client)
+    with client.websocket_connect(f"/api/tables/{t['id']}/ws") as ws:
+        ws.send_json({"token": "wrong"})
+        assert "Authorization" in ws.receive_json()["error"]
+
+
+def test_bad_tables_are_refused_naming_the_field(client: TestClient) -> None:
+    for body, field in [({"game": "tarot"}, "game"), ({"game": "belote", "bots": "genius"},
+                                                      "bots"),
+                        ({"game": "coinche", "target": 0}, "target"),
+                        ({"game": "coinche", "pace": -1}, "pace"),
+                        ({"game": "coinche", "friends": ["S"]}, "friends"),
+                        ({"game": "coinche", "colour": "red"}, "colour"),
+                        ({"game": "coinche", "options": {"rounding": "up"}}, "options")]:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422 and r.json()["error"].startswith(field), (body, r.text)
+
+
+def test_pages_start_play_and_join(client: TestClient) -> None:
+    assert "play-link" in client.get("/").text
+    page = client.get("/tables/new")
+    assert page.status_code == 200 and 'name="game"' in page.text
+    r = client.post("/tables", data={"game": "belote", "rules": "official", "target": "501",
+                                     "bots": "random", "pace": "300", "clock": "0",
+                                     "friends": "N"}, follow_redirects=False)
+    assert r.status_code == 303
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/tables/{tid}")
+    assert page.status_code == 200 and 'id="join-code"' in page.text
+    qr = client.get(f"/tables/{tid}/qr.svg")
+    assert qr.status_code == 200 and qr.text.lstrip().startswith("<svg")
+    code = page.text.split('id="join-code">')[1].split("<")[0]
+    other = TestClient(client.app)
+    assert other.get(f"/tables/{tid}").status_code == 403
+    assert other.get(f"/tables/{tid}/fragment").status_code == 403
+    join = other.get(f"/t/{code}")
+    assert join.status_code == 200 and 'id="join"' in join.text
+    r = other.post(f"/t/{code}", data={"name": "Bo", "seat": "N"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/tables/{tid}"
+    assert other.get(f"/tables/{tid}").status_code == 200
+    version = client.get(f"/api/tables/{tid}").json()["version"]
+    assert client.get(f"/tables/{tid}/fragment?since={version}").status_code == 204
+    english = client.get(f"/tables/{tid}?lang=en")
+    assert "Invite friends" in english.text
