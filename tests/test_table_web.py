@@ -311,3 +311,15 @@ def test_pages_start_play_and_join(client: TestClient) -> None:
     assert client.get(f"/tables/{tid}/fragment?since={version}").status_code == 204
     english = client.get(f"/tables/{tid}?lang=en")
     assert "Invite friends" in english.text
+
+
+def test_a_seat_kept_for_a_friend_waits_until_taken_or_given_to_its_bot(
+        client: TestClient) -> None:
+    t = new_table(client, friends=["N"])  # N speaks first
+    tid, token = t["id"], t["token"]
+    assert t["turn"] == "N" and t["seats"]["N"]["kind"] == "open" and t["legal"] == []
+    again = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert again["version"] == t["version"]  # nobody played for the friend
+    filled = client.post(f"/api/tables/{tid}/fill", headers=auth(token)).json()
+    assert filled["seats"]["N"]["kind"] == "bot" and filled["auction"]
+    assert filled["turn"] == "S" or filled["over"]

@@ -12,7 +12,7 @@ from rebelote.commands._lines import answer_lines, closing_input
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``verify`` to the command line."""
+    """Add ``verify`` and ``play`` to the command line."""
 
     @app.command()
     def verify(
@@ -28,3 +28,56 @@ def register(app: typer.Typer) -> None:
         with closing_input(file) as stream:
             code = answer_lines(stream, verify_record, sys.stdout, what="record")
         raise typer.Exit(code)
+
+    @app.command()
+    def play(
+        game: Annotated[str, typer.Option(help="belote or coinche.")] = "coinche",
+        rules: Annotated[str, typer.Option(help="official or house.")] = "official",
+        target: Annotated[int, typer.Option(help="The points the game is played to.")] = 1000,
+        bots: Annotated[str | None, typer.Option(
+            help="The bots' name for N, E and W, or three names N,E,W (default: the "
+                 "strongest quick bot).")] = None,
+        seed: Annotated[int | None, typer.Option(help="Deal the same game again.")] = None,
+        deals: Annotated[int, typer.Option(help="Stop after this many deals (0: the whole "
+                                                "game).", min=0)] = 0,
+        pace: Annotated[float, typer.Option(help="Seconds between two bots' moves.",
+                                            min=0)] = 0.0,
+        join: Annotated[str | None, typer.Option(help="Join a room by its code instead "
+                                                      "(with --server).")] = None,
+        server: Annotated[str, typer.Option(help="The server of the room to join.")]
+        = "http://127.0.0.1:8000",
+        name: Annotated[str | None, typer.Option(help="Your name in a room.")] = None,
+    ) -> None:
+        """Play at the table in the terminal: you sit South; type a number or an action."""
+        from rich.console import Console
+
+        from rebelote.bots import known_bots
+        from rebelote.rules import IllegalActionError, Rules, RulesError
+        from rebelote.table.model import default_bot
+        from rebelote.table.terminal import LocalTable, RemoteTable
+        from rebelote.table.terminal import play as play_table
+
+        console = Console(highlight=False)
+        if join:
+            try:
+                remote = RemoteTable(server, join, name)
+            except (IllegalActionError, OSError) as e:
+                typer.echo(f"rebelote play: --join: {e}", err=True)
+                raise typer.Exit(2) from None
+            raise typer.Exit(play_table(remote, console, deals=deals))
+        try:
+            chosen = Rules.preset(rules, game)
+            names = [b.strip().lower() for b in (bots or default_bot()).split(",")]
+            if len(names) == 1:
+                names *= 3
+            if len(names) != 3 or any(n not in known_bots() for n in names):
+                raise ValueError(f"--bots: one bot name or three (N,E,W) among "
+                                 f"{', '.join(known_bots())}, not {bots!r}")
+            if target <= 0:
+                raise ValueError("--target: must be a positive number of points")
+        except (ValueError, RulesError) as e:
+            typer.echo(f"rebelote play: {e}", err=True)
+            raise typer.Exit(2) from None
+        local = LocalTable(chosen, target, names, seed, pace)
+        raise typer.Exit(play_table(local, console, deals=deals,
+                                    table_of=lambda: local.table))

@@ -42,7 +42,7 @@ from rebelote.rules import IllegalActionError, Rules, RulesError, seat_step
 from rebelote.scoring import summary_rules
 from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt
 
-SeatKind = Literal["human", "bot"]
+SeatKind = Literal["human", "bot", "open"]
 Entropy = Callable[[], tuple[str, str]]
 
 #: The bot seats are played by when nothing is said: the strongest quick bot known.
@@ -66,7 +66,9 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat: played by a human (``token_hash`` of the secret) or by the bot ``bot``.
+    """One seat: played by a human (``token_hash`` of the secret), by the bot ``bot``, or
+    ``open``: kept for a friend (the table waits at its turn until a friend takes it or it is
+    handed to its bot).
 
     ``away``: a human who left or ran out of time; the seat's bot plays until the human is
     back. A human seat's bot is the one that takes over."""
@@ -97,8 +99,8 @@ class Seat:
     @staticmethod
     def from_json(obj: Mapping[str, Any]) -> Seat:
         kind = obj.get("kind")
-        if kind not in ("human", "bot"):
-            raise InputError("seats.kind", f"{kind!r}: a seat is human or bot")
+        if kind not in ("human", "bot", "open"):
+            raise InputError("seats.kind", f"{kind!r}: a seat is human, bot or open")
         return Seat(kind, str(obj.get("bot") or "random"), str(obj.get("name") or ""),
                     obj.get("token_hash"), bool(obj.get("away")))
 

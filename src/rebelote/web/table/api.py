@@ -161,6 +161,13 @@ def make_table_router(service: TableService) -> APIRouter:
             return JSONResponse({"released": True})
         return await answer(make)
 
+    @router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends")
+    async def fill(table_id: str, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            loaded = await service.fill(table_id, bearer(request, table_id))
+            return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
+        return await answer(make)
+
     @router.post("/{table_id}/back", summary="Take your seat back from its bot (after "
                  "the clock ran out)")
     async def back(table_id: str, request: Request) -> JSONResponse:

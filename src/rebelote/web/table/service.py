@@ -151,11 +151,10 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
         if s == 2:
             seats.append(Seat.human(token, bots[0], _name(obj.get("name"), "name")))
         else:
-            seats.append(Seat("bot", bots[s], "", None, False))
-    meta = {"friends": sorted(friends, key=SEATS.index)}
+            seats.append(Seat("open" if SEATS[s] in friends else "bot", bots[s]))
     table = Table.new(rules, target, seats, dealer=3,
                       pace=_int(obj, "pace", 0, 0, MAX_PACE),
-                      clock=_int(obj, "clock", 0, 0, MAX_CLOCK), meta=meta)
+                      clock=_int(obj, "clock", 0, 0, MAX_CLOCK))
     return table, token
 
 
@@ -254,10 +253,9 @@ class TableService:
 
     @staticmethod
     def free_seats(table: Table) -> list[int]:
-        """Seats a friend may take: bot seats (the ones kept for friends first)."""
-        friends = [SEATS.index(f) for f in table.meta.get("friends", [])]
-        bots = [s for s in (0, 1, 3) if table.seats[s].kind == "bot"]
-        return [s for s in friends if s in bots] + [s for s in bots if s not in friends]
+        """Seats a friend may take: the ones kept for friends first, then the bots'."""
+        return [s for kind in ("open", "bot") for s in (0, 1, 3)
+                if table.seats[s].kind == kind]
 
     # -- operations ---------------------------------------------------------------------------
     async def create(self, body: Any) -> tuple[Loaded, str]:
@@ -325,6 +323,19 @@ class TableService:
                 continue
             return await self.after_write(loaded), token, seat
         raise TableConflictError(table_id, 0)
+
+    async def fill(self, table_id: str, token: str | None) -> Loaded:
+        """Hand every seat still kept for a friend to its bot (any player may)."""
+        loaded = await self.load(table_id)
+        self.seat_of(loaded, token)
+        table = loaded.table
+        for s, seat in enumerate(table.seats):
+            if seat.kind == "open":
+                table = table.with_seat(s, Seat.bot_seat(seat.bot))
+        if table is loaded.table:
+            return loaded
+        loaded = await self.save(loaded, table)
+        return await self.after_write(loaded)
 
     async def release(self, table_id: str, token: str | None) -> Loaded:
         """Hand the caller's seat back to its bot (the secret stops working)."""
