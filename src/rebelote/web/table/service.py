@@ -389,14 +389,34 @@ class TableService:
             return table.bot_action(self._bot("random"), rng)
 
     async def run_bots(self, loaded: Loaded) -> Loaded:
-        """Every bot move up to a human's turn, saved in one write."""
+        """Every bot move up to a human's turn, computed in one thread call and saved in one
+        write. If the bots take longer than :attr:`bot_timeout` (or one fails), the moves made
+        so far are kept and the random bot plays the move in hand; the bots then go on."""
         table = loaded.table
-        moved = False
+        start = table
         while table.bot_to_play:
-            action = await self.bot_move(table)
-            table = table.act(table.turn, action)
-            moved = True
-        if not moved:
+            done: list[Table] = []
+            stop = threading.Event()
+            rng = random.Random(self._rng.getrandbits(64))
+
+            def work(first: Table, done: list[Table] = done, stop: threading.Event = stop,
+                     rng: random.Random = rng) -> None:
+                t = first
+                while t.bot_to_play and not stop.is_set():
+                    t = t.act(t.turn, t.bot_action(self._bot(t.seats[t.turn].bot), rng))
+                    done.append(t)
+
+            try:
+                await asyncio.wait_for(run_in_threadpool(work, table), self.bot_timeout)
+                if done:
+                    table = done[-1]
+            except Exception as e:  # a slow or broken bot never blocks the table
+                stop.set()
+                base = done[-1] if done else table
+                log.warning("bot %s failed at a table (%s): the random bot plays instead",
+                            base.seats[base.turn].bot, type(e).__name__)
+                table = base.act(base.turn, base.bot_action(self._bot("random"), rng))
+        if table is start:
             return loaded
         loaded = await self.save(loaded, table)
         if table.clock and table.turn >= 0:

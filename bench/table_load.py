@@ -1,0 +1,191 @@
+"""Load on the play table: many tables played at once by scripted clients through the API (and
+their WebSockets), side by side with the counter's deal additions and a trivial route, in the
+same run against the same server.
+
+Starts ``rebelote serve`` on a free loopback port with a temporary SQLite file (or targets a
+running server with ``--url``), then measures, each run bounded in count and in time:
+
+- **baseline**: ``GET /healthz``;
+- **counter**: ``POST /api/counter/games/{id}/deals`` (the counter's bench, same clients);
+- **table actions**: each client plays its own table (``pace`` 0, random bots by default so
+  that the bots' thinking stays out of the figure): ``POST /api/tables/{id}/actions`` with a
+  legal action of its view, a new table when a game is won; with ``--sockets`` (default) each
+  table also has a WebSocket open whose pushed views are counted.
+
+Prints actions per second, p50/p99 latency of an action's answer, the ratios to the baseline
+and to the counter, and whether the goal (50 tables, p99 < 100 ms on SQLite) is met.
+
+    .venv/bin/python bench/table_load.py --clients 50 --requests 5000 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+from urllib.parse import urlsplit
+
+from counter_load import Connection, Run, measure, start_server
+
+GOAL_TABLES = 50
+GOAL_P99_MS = 100.0
+
+
+class AuthConnection(Connection):
+    """A keep-alive connection that sends a bearer token."""
+
+    token = ""
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        assert self.reader is not None and self.writer is not None
+        auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n{auth}"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+        self.writer.write(head.encode() + body)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            if line.lower().startswith("content-length:"):
+                length = int(line.split(":", 1)[1])
+        payload = await self.reader.readexactly(length) if length else b""
+        return status, payload
+
+
+async def _drain(url: str, token: str, pushed: list[int]) -> None:
+    import websockets
+
+    async with websockets.connect(url) as ws:
+        await ws.send(json.dumps({"token": token}))
+        async for _ in ws:
+            pushed[0] += 1
+
+
+async def _table_client(host: str, port: int, run: Run, budget: list[int], stop: float,
+                        game: str, bots: str, sockets: bool, pushed: list[int], tables: list[str],
+                        seed: int) -> None:
+    conn = AuthConnection(host, port)
+    await conn.open()
+    rng = random.Random(seed)
+    create = json.dumps({"game": game, "bots": bots, "target": 501}).encode()
+    watcher: asyncio.Task[None] | None = None
+    try:
+        view: dict[str, object] = {"over": True}
+        while budget[0] > 0 and time.perf_counter() < stop:
+            if view.get("over"):
+                if watcher is not None:
+                    watcher.cancel()
+                conn.token = ""
+                status, payload = await conn.request("POST", "/api/tables", create)
+                if status != 201:
+                    raise RuntimeError(f"creating a table answered {status}: {payload[:200]!r}")
+                view = json.loads(payload)
+                conn.token = str(view["token"])
+                tables.append(str(view["id"]))
+                if sockets:
+                    watcher = asyncio.create_task(_drain(
+                        f"ws://{host}:{port}/api/tables/{view['id']}/ws", conn.token, pushed))
+                continue
+            legal = [a for a in view["legal"] if a != "no-declaration"]  # type: ignore[union-attr]
+            if view["phase"] == "auction" and "pass" in legal and rng.random() < 0.7:
+                action = "pass"
+            else:
+                action = rng.choice(legal)
+            budget[0] -= 1
+            t0 = time.perf_counter()
+            status, payload = await conn.request(
+                "POST", f"/api/tables/{view['id']}/actions",
+                json.dumps({"action": action}).encode())
+            run.latencies.append(time.perf_counter() - t0)
+            if status != 200:
+                run.errors += 1
+                status, payload = await conn.request("GET", f"/api/tables/{view['id']}")
+            view = json.loads(payload)
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+            with contextlib.suppress(BaseException):
+                await watcher
+        await conn.close()
+
+
+async def measure_tables(host: str, port: int, clients: int, requests: int, seconds: float,
+                         game: str, bots: str, sockets: bool) -> tuple[Run, int, int]:
+    run = Run("POST actions")
+    budget = [requests]
+    pushed = [0]
+    tables: list[str] = []
+    t0 = time.perf_counter()
+    await asyncio.gather(*(_table_client(host, port, run, budget, t0 + seconds, game, bots,
+                                         sockets, pushed, tables, i) for i in range(clients)))
+    run.elapsed = time.perf_counter() - t0
+    await asyncio.sleep(0.2)
+    return run, len(tables), pushed[0]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="a running server (default: start one on SQLite)")
+    parser.add_argument("--clients", type=int, default=GOAL_TABLES, help="tables at once")
+    parser.add_argument("--requests", type=int, default=5000, help="requests of each run")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each run at most")
+    parser.add_argument("--game", default="coinche", choices=["belote", "coinche"])
+    parser.add_argument("--bots", default="random", help="the tables' bots")
+    parser.add_argument("--no-sockets", dest="sockets", action="store_false",
+                        help="no WebSocket per table")
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
+    args = parser.parse_args()
+
+    load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    proc = None
+    tmp = None
+    if args.url:
+        base_url, db = args.url, "(the server's)"
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="rebelote-bench-")
+        db = f"sqlite:///{tmp.name}/tables.sqlite3"
+        proc, base_url = start_server(db, args.workers)
+    parts = urlsplit(base_url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    try:
+        base, adds, _ = asyncio.run(measure(host, port, args.clients, args.requests,
+                                            args.seconds, 12))
+        acts, tables, pushed = asyncio.run(measure_tables(
+            host, port, args.clients, args.requests, args.seconds, args.game, args.bots,
+            args.sockets))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=15)
+        if tmp is not None:
+            tmp.cleanup()
+
+    print(f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.system()} "
+          f"{platform.release()}, Python {platform.python_version()}, {args.workers} worker(s)")
+    print(f"load average before the runs: {load_before}; after: "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (other processes share the CPUs)")
+    print(f"database: {db}")
+    print(f"load: {args.clients} clients, at most {args.requests} requests or "
+          f"{args.seconds:g} s a run; {args.game} tables, bots {args.bots}, "
+          f"{tables} tables played, {pushed} views pushed on WebSockets")
+    print(base.line())
+    print(adds.line().replace("POST deals      ", "counter deals   "))
+    print(acts.line().replace("POST actions    ", "table actions   "))
+    print(f"ratio table actions / baseline: {acts.rate / base.rate:.2f}; "
+          f"/ counter deal additions: {acts.rate / adds.rate:.2f}")
+    ok = args.clients >= GOAL_TABLES and acts.percentile(99) < GOAL_P99_MS and acts.errors == 0
+    print(f"goal {GOAL_TABLES} tables at once with an action's p99 < {GOAL_P99_MS:.0f} ms: "
+          f"{'met' if ok else 'NOT met'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
