@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -83,13 +84,12 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str) -
     page = ctx.new_page()
     start(page, server, game)
     assert page.locator("#announce").count() == 1
-    for _ in range(80):
-        if page.locator("#result").count():
-            break
+    deadline = time.monotonic() + 120
+    while not page.locator("#result").count() and time.monotonic() < deadline:
         if not act_once(page):
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(200)
     result = page.locator("#result")
-    assert result.count() == 1
+    assert result.count() == 1, page.locator(".tbl").inner_text()
     text = result.inner_text()
     assert re.search(r"Résultat de la donne 1", text)
     assert page.locator("#result .lines tbody tr").count() >= 2
@@ -112,7 +112,8 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
     friend.wait_for_selector(".tbl")
     host.reload()
     assert "Bo" in host.locator("#seat-N").inner_text()
-    for _ in range(200):
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
         if host.locator("#result").count() and friend.locator("#result").count():
             break
         host_cards = set(host.locator(".cards [data-card]").evaluate_all(
@@ -121,8 +122,9 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
             "els => els.map(e => e.dataset.card)"))
         assert not host_cards & friend_cards
         if not (act_once(host) or act_once(friend)):
-            friend.wait_for_timeout(150)
-    assert host.locator("#result").count() and friend.locator("#result").count()
+            friend.wait_for_timeout(200)
+    assert host.locator("#result").count() and friend.locator("#result").count(), \
+        host.locator(".tbl").inner_text() + friend.locator(".tbl").inner_text()
     host.screenshot(path=str(SHOTS / "table-room-host.png"), full_page=True)
     friend.screenshot(path=str(SHOTS / "table-room-friend.png"), full_page=True)
     host_ctx.close()

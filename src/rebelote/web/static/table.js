@@ -21,7 +21,9 @@
     fetch("/tables/" + id + "/fragment?since=" + currentVersion(), {credentials: "same-origin"})
       .then(function (r) { return r.status === 200 ? r.text() : null; })
       .then(function (html) {
-        if (html !== null) {
+        var m = html !== null ? /data-version="(\d+)"/.exec(html) : null;
+        // an answer that crossed a newer one (an action's own answer) is dropped
+        if (m && parseInt(m[1], 10) > currentVersion()) {
           root.innerHTML = html;
           if (window.htmx) window.htmx.process(root);
           if (key) {
@@ -58,6 +60,13 @@
       backoff = Math.min(backoff * 2, 15000);
     };
   }
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    // an action's answer older than what a live update already shows is not swapped in
+    var m = /data-version="(\d+)"/.exec(e.detail.serverResponse || "");
+    if (m && e.detail.target === root && parseInt(m[1], 10) < currentVersion()) {
+      e.detail.shouldSwap = false;
+    }
+  });
   document.body.addEventListener("htmx:afterSwap", function () {
     var first = root.querySelector(".cards .pc.legal, .bids button, .bids input");
     if (first && root.contains(document.activeElement) === false) first.focus();
