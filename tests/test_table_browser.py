@@ -57,7 +57,8 @@ def act_once(page: Any) -> bool:
                 ".cards .pc.legal"):
         loc = page.locator(sel)
         if loc.count():
-            loc.first.click()
+            loc.first.focus()  # played with the keyboard: focus, then Enter
+            page.keyboard.press("Enter")
             page.wait_for_function(
                 "v => document.querySelector('.tbl') && "
                 "document.querySelector('.tbl').dataset.version !== v", arg=before)
@@ -94,6 +95,7 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str) -
     assert re.search(r"Résultat de la donne 1", text)
     assert page.locator("#result .lines tbody tr").count() >= 2
     assert "✓" in page.locator("#result .shuffle summary").inner_text()
+    assert page.locator("#live").inner_text().strip()  # the screen reader's live region
     page.screenshot(path=str(SHOTS / f"table-{game}-result.png"), full_page=True)
     ctx.close()
 

@@ -7,6 +7,14 @@
   var id = root.dataset.id;
   var version = parseInt(root.dataset.version, 10) || 0;
   var status = document.getElementById("live-status");
+  var live = document.getElementById("live");
+  // the live region stays in place (a region swapped in with the table is not announced):
+  // it says the latest call or card after every update
+  function announce() {
+    var said = root.querySelector("#announce");
+    var err = root.querySelector("#refused");
+    if (live && said) live.textContent = (err ? err.textContent + " " : "") + said.textContent;
+  }
   var socket = null, pollTimer = null, backoff = 1000, loading = false, again = false;
 
   function currentVersion() {
@@ -26,6 +34,7 @@
         if (m && parseInt(m[1], 10) > currentVersion()) {
           root.innerHTML = html;
           if (window.htmx) window.htmx.process(root);
+          announce();
           if (key) {
             var el = root.querySelector('[data-card="' + key + '"]') || document.getElementById(key);
             if (el && !el.disabled) el.focus();
@@ -68,6 +77,7 @@
     }
   });
   document.body.addEventListener("htmx:afterSwap", function () {
+    announce();
     var first = root.querySelector(".cards .pc.legal, .bids button, .bids input");
     if (first && root.contains(document.activeElement) === false) first.focus();
   });
