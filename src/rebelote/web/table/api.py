@@ -189,6 +189,17 @@ def make_table_router(service: TableService) -> APIRouter:
                 "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
         return await answer(make)
 
+    @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
+                "cost against the best card (double-dummy solver)")
+    async def analysis(table_id: str, n: int, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            try:
+                _, _, cards = await service.analysis(table_id, bearer(request, table_id), n)
+            except InputError as e:
+                return JSONResponse({"error": str(e)}, status_code=404)
+            return JSONResponse({"deal": n, "cards": cards})
+        return await answer(make)
+
     @router.websocket("/{table_id}/ws")
     async def watch(websocket: WebSocket, table_id: str) -> None:
         """Live views: one at once, then one after every change of the table. The secret

@@ -22,12 +22,13 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from rebelote import __version__
 from rebelote.auction import VALUES
 from rebelote.bots import known_bots
-from rebelote.cards import TEAMS
+from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
 from rebelote.rules import TRUMP_NAMES
 from rebelote.store.tables import TableNotFoundError
-from rebelote.table import default_bot, verify_record
+from rebelote.table import default_bot, turn_seat, verify_record
+from rebelote.table.analysis import solver_available
 from rebelote.web import i18n
 from rebelote.web.table import words
 from rebelote.web.table.api import COOKIE_PREFIX, bearer, refusal
@@ -147,6 +148,7 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
             "score": last["score"],
             "record": last["record"],
             "error": verified,
+            "analysis": solver_available(),
         }
     legal = list(view["legal"])
     cards = {c for c in legal if len(c) == 2}
@@ -270,6 +272,26 @@ def make_table_pages(service: TableService) -> APIRouter:
         if request.headers.get("HX-Request") != "true":
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
         return fragment(request, loaded, seat)
+
+    @router.get("/tables/{table_id}/deals/{n}/analysis", response_class=HTMLResponse)
+    async def analysis_page(table_id: str, n: int, request: Request) -> Response:
+        try:
+            _, seat, cards = await service.analysis(table_id, bearer(request, table_id), n)
+        except (SeatForbiddenError, TableNotFoundError):
+            return render(request, "table/missing.html", 404)
+        except InputError as e:
+            return render(request, "table/analysis.html", 404, error=str(e), cards=[], n=n,
+                          table_id=table_id, totals={})
+        rows = []
+        totals: dict[str, list[int]] = {}
+        for item in cards:
+            rel = turn_seat(SEATS.index(item["seat"]), seat)
+            rows.append({**item, "rel": rel})
+            total = totals.setdefault(rel, [0, 0])
+            total[0] += item["cost"]
+            total[1] += item["mark_cost"]
+        return render(request, "table/analysis.html", cards=rows, n=n, table_id=table_id,
+                      totals=totals, error=None)
 
     @router.post("/tables/{table_id}/release")
     async def release(table_id: str, request: Request) -> Response:

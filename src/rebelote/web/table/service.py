@@ -172,6 +172,7 @@ class TableService:
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self._bots: dict[str, Bot] = {}
+        self._analyses: dict[str, list[Any]] = {}
         self._rng = random.Random(secrets.randbits(64))
         self.bot_timeout = BOT_TIMEOUT
         self.notify_pg = engine is not None and engine.dialect.name == "postgresql"
@@ -472,6 +473,29 @@ class TableService:
             pass
         except Exception:
             log.exception("the clock of table %s stopped", table_id)
+
+    async def analysis(self, table_id: str, token: str | None, n: int) -> tuple[Loaded, int,
+                                                                                list[Any]]:
+        """The solver's analysis of finished deal ``n`` (computed once, in a thread)."""
+        from rebelote.table.analysis import analyse, solver_available
+
+        loaded = await self.load(table_id)
+        seat = self.seat_of(loaded, token)
+        finished = loaded.table.replay.finished
+        if not 1 <= n <= len(finished):
+            raise InputError("n", f"deal {n} of this table is not finished")
+        if not solver_available():
+            raise InputError("analysis", "the double-dummy solver is not part of this build")
+        key = f"{table_id}:{n}"
+        cached = self._analyses.get(key)
+        if cached is not None:
+            return loaded, seat, cached
+        done: list[Any] = await asyncio.wait_for(run_in_threadpool(analyse, finished[n - 1]),
+                                                 120)
+        self._analyses[key] = done
+        while len(self._analyses) > CACHE_SIZE:
+            self._analyses.pop(next(iter(self._analyses)))
+        return loaded, seat, done
 
     async def close(self) -> None:
         for task in (*self._drivers.values(), *self._clocks.values()):

@@ -117,6 +117,18 @@ FR: Final[dict[str, str]] = {
         "Les robots jouent à leur rythme ; la page suit en direct.",
     "Live updates stopped: reconnecting…": "Mise à jour interrompue : reconnexion…",
     "Analysis": "Analyse",
+    "Analysis of the deal, card by card": "Analyse de la donne, carte par carte",
+    "Each card against the best one, every hand visible (double-dummy solver): what it cost "
+    "in card points of its team and in the deal's mark.":
+        "Chaque carte face à la meilleure, toutes les mains visibles (solveur à cartes "
+        "ouvertes) : ce qu'elle a coûté en points de son équipe et en marque de la donne.",
+    "Card": "Carte",
+    "Value": "Valeur",
+    "Best": "Meilleure",
+    "Cost": "Coût",
+    "Cost in the mark": "Coût en marque",
+    "Total cost": "Coût total",
+    "Back to the table": "Retour à la table",
     "Play": "Jouer",
     "Counter": "Compteur",
     "Refused": "Refusé",

@@ -1,0 +1,78 @@
+"""Analysis of a finished deal with the double-dummy solver: each card's cost against the best
+card, in card points and in the deal's mark; the API and the page that show it. Without the
+solver in the build, the route says so (404 naming it)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rebelote.bots import make_bot
+from rebelote.deal import DealState
+from rebelote.rules import Rules
+from rebelote.table.analysis import analyse, solver_available
+from rebelote.web.app import create_app
+
+
+def played_deal(game: str, seed: int) -> DealState:
+    rules = Rules.preset("official", game)
+    rng = random.Random(seed)
+    bot = make_bot("random")
+    while True:
+        state = DealState.new(rules, 0, rng=rng)
+        while not state.is_terminal:
+            seat = state.current_player
+            state = state.apply(bot.act(state.observation(seat), rng))
+        if not state.is_void:
+            return state
+
+
+@pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_each_card_is_valued_against_the_best(game: str) -> None:
+    state = played_deal(game, 4)
+    cards = analyse(state)
+    assert len(cards) == 32
+    for item in cards:
+        assert item["best"] == max(item["values"].values())
+        assert item["value"] == item["values"][item["card"]]
+        assert item["cost"] == item["best"] - item["value"] >= 0
+        if item["cost"] == 0:
+            assert item["mark_cost"] == 0
+    last = cards[-1]  # no choice is left: its value is what its team really made
+    team = "NESW".index(last["seat"]) & 1
+    assert last["value"] == state.card_points()[team]
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(f"sqlite:///{tmp_path / 'a.db'}"))
+
+
+def test_the_analysis_route_and_page(client: TestClient) -> None:
+    t = client.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+    headers = {"Authorization": f"Bearer {t['token']}"}
+    view = t
+    rng = random.Random(1)
+    while not view["last_result"] or view["last_result"]["outcome"] == "void":
+        legal = view["legal"]
+        action = "80 hearts" if "80 hearts" in legal else rng.choice(
+            [a for a in legal if a != "no-declaration"])
+        view = client.post(f"/api/tables/{t['id']}/actions", headers=headers,
+                           json={"action": action}).json()
+    n = view["last_result"]["deal"]
+    r = client.get(f"/api/tables/{t['id']}/deals/{n}/analysis", headers=headers)
+    unfinished = client.get(f"/api/tables/{t['id']}/deals/{n + 5}/analysis", headers=headers)
+    assert unfinished.status_code == 404 and "not finished" in unfinished.json()["error"]
+    assert client.get(f"/api/tables/{t['id']}/deals/{n}/analysis").status_code == 403
+    if not solver_available():
+        assert r.status_code == 404 and "solver" in r.json()["error"]
+        return
+    assert r.status_code == 200 and len(r.json()["cards"]) == 32
+    client.cookies.set(f"rebelote_seat_{t['id']}", t["token"])
+    page = client.get(f"/tables/{t['id']}/deals/{n}/analysis")
+    assert page.status_code == 200 and 'id="analysis"' in page.text
+    assert page.text.count("<tr") >= 33
