@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from rebelote.bots import _REGISTRY, register_bot
 from rebelote.bots.random_bot import RandomBot
@@ -268,11 +269,18 @@ def test_paced_bots_play_in_the_background_and_the_socket_follows(client: TestCl
     assert seen == sorted(seen) and view["legal"]
 
 
-def test_websocket_refuses_a_wrong_secret(client: TestClient) -> None:
+def test_websocket_refuses_a_wrong_secret_and_another_site(client: TestClient) -> None:
     t = new_table(client)
     with client.websocket_connect(f"/api/tables/{t['id']}/ws") as ws:
         ws.send_json({"token": "wrong"})
         assert "Authorization" in ws.receive_json()["error"]
+    client.cookies.set(f"rebelote_seat_{t['id']}", t["token"])
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+            f"/api/tables/{t['id']}/ws", headers={"Origin": "https://evil.example"}) as ws:
+        ws.receive_json()
+    with client.websocket_connect(f"/api/tables/{t['id']}/ws",
+                                  headers={"Origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["seat"] == "S"
 
 
 def test_bad_tables_are_refused_naming_the_field(client: TestClient) -> None:

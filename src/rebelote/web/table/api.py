@@ -15,6 +15,7 @@ import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
@@ -204,6 +205,10 @@ def make_table_router(service: TableService) -> APIRouter:
     async def watch(websocket: WebSocket, table_id: str) -> None:
         """Live views: one at once, then one after every change of the table. The secret
         comes from the cookie, or as the first message ``{"token": ...}``."""
+        origin = websocket.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+            await websocket.close(code=4403)  # another site's page may not use the cookie
+            return
         await websocket.accept()
         token = bearer(websocket, table_id)
         try:
