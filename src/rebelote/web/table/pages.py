@@ -98,24 +98,31 @@ def _auction_choices(legal: list[str]) -> dict[str, Any]:
 
 
 def _announce(view: Mapping[str, Any], lang: str) -> str:
-    """The latest event, as a sentence (the page's live region)."""
-    said = words.seat_word
+    """The latest event, as a sentence (the page's live region), seats named as the page names
+    them (you, partner, East, West)."""
+    tr = words.tr
+
+    def who(seat: str) -> str:
+        return tr(lang, {"S": "You", "N": "Partner"}.get(seat, words.SEAT_WORDS[seat]))
+
+    def plays(seat: str, card: str) -> str:
+        verb = tr(lang, "play" if seat == "S" else "plays")
+        return f"{who(seat)} {verb} {words.card_words(card, lang)}"
+
     if view["over"]:
-        return words.tr(lang, "The game is over.")
+        return tr(lang, "The game is over.")
     if view["trick"]:
         seat, card = view["trick"][-1]
-        return f"{said(seat, lang)} {words.tr(lang, 'plays')} {words.card_words(card, lang)}."
+        return plays(seat, card) + "."
     if view["tricks"]:
         last = view["tricks"][-1]
         seat, card = last["cards"][-1]
-        return (f"{said(seat, lang)} {words.tr(lang, 'plays')} {words.card_words(card, lang)}"
-                f" ; {words.tr(lang, 'Trick')} {words.tr(lang, 'won by')} "
-                f"{said(last['winner'], lang)}.")
+        return f"{plays(seat, card)} ; {tr(lang, 'Trick')} {tr(lang, 'won by')} " \
+               f"{who(last['winner'])}."
     if view["auction"]:
         seat, bid = view["auction"][-1]
-        return f"{said(seat, lang)} : {words.bid_words(bid, lang)}."
-    return f"{words.tr(lang, 'Deal')} {view['deal']}, {words.tr(lang, 'dealer')} " \
-           f"{said(view['dealer'], lang)}."
+        return f"{who(seat)} : {words.bid_words(bid, lang)}."
+    return f"{tr(lang, 'Deal')} {view['deal']}, {tr(lang, 'dealer')} {who(view['dealer'])}."
 
 
 def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str

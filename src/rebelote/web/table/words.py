@@ -112,6 +112,7 @@ FR: Final[dict[str, str]] = {
     "tierce": "tierce", "cinquante": "cinquante", "cent": "cent", "carre": "carré",
     "made": "réussi", "failed": "chuté", "litige": "litige", "void": "passe",
     "plays": "joue",
+    "play": "jouez",
     "bids": "annonce",
     "Bots play at a short pace; the page follows live.":
         "Les robots jouent à leur rythme ; la page suit en direct.",
