@@ -28,7 +28,7 @@ import hashlib
 import hmac
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final, Literal
 
@@ -167,7 +167,6 @@ class Table:
     pace: int = 0
     clock: int = 0
     code: str = ""
-    meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -321,7 +320,7 @@ class Table:
             "teams": {"NS": self.teams[0], "EW": self.teams[1]},
             "seats": [s.to_json() for s in self.seats],
             "deals": [d.to_json() for d in self.deals],
-            "pace": self.pace, "clock": self.clock, "code": self.code, "meta": dict(self.meta),
+            "pace": self.pace, "clock": self.clock, "code": self.code,
         }
 
     @staticmethod
@@ -337,7 +336,6 @@ class Table:
             tuple(DealLog.from_json(d) for d in obj["deals"]),
             (str(teams.get("NS", "Nous")), str(teams.get("EW", "Eux"))),
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
-            dict(obj.get("meta") or {}),
         )
 
 

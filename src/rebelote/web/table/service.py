@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -263,8 +264,7 @@ class TableService:
         table, token = table_from_request(body)
         for _ in range(5):
             code = new_code()
-            table = Table(table.rules, table.target, table.seats, table.deals, table.teams,
-                          table.pace, table.clock, code, table.meta)
+            table = dataclasses.replace(table, code=code)
             try:
                 stored = await self._call(self.store.create, table.to_json(),
                                           game=table.rules.game, code=code)
