@@ -64,7 +64,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-@pytest.mark.parametrize("game", ["belote", "coinche"])
+@pytest.mark.parametrize("game", ["belote", "coinche", "contree"])
 def test_whole_games_through_the_api_and_the_socket_show_no_hidden_card(
         client: TestClient, game: str) -> None:
     t = new_table(client, game=game, target=501)
@@ -290,7 +290,8 @@ def test_bad_tables_are_refused_naming_the_field(client: TestClient) -> None:
                         ({"game": "coinche", "pace": -1}, "pace"),
                         ({"game": "coinche", "friends": ["S"]}, "friends"),
                         ({"game": "coinche", "colour": "red"}, "colour"),
-                        ({"game": "coinche", "options": {"rounding": "up"}}, "options")]:
+                        ({"game": "coinche", "options": {"rounding": "up"}}, "options"),
+                        ({"game": "contree", "rules": "house"}, "rules")]:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 422 and r.json()["error"].startswith(field), (body, r.text)
 

@@ -31,8 +31,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def play(
-        game: Annotated[str, typer.Option(help="belote or coinche.")] = "coinche",
-        rules: Annotated[str, typer.Option(help="official or house.")] = "official",
+        game: Annotated[str, typer.Option(help="belote, coinche or contree.")] = "coinche",
+        rules: Annotated[str, typer.Option(help="official or house (contree: ffb, "
+                                                "cannes-2016...).")] = "official",
         target: Annotated[int, typer.Option(help="The points the game is played to.")] = 1000,
         bots: Annotated[str | None, typer.Option(
             help="The bots' name for N, E and W, or three names N,E,W (default: the "

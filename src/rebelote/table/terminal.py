@@ -132,7 +132,7 @@ def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = No
             f"Us {scores['NS']} – Them {scores['EW']} (to {view['target']})")
     if view["phase"] != "play":
         pass
-    elif view.get("contract") and view["game"] == "coinche":
+    elif view.get("contract") and view["game"] != "belote":
         head += f" · contract {view['contract']} by {names[view['taker']]}"
         if view.get("coinche", 1) > 1:
             head += f" ×{view['coinche']}"

@@ -115,15 +115,18 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     if unknown:
         raise InputError(unknown[0], f"unknown field of a table (known: "
                                      f"{', '.join(sorted(allowed))})")
-    game = _text(obj, "game", "coinche", ("belote", "coinche"))
-    name = _text(obj, "rules", "official", ("official", "house"))
+    game = _text(obj, "game", "coinche", ("belote", "coinche", "contree"))
+    name = obj.get("rules") or "official"
+    if not isinstance(name, str):
+        raise InputError("rules", f"{name!r} is not a rule set's name, like \"official\"")
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
         raise InputError("options", "must be an object of rule options")
     try:
-        rules = Rules.from_options(name, game, dict(options))
+        rules = Rules.from_options(name.strip().lower(), game, dict(options))
     except RulesError as e:
-        raise InputError("options", str(e)) from None
+        field = "rules" if str(e).startswith("rules") else "options"
+        raise InputError(field, str(e).removeprefix("rules: ")) from None
     target = _int(obj, "target", rules.target, 1, 100_000)
     known = known_bots()
     bots_raw = obj.get("bots") or default_bot()
