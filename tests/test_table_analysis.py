@@ -72,7 +72,7 @@ def test_the_analysis_route_and_page(client: TestClient) -> None:
         assert r.status_code == 404 and "solver" in r.json()["error"]
         return
     assert r.status_code == 200 and len(r.json()["cards"]) == 32
-    client.cookies.set(f"rebelote_seat_{t['id']}", t["token"])
+    client.cookies.set("rebelote_keys", f"{t['id']}.{t['token']}")
     page = client.get(f"/tables/{t['id']}/deals/{n}/analysis")
     assert page.status_code == 200 and 'id="analysis"' in page.text
     assert page.text.count("<tr") >= 33

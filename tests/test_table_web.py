@@ -274,7 +274,7 @@ def test_websocket_refuses_a_wrong_secret_and_another_site(client: TestClient) -
     with client.websocket_connect(f"/api/tables/{t['id']}/ws") as ws:
         ws.send_json({"token": "wrong"})
         assert "Authorization" in ws.receive_json()["error"]
-    client.cookies.set(f"rebelote_seat_{t['id']}", t["token"])
+    client.cookies.set("rebelote_keys", f"{t['id']}.{t['token']}")
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             f"/api/tables/{t['id']}/ws", headers={"Origin": "https://evil.example"}) as ws:
         ws.receive_json()

@@ -2,10 +2,10 @@
 
 Every answer to a player is that seat's view (:func:`rebelote.table.table_view`): the seat's
 hand and what is public, turned so that the player sits South. A request proves its seat with
-``Authorization: Bearer <token>`` (or the page's cookie). Refusals change nothing: ``403`` a
-wrong or missing secret, ``409`` an action out of turn, illegal, repeated or on an old version
-(``If-Match``), ``404`` an unknown table, ``422`` a malformed body; each ``{"error": ...}``
-says why.
+``Authorization: Bearer <token>`` (or the pages' key ring cookie). Refusals change nothing:
+``403`` a wrong or missing secret, ``409`` an action out of turn, illegal, repeated or on an
+old version (``If-Match``), ``404`` an unknown table, ``422`` a malformed body; each
+``{"error": ...}`` says why.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from rebelote.errors import InputError
 from rebelote.rules import IllegalActionError
 from rebelote.store.tables import TableConflictError, TableNotFoundError
 from rebelote.web.api import parse_if_match
-from rebelote.web.security import read_json
+from rebelote.web.security import KEYS_COOKIE, KeyRing, read_json
 from rebelote.web.table.service import (
     Loaded,
     SeatForbiddenError,
@@ -32,7 +33,6 @@ from rebelote.web.table.service import (
     TableService,
 )
 
-COOKIE_PREFIX: Final = "rebelote_seat_"
 #: Seconds a socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0
 
@@ -70,12 +70,13 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
                             "content": {"application/json": {"schema": schema}}}}
 
 
-def bearer(request: Request | WebSocket, table_id: str) -> str | None:
-    """The seat's secret: ``Authorization: Bearer``, else the page's cookie for this table."""
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return request.cookies.get(COOKIE_PREFIX + table_id)
+def bearer(conn: HTTPConnection, table_id: str) -> str | None:
+    """The seat's secret: ``Authorization: Bearer``, else the one this browser's key ring
+    (the ``rebelote_keys`` cookie shared with the counter) holds for this table."""
+    scheme, _, token = conn.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return KeyRing.parse(conn.cookies.get(KEYS_COOKIE)).get(table_id)
 
 
 def refusal(exc: Exception) -> JSONResponse | None:

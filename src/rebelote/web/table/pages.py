@@ -2,9 +2,9 @@
 updates with polling as a fallback), all rendered from the seat's view only.
 
 The table's HTML is one fragment (``#table``) rendered from :func:`rebelote.table.table_view`
-of the viewer's seat: nothing the seat may not see can reach the page. The seat's secret is a
-cookie per table (``rebelote_seat_<id>``, HttpOnly). Every form works without JavaScript too
-(a plain post answers a redirect).
+of the viewer's seat: nothing the seat may not see can reach the page. The seat's secret is kept
+in the browser's key ring cookie (``rebelote_keys``, HttpOnly, shared with the counter). Every
+form works without JavaScript too (a plain post answers a redirect).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from rebelote.store.tables import TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.web import i18n
+from rebelote.web.security import KeyRing
 from rebelote.web.table import words
-from rebelote.web.table.api import COOKIE_PREFIX, bearer, refusal
+from rebelote.web.table.api import bearer, refusal
 from rebelote.web.table.service import Loaded, SeatForbiddenError, TableService
 
-YEAR: Final = 365 * 24 * 3600
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 CLOCKS: Final = (0, 30, 60, 120)
 SEAT_ORDER: Final = ("N", "W", "E", "S")
@@ -172,9 +172,9 @@ def make_table_pages(service: TableService) -> APIRouter:
     """The table's HTML routes."""
     router = APIRouter(include_in_schema=False)
 
-    def seat_cookie(response: Response, table_id: str, token: str) -> None:
-        response.set_cookie(COOKIE_PREFIX + table_id, token, max_age=YEAR, httponly=True,
-                            samesite="lax", path="/")
+    def seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
+        """Keep the seat's secret in this browser's key ring (shared with the counter)."""
+        KeyRing.of(request).add(table_id, token).store(request, response)
 
     async def seat_or_none(request: Request, table_id: str) -> tuple[Loaded, int | None]:
         loaded = await service.load(table_id)
@@ -211,7 +211,7 @@ def make_table_pages(service: TableService) -> APIRouter:
         except InputError as e:
             return render(request, "table/new.html", 422, error=str(e), **start_form_context())
         response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
-        seat_cookie(response, loaded.id, token)
+        seat_cookie(request, response, loaded.id, token)
         return response
 
     @router.get("/tables/{table_id}", response_class=HTMLResponse)
@@ -305,7 +305,7 @@ def make_table_pages(service: TableService) -> APIRouter:
         with contextlib.suppress(SeatForbiddenError, TableNotFoundError):
             await service.release(table_id, bearer(request, table_id))
         response = RedirectResponse("/", status_code=303)
-        response.delete_cookie(COOKIE_PREFIX + table_id, path="/")
+        KeyRing.of(request).remove(table_id).store(request, response)
         return response
 
     @router.post("/tables/{table_id}/again")
@@ -323,7 +323,7 @@ def make_table_pages(service: TableService) -> APIRouter:
                 "pace": t.pace, "clock": t.clock, "name": t.seats[seat].name or None}
         new, token = await service.create(body)
         response = RedirectResponse(f"/tables/{new.id}", status_code=303)
-        seat_cookie(response, new.id, token)
+        seat_cookie(request, response, new.id, token)
         return response
 
     @router.get("/tables/{table_id}/qr.svg")
@@ -365,7 +365,7 @@ def make_table_pages(service: TableService) -> APIRouter:
                 raise
             return RedirectResponse(f"/t/{code}", status_code=303)
         response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
-        seat_cookie(response, loaded.id, token)
+        seat_cookie(request, response, loaded.id, token)
         return response
 
     return router
