@@ -422,7 +422,13 @@ class TableService:
                 table = base.act(base.turn, base.bot_action(self._bot("random"), rng))
         if table is start:
             return loaded
-        loaded = await self.save(loaded, table)
+        try:
+            loaded = await self.save(loaded, table)
+        except TableConflictError:  # a seat changed meanwhile: the bots play from there
+            fresh = await self.load(loaded.id)
+            if fresh.version == loaded.version:
+                raise
+            return await self.after_write(fresh)
         if table.clock and table.turn >= 0:
             self.start_clock(loaded.id, loaded.version, table.clock)
         return loaded
