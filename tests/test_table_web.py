@@ -253,6 +253,8 @@ def test_the_clock_hands_a_silent_seat_to_its_bot(client: TestClient) -> None:
         time.sleep(0.1)
         view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
     assert view["version"] > version  # the bot spoke for S
+    client.cookies.set("rebelote_keys", f"{tid}.{token}")
+    assert 'id="back"' in client.get(f"/tables/{tid}/fragment").text
     back = client.post(f"/api/tables/{tid}/back", headers=auth(token)).json()
     assert back["seats"]["S"]["away"] is False
 

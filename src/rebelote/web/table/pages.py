@@ -269,6 +269,17 @@ def make_table_pages(service: TableService) -> APIRouter:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
         return fragment(request, loaded, seat)
 
+    @router.post("/tables/{table_id}/back")
+    async def back(table_id: str, request: Request) -> Response:
+        try:
+            loaded = await service.back(table_id, bearer(request, table_id))
+            seat = service.seat_of(loaded, bearer(request, table_id))
+        except (SeatForbiddenError, TableNotFoundError):
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        if request.headers.get("HX-Request") != "true":
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        return fragment(request, loaded, seat)
+
     @router.post("/tables/{table_id}/fill")
     async def fill(table_id: str, request: Request) -> Response:
         try:

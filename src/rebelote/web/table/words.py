@@ -45,6 +45,9 @@ FR: Final[dict[str, str]] = {
     "North": "Nord", "East": "Est", "South": "Sud", "West": "Ouest",
     "bot": "robot",
     "waiting for a friend": "on attend un ami",
+    "The clock ran out: your bot plays for you.":
+        "Le temps est écoulé : votre robot joue pour vous.",
+    "I'm back": "Je reviens",
     "The table waits for a friend at": "La table attend un ami à la place",
     "Seats kept for friends": "Places gardées pour des amis",
     "Let bots play these seats": "Confier ces places aux robots",
