@@ -24,6 +24,7 @@ from starlette.requests import HTTPConnection
 from rebelote.errors import InputError
 from rebelote.rules import IllegalActionError
 from rebelote.store.tables import TableConflictError, TableNotFoundError
+from rebelote.web import schemas
 from rebelote.web.api import parse_if_match
 from rebelote.web.security import KEYS_COOKIE, KeyRing, read_json
 from rebelote.web.table.service import (
@@ -39,8 +40,8 @@ WATCH_POLL: Final = 20.0
 _CREATE_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "properties": {
-        "game": {"type": "string", "enum": ["belote", "coinche"]},
-        "rules": {"type": "string", "enum": ["official", "house"]},
+        "game": {"type": "string", "enum": ["belote", "coinche", "contree"]},
+        "rules": {"type": "string", "example": "official"},
         "options": {"type": "object"},
         "target": {"type": "integer", "example": 1000},
         "bots": {"description": "a bot name for N, E and W, or {\"N\": name, ...}",
@@ -65,9 +66,42 @@ _JOIN_SCHEMA: Final[dict[str, Any]] = {
     "required": ["code"]}
 
 
-def _body(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"requestBody": {"required": True,
-                            "content": {"application/json": {"schema": schema}}}}
+_CARDS: Final[dict[str, Any]] = {"type": "array", "items": {"type": "string"}}
+#: A seat's view (docs/table.md lists every field); more fields are welcome.
+VIEW: Final[dict[str, Any]] = {
+    "type": "object",
+    "required": ["seat", "game", "deal", "commitment", "phase", "turn", "hand", "legal",
+                 "scores", "over", "version"],
+    "properties": {
+        "seat": {"type": "string", "enum": ["N", "E", "S", "W"]},
+        "game": {"type": "string"}, "deal": {"type": "integer"},
+        "commitment": {"type": "string"}, "phase": {"type": "string"},
+        "turn": {"type": ["string", "null"]}, "hand": _CARDS, "legal": _CARDS,
+        "scores": {"type": "object"}, "over": {"type": "boolean"},
+        "version": {"type": "integer"}, "token": {"type": "string"},
+    },
+}
+RECORD: Final[dict[str, Any]] = {
+    "type": "object", "required": ["hands", "auction", "tricks", "commitment", "seed", "salt"]}
+ANALYSIS: Final[dict[str, Any]] = {
+    "type": "object", "required": ["deal", "cards"],
+    "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"}}}
+_SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
+_WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
+_READ: Final = (403, 404, 422, 503)
+
+
+def _doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any], description: str,
+         *errors: int, secret: bool = True) -> dict[str, Any]:
+    """A route's ``openapi_extra``: its body, its answer and its errors."""
+    doc: dict[str, Any] = {"responses": schemas.answer_doc(status, answer, description,
+                                                           *errors)}
+    if body is not None:
+        doc["requestBody"] = {"required": True,
+                              "content": {schemas.JSON: {"schema": body}}}
+    if secret:
+        doc["security"] = _SECURITY
+    return doc
 
 
 def bearer(conn: HTTPConnection, table_id: str) -> str | None:
@@ -113,16 +147,18 @@ def make_table_router(service: TableService) -> APIRouter:
         out.update(more)
         return JSONResponse(out, status_code=status, headers={"ETag": f'"{loaded.version}"'})
 
-    @router.post("", status_code=201, openapi_extra=_body(_CREATE_SCHEMA),
-                 summary="Start a table (you sit South)")
+    @router.post("", status_code=201, summary="Start a table (you sit South)",
+                 openapi_extra=_doc(_CREATE_SCHEMA, 201, VIEW, "Your view and your secret",
+                                    413, 415, 422, 503, secret=False))
     async def create(request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             loaded, token = await service.create(await read_json(request))
             return seat_view(loaded, 2, 201, token=token)
         return await answer(make)
 
-    @router.post("/join", status_code=201, openapi_extra=_body(_JOIN_SCHEMA),
-                 summary="Take a free seat of a room by its join code")
+    @router.post("/join", status_code=201, summary="Take a free seat of a room by its code",
+                 openapi_extra=_doc(_JOIN_SCHEMA, 201, VIEW, "Your view and your secret",
+                                    404, 409, 413, 415, 422, 503, secret=False))
     async def join(request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             body = await read_json(request)
@@ -134,7 +170,8 @@ def make_table_router(service: TableService) -> APIRouter:
             return seat_view(loaded, seat, 201, token=token)
         return await answer(make)
 
-    @router.get("/{table_id}", summary="What your seat may see of the table")
+    @router.get("/{table_id}", summary="What your seat may see of the table",
+                openapi_extra=_doc(None, 200, VIEW, "Your view", *_READ))
     async def get(table_id: str, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             loaded = await service.load(table_id)
@@ -144,8 +181,9 @@ def make_table_router(service: TableService) -> APIRouter:
             return seat_view(loaded, seat)
         return await answer(make)
 
-    @router.post("/{table_id}/actions", openapi_extra=_body(_ACTION_SCHEMA),
-                 summary="Bid or play a card")
+    @router.post("/{table_id}/actions", summary="Bid or play a card",
+                 openapi_extra=_doc(_ACTION_SCHEMA, 200, VIEW, "Your view after the bots",
+                                    *_WRITE))
     async def act(table_id: str, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             body = await read_json(request)
@@ -156,14 +194,17 @@ def make_table_router(service: TableService) -> APIRouter:
             return seat_view(loaded, seat)
         return await answer(make)
 
-    @router.post("/{table_id}/release", summary="Hand your seat back to its bot")
+    @router.post("/{table_id}/release", summary="Hand your seat back to its bot",
+                 openapi_extra=_doc(None, 200, {"type": "object", "required": ["released"]},
+                                    "Released", *_WRITE))
     async def release(table_id: str, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             await service.release(table_id, bearer(request, table_id))
             return JSONResponse({"released": True})
         return await answer(make)
 
-    @router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends")
+    @router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends",
+                 openapi_extra=_doc(None, 200, VIEW, "Your view", *_WRITE))
     async def fill(table_id: str, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             loaded = await service.fill(table_id, bearer(request, table_id))
@@ -171,7 +212,8 @@ def make_table_router(service: TableService) -> APIRouter:
         return await answer(make)
 
     @router.post("/{table_id}/back", summary="Take your seat back from its bot (after "
-                 "the clock ran out)")
+                 "the clock ran out)", openapi_extra=_doc(None, 200, VIEW, "Your view",
+                                                          *_WRITE))
     async def back(table_id: str, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             loaded = await service.back(table_id, bearer(request, table_id))
@@ -179,7 +221,8 @@ def make_table_router(service: TableService) -> APIRouter:
         return await answer(make)
 
     @router.get("/{table_id}/deals/{n}.json", summary="A finished deal's record (with its "
-                "commitment, seed and salt)")
+                "commitment, seed and salt)",
+                openapi_extra=_doc(None, 200, RECORD, "The deal record", *_READ))
     async def record(table_id: str, n: int, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             loaded = await service.load(table_id)
@@ -192,7 +235,8 @@ def make_table_router(service: TableService) -> APIRouter:
         return await answer(make)
 
     @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
-                "cost against the best card (double-dummy solver)")
+                "cost against the best card (double-dummy solver)",
+                openapi_extra=_doc(None, 200, ANALYSIS, "Each card's cost", *_READ))
     async def analysis(table_id: str, n: int, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
             try:
