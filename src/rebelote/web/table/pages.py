@@ -20,12 +20,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from rebelote import __version__
-from rebelote.auction import VALUES
 from rebelote.bots import known_bots
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
-from rebelote.rules import TRUMP_NAMES
+from rebelote.rules import CONTRACTS, TRUMP_NAMES
 from rebelote.store.tables import TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
@@ -90,7 +89,7 @@ def _auction_choices(legal: list[str]) -> dict[str, Any]:
                 trumps.append(tail)
         elif item in TRUMP_NAMES:
             suits.append(item)
-    order = [str(v) for v in VALUES] + ["capot", "generale"]
+    order = [str(v) for v in CONTRACTS] + ["capot", "generale"]
     values.sort(key=order.index)
     return {"pass": "pass" in legal, "take": "take" in legal, "coinche": "coinche" in legal,
             "surcoinche": "surcoinche" in legal, "suits": suits, "contracts": values,
