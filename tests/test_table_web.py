@@ -336,3 +336,22 @@ def test_a_seat_kept_for_a_friend_waits_until_taken_or_given_to_its_bot(
     filled = client.post(f"/api/tables/{tid}/fill", headers=auth(token)).json()
     assert filled["seats"]["N"]["kind"] == "bot" and filled["auction"]
     assert filled["turn"] == "S" or filled["over"]
+
+
+def test_a_player_who_leaves_is_played_by_the_bot_until_back(client: TestClient) -> None:
+    client.app.state.tables.leave_grace = 0.3  # type: ignore[attr-defined]
+    t = new_table(client)
+    tid, token = t["id"], t["token"]
+    with client.websocket_connect(f"/api/tables/{tid}/ws", headers=auth(token)) as ws:
+        ws.receive_json()
+        time.sleep(0.6)  # a live page is open: the player is here
+        assert not client.get(f"/api/tables/{tid}", headers=auth(token)).json()[
+            "seats"]["S"]["away"]
+    deadline = time.monotonic() + 10
+    view = t
+    while time.monotonic() < deadline and not view["seats"]["S"]["away"]:
+        time.sleep(0.1)
+        view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert view["seats"]["S"]["away"]  # the page closed: the bot plays for S
+    back = client.post(f"/api/tables/{tid}/back", headers=auth(token)).json()
+    assert back["seats"]["S"]["away"] is False

@@ -275,6 +275,7 @@ def make_table_router(service: TableService) -> APIRouter:
         if loaded.table.bot_to_play and loaded.table.pace:
             service.start_driver(table_id)
         closed = asyncio.create_task(_until_closed(websocket))
+        service.connected(table_id, seat)
         try:
             await websocket.send_json(service.view(loaded, seat))
             version = loaded.version
@@ -296,6 +297,7 @@ def make_table_router(service: TableService) -> APIRouter:
             pass
         finally:
             closed.cancel()
+            service.disconnected(table_id, seat)
             with contextlib.suppress(Exception):
                 await websocket.close()
 

@@ -57,6 +57,8 @@ MAX_CLOCK: Final = 600
 MAX_NAME: Final = 24
 #: Milliseconds between the moves a bot makes for a player who is away.
 AWAY_PACE: Final = 700
+#: Seconds after a player's last live page closed before the seat's bot plays for them.
+LEAVE_GRACE: Final = 30.0
 
 
 class SeatForbiddenError(PermissionError):
@@ -177,6 +179,9 @@ class TableService:
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self._bots: dict[str, Bot] = {}
         self._analyses: dict[str, list[Any]] = {}
+        self._sockets: dict[tuple[str, int], int] = {}
+        self._leaving: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self.leave_grace = LEAVE_GRACE
         self._rng = random.Random(secrets.randbits(64))
         self.bot_timeout = BOT_TIMEOUT
         self.notify_pg = engine is not None and engine.dialect.name == "postgresql"
@@ -235,6 +240,44 @@ class TableService:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
         return self._versions.get(table_id, version)
+
+    def connected(self, table_id: str, seat: int) -> None:
+        """A live page of ``seat`` opened (its player is here)."""
+        key = (table_id, seat)
+        self._sockets[key] = self._sockets.get(key, 0) + 1
+        task = self._leaving.pop(key, None)
+        if task is not None:
+            task.cancel()
+
+    def disconnected(self, table_id: str, seat: int) -> None:
+        """A live page of ``seat`` closed: when none is left for :attr:`leave_grace` seconds,
+        the player has left and the seat's bot plays for them (``away``)."""
+        key = (table_id, seat)
+        left = self._sockets.get(key, 1) - 1
+        if left > 0:
+            self._sockets[key] = left
+            return
+        self._sockets.pop(key, None)
+        if key not in self._leaving:
+            self._leaving[key] = asyncio.create_task(self._leave(table_id, seat))
+
+    async def _leave(self, table_id: str, seat: int) -> None:
+        try:
+            await asyncio.sleep(self.leave_grace)
+            self._leaving.pop((table_id, seat), None)
+            if self._sockets.get((table_id, seat)):
+                return
+            loaded = await self.load(table_id)
+            old = loaded.table.seats[seat]
+            if old.kind != "human" or old.away or loaded.table.is_over:
+                return
+            away = Seat(old.kind, old.bot, old.name, old.token_hash, True)
+            loaded = await self.save(loaded, loaded.table.with_seat(seat, away))
+            await self.after_write(loaded)
+        except (TableConflictError, asyncio.CancelledError):
+            pass
+        except Exception:
+            log.exception("leaving table %s", table_id)
 
     # -- seats --------------------------------------------------------------------------------
     @staticmethod
@@ -507,9 +550,10 @@ class TableService:
         return loaded, seat, done
 
     async def close(self) -> None:
-        for task in (*self._drivers.values(), *self._clocks.values()):
+        tasks = (*self._drivers.values(), *self._clocks.values(), *self._leaving.values())
+        for task in tasks:
             task.cancel()
-        for task in (*self._drivers.values(), *self._clocks.values()):
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
 
