@@ -17,8 +17,8 @@ from rebelote.table.analysis import analyse, solver_available
 from rebelote.web.app import create_app
 
 
-def played_deal(game: str, seed: int) -> DealState:
-    rules = Rules.preset("official", game)
+def played_deal(game: str, seed: int, name: str = "official") -> DealState:
+    rules = Rules.preset(name, game)
     rng = random.Random(seed)
     bot = make_bot("random")
     while True:
@@ -42,9 +42,45 @@ def test_each_card_is_valued_against_the_best(game: str) -> None:
         assert item["cost"] == item["best"] - item["value"] >= 0
         if item["cost"] == 0:
             assert item["mark_cost"] == 0
+    # random bots: some card cost something, and the mark cost has the cost's sign
+    assert any(item["cost"] > 0 for item in cards)
+    assert all(item["mark_cost"] >= 0 for item in cards)
     last = cards[-1]  # no choice is left: its value is what its team really made
     team = "NESW".index(last["seat"]) & 1
-    assert last["value"] == state.card_points()[team]
+    assert last["value"] == state.summary().points[team]
+
+
+@pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
+@pytest.mark.parametrize(("name", "game", "seed"), [("official", "belote", 7),
+                                                    ("official", "coinche", 8),
+                                                    ("house", "coinche", 9)])
+def test_the_last_four_tricks_agree_with_the_plain_solver(name: str, game: str,
+                                                          seed: int) -> None:
+    """The analysis' values of every card of the last four tricks are the plain reference
+    solver's, on the position rebuilt from the deal's own tricks."""
+    from rebelote.cards import SEATS, parse_card
+    from rebelote.rules import trick_points
+    from rebelote.solver import Position, solve_reference
+
+    rules = Rules.preset(name, game)
+    state = played_deal(game, seed, name)
+    cards = analyse(state)
+    hands = list(state.start_hands)
+    points, won = [0, 0], [0, 0]
+    for number, (leader, trick) in enumerate(state.tricks, start=1):
+        for i, card in enumerate(trick):
+            seat = (leader + i * state.step) % 4
+            if number >= 5:
+                item = cards[(number - 1) * 4 + i]
+                assert SEATS.index(item["seat"]) == seat
+                assert parse_card(item["card"]) == card
+                pos = Position.make(hands, state.trump, leader, trick[:i], points, won, rules)
+                want = solve_reference(pos, rules)
+                assert {parse_card(c): v for c, v in item["values"].items()} == want
+            hands[seat] &= ~(1 << card)
+        winner = state.tricks[number][0] if number < 8 else state.leader
+        points[winner & 1] += trick_points(trick, state.trump, rules)
+        won[winner & 1] += 1
 
 
 @pytest.fixture()

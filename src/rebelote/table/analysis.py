@@ -8,18 +8,27 @@ card's cost is the best card's value minus its own (0 for a best card). The cost
 scores the deal twice (:func:`rebelote.scoring.score_deal`): with the trick points the best card
 would have given and with the played card's, the rest of the deal (contract, coinche,
 declarations, belote) unchanged; it is the difference of the team's mark minus the other's.
+A value of the capot total is the team's capot; a value of 0 is read as the other team's capot
+(the solver counts card points, not tricks: the other side making every trick is the line that
+leaves 0, save for tricks of cards worth nothing).
+
+The compiled solver keeps one transposition table per process and is not re-entrant across
+threads: analyses run one at a time (a lock), whatever thread the web server gives them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import threading
 from typing import Any
 
 from rebelote.cards import SEATS, TEAMS, card_str
 from rebelote.deal import DealState
 from rebelote.rules import IllegalActionError, trick_points
 from rebelote.scoring import score_deal
+
+_SOLVING = threading.Lock()
 
 
 def solver_available() -> bool:
@@ -58,6 +67,11 @@ def analyse(state: DealState) -> list[dict[str, Any]]:
         raise IllegalActionError("analysis: the deal is not over")
     if state.is_void:
         return []
+    with _SOLVING:
+        return _analyse(state)
+
+
+def _analyse(state: DealState) -> list[dict[str, Any]]:
     solver = importlib.import_module("rebelote.solver")
     rules = state.rules
     step = state.step
