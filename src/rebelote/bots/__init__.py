@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from rebelote.bots.base import Bot
 from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.pimc import LEVELS, PimcBot
 from rebelote.bots.random_bot import RandomBot
 
 #: Makes a bot: called with no argument for a spec without a level, with the level's text
@@ -120,11 +121,13 @@ def make_bot(spec: str | BotSpec) -> Bot:
 
 register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
+register_bot("pimc", PimcBot, levels=tuple(LEVELS))
 
 __all__ = [
     "Bot",
     "BotSpec",
     "HeuristicBot",
+    "PimcBot",
     "RandomBot",
     "bot_levels",
     "known_bots",

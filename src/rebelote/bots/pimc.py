@@ -1,0 +1,498 @@
+"""The search player (PIMC / IS-DD): for each decision it deals worlds consistent with its
+seat's observation, solves each with the double-dummy solver, scores each world's outcome
+through the real scoring function and takes the action of the best expected **mark**.
+
+- **Worlds** come from :meth:`Observation.sample <rebelote.observation.Observation.sample>` (the
+  hidden cards dealt again so that the same auction and cards replay: voids, refusals to trump
+  or overtrump, shown declarations and belote are hard constraints there) and are **weighted**
+  by what the auction says about the hidden hands (:func:`world_weight`): a seat that bid a
+  contract probably holds a hand that supports it, a seat that passed probably does not.
+- **Card play**: each world is solved by :func:`rebelote.solver.solve` (every legal card's
+  final card points for the mover's team under perfect play); each value is turned into the
+  deal's marks by :func:`rebelote.scoring.score_deal` (the contract's threshold, coinche and
+  surcoinche, capot, declarations and belote all count) and the card with the best weighted
+  mean of its team's mark minus the other team's is played.
+- **Bidding by simulation**: for each trump mode among the legal bids, each world is solved
+  from the first lead with the bidder's team taking (:func:`rebelote.solver.best_value`); each
+  legal bid (a take, a value, coinche, surcoinche) gets the weighted mean mark of its outcome,
+  ``pass`` the mark of the contract in force (0 when there is none yet), and the best is
+  called. When the budget runs out before enough worlds, the heuristic bot bids.
+
+Budgets: a count of worlds (reproducible from the ``rng`` given to :meth:`PimcBot.act`), and
+optionally a time limit per decision (for play against a human; then at least
+``min_worlds`` are solved). Levels: :data:`LEVELS`.
+
+>>> from rebelote.bots import make_bot
+>>> bot = make_bot("pimc:fast")
+>>> bot.worlds, bot.seconds
+(8, None)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from rebelote.auction import PASS, Bid
+from rebelote.bots.heuristic import HeuristicBot, contract_points
+from rebelote.cards import TEAMS, Mask
+from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
+from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
+from rebelote.observation import Observation
+from rebelote.scoring import DealSummary, score_deal
+from rebelote.solver import Position, best_value, solve
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """``worlds`` sampled for a card (at most), ``bid_worlds`` for a bid; ``seconds`` a time
+    limit per decision (``None``: count only, reproducible); ``min_worlds`` solved even when
+    the time is up (below it, a bid falls back on the heuristic)."""
+
+    worlds: int
+    bid_worlds: int
+    seconds: float | None = None
+    min_worlds: int = 4
+
+
+#: The named levels: ``pimc`` is ``default`` (time-limited, for play against a human),
+#: ``fast`` and ``strong`` count worlds only (reproducible, for the arena). ``pimc:N`` is N
+#: worlds a card and N/2 a bid, counted.
+LEVELS: Final = {
+    "default": Budget(worlds=32, bid_worlds=12, seconds=0.25),
+    "fast": Budget(worlds=8, bid_worlds=6),
+    "strong": Budget(worlds=48, bid_worlds=16),
+}
+
+
+def budget_of(level: str | None) -> Budget:
+    """The budget of a level name or a count of worlds; :class:`ValueError` otherwise."""
+    if level is None:
+        return LEVELS["default"]
+    key = level.strip().lower()
+    if key in LEVELS:
+        return LEVELS[key]
+    if key.isdigit() and 1 <= int(key) <= 10_000:
+        n = int(key)
+        return Budget(worlds=n, bid_worlds=max(1, n // 2), min_worlds=min(4, n))
+    raise ValueError(f"a pimc level is one of {', '.join(LEVELS)} or a count of worlds 1..10000"
+                     f", not {level!r}")
+
+
+class PimcBot:
+    """The search player. ``act`` sees only its observation; worlds come from ``rng``."""
+
+    name: str = "pimc"
+
+    def __init__(self, level: str | None = None, budget: Budget | None = None) -> None:
+        self.budget = budget or budget_of(level)
+        self.fallback = HeuristicBot()
+
+    @property
+    def worlds(self) -> int:
+        return self.budget.worlds
+
+    @property
+    def seconds(self) -> float | None:
+        return self.budget.seconds
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        if observation.phase == AUCTION:
+            return self._bid(observation, rng)
+        cards = [a for a in observation.legal if isinstance(a, Play)]
+        if not cards:
+            if NO_DECLARATION in observation.legal:  # pragma: no cover - cards come with it
+                return NO_DECLARATION
+            raise ValueError("act: the observed seat has no action to take")
+        if len(cards) == 1:
+            return cards[0]
+        values = card_marks(observation, rng, self.budget)
+        if not values:
+            return self.fallback.act(observation, rng)
+        return max(cards, key=lambda a: values[a.card])
+
+    def _bid(self, obs: Observation, rng: random.Random) -> Action:
+        legal = [b for b in obs.legal if isinstance(b, Bid)]
+        if len(legal) == 1:
+            return legal[0]
+        sims = bid_marks(obs, rng, self.budget)
+        if sims is None:
+            return self.fallback.act(obs, rng)
+        return choose_call(legal, sims)
+
+
+#: The least chance of making a contract the player bids, of the opponents' contract falling
+#: for a coinche, of making a coinched contract for a surcoinche: the worlds are few and the
+#: best of many noisy estimates is optimistic, so a call needs a margin beyond its mean mark.
+BID_CHANCE: Final = 0.6
+COINCHE_CHANCE: Final = 0.75
+SURCOINCHE_CHANCE: Final = 0.8
+
+
+def choose_call(legal: list[Bid], sims: dict[Bid, tuple[float, float]]) -> Bid:
+    """The call of the best mean mark among those likely enough to succeed (``sims``: each
+    simulated call's mean mark for the seat's team and its chance of a positive mark), else
+    ``pass``."""
+    pass_mark = sims.get(PASS, (0.0, 0.0))[0]
+    best: Bid = PASS
+    best_mark = pass_mark
+    for bid in legal:
+        got = sims.get(bid)
+        if got is None or bid == PASS:
+            continue
+        mark, chance = got
+        need = COINCHE_CHANCE if bid.kind == "coinche" else \
+            SURCOINCHE_CHANCE if bid.kind == "surcoinche" else BID_CHANCE
+        if chance >= need and mark > best_mark:
+            best, best_mark = bid, mark
+    return best
+
+
+# -- worlds and their weights --------------------------------------------------------------------
+#: How sharply a bid or a pass weighs a world: a logistic of the evaluation's distance to the
+#: threshold, in card points.
+BID_SCALE: Final = 10.0
+PASS_SCALE: Final = 14.0
+#: The least weight a world keeps (the evaluation is a guess, not a rule).
+FLOOR: Final = 0.02
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
+
+
+def auction_hands(world: DealState) -> tuple[Mask, Mask, Mask, Mask]:
+    """Each seat's cards during the auction in a world (5 in belote)."""
+    if world.phase == AUCTION or world.auction.is_void:
+        return world.hands
+    start = world.start_hands
+    if not world.stock:
+        return start
+    after = 1 << world.turned
+    for c in world.stock:
+        after |= 1 << c
+    return (start[0] & ~after, start[1] & ~after, start[2] & ~after, start[3] & ~after)
+
+
+def world_weight(world: DealState, obs: Observation) -> float:
+    """How likely the world's hidden hands are to have made the calls the seat heard: each
+    other seat's bid (its hand's evaluation should support the contract) and pass (it should
+    not have supported one it could have called), multiplied. 1.0 with nothing to weigh."""
+    rules = world.rules
+    hands = auction_hands(world)
+    me = obs.seat
+    turned = obs.turned
+    weight = 1.0
+    best_value_so_far = 0
+    for seat, bid in obs.auction:
+        if seat == me:
+            if bid.kind == "value":
+                best_value_so_far = bid.value
+            continue
+        hand = hands[seat]
+        if rules.game == "belote":
+            if bid.kind in ("take", "suit"):
+                trump = turned >> 3 if bid.kind == "take" else bid.trump
+                if trump >= 4:
+                    continue
+                e = contract_points(hand | 1 << turned, trump, rules.declarations)
+                weight *= max(FLOOR, _logistic((e - 76.0) / BID_SCALE))
+            elif bid == PASS and turned >= 0:
+                e = contract_points(hand | 1 << turned, turned >> 3, rules.declarations)
+                weight *= max(FLOOR, _logistic((96.0 - e) / PASS_SCALE))
+        else:
+            if bid.kind == "value" and bid.trump >= 0:
+                e = contract_points(hand, bid.trump, rules.declarations)
+                # a bid says "my hand and my partner's share make V"; raising says less
+                weight *= max(FLOOR, _logistic((e + 10.0 - bid.value) / BID_SCALE))
+                best_value_so_far = bid.value
+            elif bid == PASS and best_value_so_far < 90:
+                e = max(contract_points(hand, t, rules.declarations) for t in range(4))
+                weight *= max(FLOOR, _logistic((100.0 - e) / PASS_SCALE))
+    return weight
+
+
+def tricks_won(tricks: tuple[tuple[int, tuple[int, ...]], ...], leader: int) -> tuple[int, int]:
+    """Tricks won by NS and EW: each finished trick's winner leads the next (or leads now)."""
+    won = [0, 0]
+    for i in range(len(tricks)):
+        winner = tricks[i + 1][0] if i + 1 < len(tricks) else leader
+        won[winner & 1] += 1
+    return won[0], won[1]
+
+
+def position_of(world: DealState) -> Position:
+    """The solver's position of a world in its play."""
+    return Position(world.hands, world.trump, world.leader, world.trick, world.points,
+                    tricks_won(world.tricks, world.leader))
+
+
+# -- marks ---------------------------------------------------------------------------------------
+class Marker:
+    """Turns a team's final card points in a world (a solver value) into the deal's mark
+    difference for a team, through :func:`score_deal`; the declarations and belote come from
+    the world (seats yet to play their first card declare their best set)."""
+
+    def __init__(self, world: DealState, taker: int, contract: Bid | None, multiplier: int
+                 ) -> None:
+        rules = world.rules
+        trump = world.trump if world.phase != AUCTION else (contract.trump if contract else -1)
+        self.rules = rules
+        self.trump = trump
+        self.taker = taker
+        self.contract = contract
+        self.multiplier = multiplier
+        self.total = rules.card_total(trump) + 10
+        self.capot = rules.capot_total(trump)
+        declared: list[tuple[Combo, ...]] = [
+            d if d is not None else world.best[s] for s, d in enumerate(world.declared)]
+        decl = [0, 0]
+        if rules.declarations and any(declared):
+            team = declaring_team(declared, trump, world.first, world.step,
+                                  rules.declaration_tie)
+            if team >= 0:
+                decl[team] = sum(c.points for s in range(team, 4, 2) for c in declared[s])
+        self.declarations = (decl[0], decl[1])
+        bel = [0, 0]
+        for holder in belote_holders(world.start_hands, trump):
+            if holder >= 0:
+                bel[holder & 1] += 1
+        self.belote = (bel[0], bel[1])
+        self.held_over = world.held_over
+        self._cache: dict[tuple[int, int], int] = {}
+
+    def mark(self, team: int, points: int, won_trick: bool, for_team: int) -> int:
+        """The mark of ``for_team`` minus the other's when ``team`` ends with ``points`` card
+        points (dix de der and capot included); ``won_trick``: ``team`` won a trick already."""
+        key = (team * 2 + for_team, points * 2 + won_trick)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        rules = self.rules
+        capot: int = -1
+        pts = [0, 0]
+        if points >= self.capot:
+            capot = team
+            pts[team] = self.capot
+        elif points == 0 and not won_trick:
+            capot = 1 - team
+            pts[1 - team] = self.capot
+        else:
+            pts[team] = points
+            pts[1 - team] = self.total - points
+        contract: int | str | None = None
+        if rules.game == "coinche" and self.contract is not None:
+            c = self.contract
+            contract = c.value if c.kind == "value" else c.kind
+        summary = DealSummary(
+            game=rules.game, taker=TEAMS[self.taker & 1], trump=self.trump,
+            points=(pts[0], pts[1]), contract=contract, coinche=self.multiplier,
+            capot=TEAMS[capot] if capot >= 0 else None, generale=False,
+            declarations=self.declarations, belote=self.belote, held_over=self.held_over)
+        ns, ew = score_deal(summary, rules).score
+        got = ns - ew if for_team == 0 else ew - ns
+        self._cache[key] = got
+        return got
+
+
+def _sampler(obs: Observation, rng: random.Random, count: int, seconds: float | None,
+             least: int) -> Callable[[], tuple[DealState, float] | None]:
+    """A source of weighted worlds: ``None`` once ``count`` are drawn or the time is up (after
+    at least ``least``)."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    drawn = 0
+
+    def next_world() -> tuple[DealState, float] | None:
+        nonlocal drawn
+        if drawn >= count:
+            return None
+        if deadline is not None and drawn >= least and time.perf_counter() > deadline:
+            return None
+        drawn += 1
+        world = obs.sample(rng)
+        return world, world_weight(world, obs)
+
+    return next_world
+
+
+def card_marks(obs: Observation, rng: random.Random, budget: Budget) -> dict[int, float]:
+    """Each legal card's weighted mean mark (the seat's team's mark minus the other's) over
+    the worlds solved within the budget; empty if no world could be weighed."""
+    team = obs.seat & 1
+    total: dict[int, float] = {}
+    weights = 0.0
+    draw = _sampler(obs, rng, budget.worlds, budget.seconds, budget.min_worlds)
+    contract = obs.contract
+    while (got := draw()) is not None:
+        world, weight = got
+        if weight <= 0.0 or world.phase != PLAY:
+            continue
+        values = solve(position_of(world), obs.rules)
+        mover = world.player & 1
+        won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
+        marker = Marker(world, world.taker, contract, obs.multiplier)
+        for card, v in values.items():
+            m = marker.mark(mover, v, won, team)
+            total[card] = total.get(card, 0.0) + weight * m
+        weights += weight
+    if weights <= 0.0:
+        return {}
+    return {c: v / weights for c, v in total.items()}
+
+
+def bid_marks(obs: Observation, rng: random.Random, budget: Budget
+              ) -> dict[Bid, tuple[float, float]] | None:
+    """Each simulated legal call's weighted mean mark for the seat's team over sampled deals
+    played by the solver as if the auction ended on it, and its weighted chance of a positive
+    mark; ``None`` when the budget ran out before ``min_worlds`` deals (the caller falls
+    back on the heuristic)."""
+    rules = obs.rules
+    me = obs.seat
+    team = me & 1
+    legal = [b for b in obs.legal if isinstance(b, Bid)]
+    holder = _contract_holder(obs)
+    contract = obs.contract if holder >= 0 else None
+    # the trump modes worth solving: the contract in force, and the seat's own bids, the most
+    # promising few by the hand's evaluation
+    own = {obs.turned >> 3 if b.kind == "take" else b.trump for b in legal
+           if b.kind in ("take", "suit", "value") and (b.kind == "take" or b.trump >= 0)}
+    hand = obs.hand | (1 << obs.turned if rules.game == "belote" and obs.turned >= 0 else 0)
+    ranked = sorted(own, key=lambda t: -contract_points(hand, t, rules.declarations))
+    modes = ranked[:MODES]
+    takers = {(t, me) for t in modes}
+    if contract is not None and contract.trump >= 0:
+        takers.add((contract.trump, holder))
+    sums: dict[Bid, float] = {}
+    wins: dict[Bid, float] = {}
+    weights = 0.0
+    n = 0
+    least = min(budget.min_worlds, budget.bid_worlds)
+    draw = _sampler(obs, rng, budget.bid_worlds, budget.seconds, least)
+    while (got := draw()) is not None:
+        world, weight = got
+        n += 1
+        if weight <= 0.0:
+            continue
+        played = _played_worlds(world, takers)
+        for action in legal:
+            m = _call_mark(action, obs, played, team, holder)
+            if m is not None:
+                sums[action] = sums.get(action, 0.0) + weight * m
+                wins[action] = wins.get(action, 0.0) + (weight if m > 0 else 0.0)
+        weights += weight
+    if n < least or weights <= 0.0:
+        return None
+    return {a: (v / weights, wins[a] / weights) for a, v in sums.items()}
+
+
+#: How many trump modes of its own a bidder simulates (the best by the hand's evaluation).
+MODES: Final = 2
+
+
+def _contract_holder(obs: Observation) -> int:
+    """The seat whose bid is the contract in force (coinche), -1 for none."""
+    best = obs.contract
+    if best is None:
+        return -1
+    for seat, bid in reversed(obs.auction):
+        if bid == best:
+            return seat
+    return -1
+
+
+#: A simulated play: the world at its first lead and the final card points of each team.
+Played = tuple[DealState, tuple[int, int]]
+
+
+def _played_worlds(world: DealState, takers: set[tuple[int, int]]
+                   ) -> dict[tuple[int, int], Played]:
+    """For each (trump mode, taker) the world's play from its first lead and each team's final
+    card points under perfect play. In coinche the hands do not depend on the taker: one
+    solve serves every taker of a mode."""
+    out: dict[tuple[int, int], Played] = {}
+    by_mode: dict[int, tuple[int, int]] = {}
+    rules = world.rules
+    for mode, taker in sorted(takers):
+        start = _start_play(world, taker, mode)
+        if start is None:
+            continue
+        pts = by_mode.get(mode) if rules.game == "coinche" else None
+        if pts is None:
+            v = best_value(position_of(start), rules)
+            other = _other(v, start)
+            pts = (v, other) if start.player & 1 == 0 else (other, v)
+            by_mode[mode] = pts
+        out[(mode, taker)] = (start, pts)
+    return out
+
+
+def _other(v: int, start: DealState) -> int:
+    """The other team's final card points when one team ends with ``v`` from the first lead
+    (``0`` for that team: the other made a capot)."""
+    rules = start.rules
+    capot = rules.capot_total(start.trump)
+    if v >= capot:
+        return 0
+    if v == 0:
+        return capot
+    return rules.card_total(start.trump) + 10 - v
+
+
+def _start_play(world: DealState, taker: int, mode: int) -> DealState | None:
+    """The world at its first lead had ``taker`` taken with trump ``mode`` (the belote stock
+    dealt accordingly); declarations are the hands' best sets."""
+    rules = world.rules
+    if rules.game == "belote":
+        if world.turned < 0 or len(world.stock) != 11:
+            return None
+        hands = list(world.hands)
+        hands[taker] |= 1 << world.turned
+        pos = 0  # the stock dealt from the first seat: 3 each, the taker 2
+        for seat in deal_order(world.first, world.step):
+            n = 2 if seat == taker else 3
+            for c in world.stock[pos:pos + n]:
+                hands[seat] |= 1 << c
+            pos += n
+        hs = (hands[0], hands[1], hands[2], hands[3])
+    else:
+        hs = world.hands
+    first = world.first
+    best = tuple(best_declarations(h, mode) for h in hs) if rules.declarations else \
+        ((), (), (), ())
+    return world.replace(hands=hs, phase=PLAY, player=first, trump=mode, taker=taker,
+                         leader=first, trick=(), win=0, tricks=(), points=(0, 0), winners=0,
+                         start_hands=hs, declared=(None, None, None, None), best=best)
+
+
+def _call_mark(action: Bid, obs: Observation, played: dict[tuple[int, int], Played],
+               team: int, holder: int) -> float | None:
+    """The mark for ``team`` if the seat makes ``action`` and the auction ends on it (for a
+    pass: the contract in force, or 0 when there is none); ``None`` when not simulated."""
+    rules = obs.rules
+    me = obs.seat
+    contract = obs.contract
+    if action == PASS or action.kind in ("coinche", "surcoinche"):
+        if contract is None or holder < 0:
+            return 0.0 if action == PASS else None
+        got = played.get((contract.trump, holder))
+        if got is None:
+            return None
+        mult = obs.multiplier if action == PASS else obs.multiplier * 2
+        start, pts = got
+        return Marker(start, holder, contract, mult).mark(0, pts[0], pts[0] > 0, team)
+    if action.kind == "take":
+        mode = obs.turned >> 3
+    elif action.kind in ("suit", "value") and action.trump >= 0:
+        mode = action.trump
+    else:
+        return None  # capot and générale bids are never simulated: never chosen
+    got = played.get((mode, me))
+    if got is None:
+        return None
+    start, pts = got
+    bid = action if rules.game == "coinche" else None
+    return Marker(start, me, bid, 1).mark(0, pts[0], pts[0] > 0, team)

@@ -1,0 +1,210 @@
+"""The search player (``rebelote.bots.pimc``): legal, blind to hidden cards, reproducible at a
+count budget; worlds weighted by the auction; marks through the real scoring; bids by
+simulation on constructed hands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rebelote.auction import PASS, Bid
+from rebelote.bots import make_bot
+from rebelote.bots.pimc import (
+    Budget,
+    Marker,
+    PimcBot,
+    budget_of,
+    choose_call,
+    tricks_won,
+    world_weight,
+)
+from rebelote.cards import cards_mask, parse_cards
+from rebelote.deal import AUCTION, OVER, PLAY, DealState
+from rebelote.observation import observe
+from rebelote.rules import HEARTS, Rules
+
+COINCHE = Rules.preset("official", "coinche")
+BELOTE = Rules.preset("official", "belote")
+TINY = Budget(worlds=2, bid_worlds=2, min_worlds=1)
+
+
+def hands_of(*hands: list[str]) -> list[int]:
+    return [cards_mask(parse_cards(h)) for h in hands]
+
+
+def auctioned(rules: Rules, seed: int) -> DealState:
+    """A deal bid by heuristic bots until a contract (a few seeds are passed out)."""
+    heuristic = make_bot("heuristic")
+    for s in range(seed, seed + 50):
+        state = DealState.new(rules, s % 4, seed=s)
+        rng = random.Random(s)
+        while state.phase == AUCTION:
+            state = state.apply(heuristic.act(observe(state, state.player), rng))
+        if state.phase == PLAY:
+            return state
+    raise AssertionError("no contract in 50 deals")
+
+
+# -- levels ------------------------------------------------------------------------------------
+def test_levels_and_counts_by_spec() -> None:
+    assert make_bot("pimc:fast").budget.seconds is None
+    assert make_bot("pimc").budget.seconds is not None  # the default is limited in time
+    assert make_bot("pimc:12").budget == budget_of("12")
+    assert budget_of("12").worlds == 12 and budget_of("12").bid_worlds == 6
+    with pytest.raises(ValueError, match="level"):
+        make_bot("pimc:huge")
+
+
+# -- play --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE], ids=["coinche", "belote"])
+def test_pimc_plays_only_legal_cards_to_the_end(rules: Rules) -> None:
+    bot = PimcBot(budget=TINY)
+    state = auctioned(rules, 3)
+    rng = random.Random(0)
+    while state.phase != OVER:
+        obs = observe(state, state.player)
+        action = bot.act(obs, rng)
+        assert action in obs.legal
+        state = state.apply(action)
+    assert len(state.tricks) == 8
+
+
+def test_pimc_is_reproducible_from_a_seed_at_a_count_budget() -> None:
+    state = auctioned(COINCHE, 10)
+    for _ in range(5):  # a few cards in, where it has a choice
+        state = state.apply(state.legal_actions()[0])
+    obs = observe(state, state.player)
+    bot = PimcBot(budget=Budget(worlds=4, bid_worlds=2))
+    first = [bot.act(obs, random.Random(s)) for s in range(3)]
+    again = [bot.act(obs, random.Random(s)) for s in range(3)]
+    assert first == again
+
+
+def test_pimc_sees_only_the_observation() -> None:
+    """Two deals that differ in the other seats' hidden cards but look the same to the seat
+    get the same answer: the bot has nothing else to read."""
+    state = auctioned(COINCHE, 20)
+    for _ in range(6):
+        state = state.apply(state.legal_actions()[-1])
+    seat = state.player
+    other = state.determinize(seat, random.Random(1))
+    assert other.hands != state.hands and observe(other, seat) == observe(state, seat)
+    bot = PimcBot(budget=Budget(worlds=3, bid_worlds=2))
+    assert bot.act(observe(state, seat), random.Random(7)) == \
+        bot.act(observe(other, seat), random.Random(7))
+
+
+def test_the_last_trick_forced_card_is_played_without_search() -> None:
+    state = auctioned(COINCHE, 30)
+    while len(state.tricks) < 7:
+        state = state.apply(state.legal_actions()[0])
+    obs = observe(state, state.player)
+    assert PimcBot(budget=TINY).act(obs, random.Random(0)) == obs.legal[0]
+
+
+# -- weights -----------------------------------------------------------------------------------
+def test_a_bidder_holding_trumps_weighs_more_than_one_without() -> None:
+    """E bid 100 hearts: a world where E holds the trump jack, nine and ace is likelier than
+    one where E holds no heart at all."""
+    strong = hands_of(["7S", "9S", "JS", "KS", "7D", "9D", "JD", "KD"],
+                      ["JH", "9H", "AH", "TH", "AD", "7C", "9C", "JC"],
+                      ["8S", "TS", "QS", "AS", "8D", "TD", "QD", "8C"],
+                      ["7H", "8H", "QH", "KH", "KC", "QC", "TC", "AC"])
+    weak = [strong[0], strong[2], strong[1], strong[3]]  # E and S swap hands
+    obs_seat = 0
+    weights = []
+    for hands in (strong, weak):
+        state = DealState.from_hands(COINCHE, 0, hands)
+        for call in ("100 hearts", "pass", "pass", "pass"):
+            state = state.apply(call)
+        weights.append(world_weight(state, observe(state, obs_seat)))
+    assert weights[0] > 4 * weights[1]
+
+
+def test_a_pass_weighs_against_a_strong_hand() -> None:
+    hands = hands_of(["7S", "9S", "JS", "KS", "7D", "9D", "JD", "KD"],
+                     ["JH", "9H", "AH", "TH", "AD", "7C", "9C", "JC"],
+                     ["8S", "TS", "QS", "AS", "8D", "TD", "QD", "8C"],
+                     ["7H", "8H", "QH", "KH", "KC", "QC", "TC", "AC"])
+    passed = DealState.from_hands(COINCHE, 0, hands).apply("pass")  # E passes first
+    swapped = DealState.from_hands(COINCHE, 0, [hands[0], hands[2], hands[1], hands[3]]
+                                   ).apply("pass")
+    assert world_weight(passed, observe(passed, 0)) < world_weight(swapped, observe(swapped, 0))
+
+
+def test_no_call_heard_weighs_one() -> None:
+    state = DealState.new(COINCHE, 0, seed=1)
+    assert world_weight(state, observe(state, 1)) == 1.0
+
+
+# -- marks -------------------------------------------------------------------------------------
+def test_marks_come_from_the_scoring_threshold_and_coinche() -> None:
+    state = auctioned(COINCHE, 50)
+    contract = Bid.parse("100 hearts")
+    marker = Marker(state.replace(trump=HEARTS, declared=((), (), (), ()),
+                                  best=((), (), (), ())), 0, contract, 1)
+    made, failed = marker.mark(0, 101, True, 0), marker.mark(0, 99, True, 0)
+    assert made > 0 > failed  # one point decides the contract, not the points
+    coinched = Marker(state.replace(trump=HEARTS, declared=((), (), (), ()),
+                                    best=((), (), (), ())), 0, contract, 2)
+    assert coinched.mark(0, 99, True, 1) > marker.mark(0, 99, True, 1)  # EW gains more
+    assert marker.mark(0, 252, True, 0) > marker.mark(0, 161, True, 0)  # a capot
+
+
+def test_tricks_won_by_each_team() -> None:
+    tricks = ((1, (0, 1, 2, 3)), (2, (4, 5, 6, 7)), (2, (8, 9, 10, 11)))
+    assert tricks_won(tricks, leader=3) == (2, 1)  # won by S, S, W
+
+
+# -- calls -------------------------------------------------------------------------------------
+def test_choose_call_needs_a_chance_beyond_the_mean() -> None:
+    hearts90, hearts120 = Bid.parse("90 hearts"), Bid.parse("120 hearts")
+    legal = [PASS, hearts90, hearts120]
+    assert choose_call(legal, {PASS: (0.0, 0.0), hearts90: (50.0, 0.8),
+                               hearts120: (80.0, 0.4)}) == hearts90
+    assert choose_call(legal, {PASS: (0.0, 0.0), hearts90: (20.0, 0.5)}) == PASS
+
+
+def test_a_hand_with_the_jack_nine_ace_ten_of_hearts_bids_hearts() -> None:
+    hands = hands_of(["JH", "9H", "AH", "TH", "AS", "AD", "7C", "8C"],
+                     ["7S", "8S", "9S", "QS", "KS", "7H", "9D", "TD"],
+                     ["TS", "JS", "8H", "QH", "7D", "8D", "JD", "QD"],
+                     ["KH", "KD", "AC", "9C", "TC", "JC", "QC", "KC"])
+    state = DealState.from_hands(COINCHE, 3, hands)  # W deals, N speaks first
+    call = PimcBot(budget=Budget(worlds=4, bid_worlds=8)).act(observe(state, 0),
+                                                              random.Random(0))
+    assert isinstance(call, Bid) and call.kind == "value" and call.trump == HEARTS
+
+
+def test_a_weak_hand_passes() -> None:
+    hands = hands_of(["7S", "8S", "9S", "7H", "8H", "7D", "8D", "7C"],
+                     ["JH", "9H", "AH", "TH", "AS", "AD", "8C", "9C"],
+                     ["TS", "JS", "QH", "KH", "9D", "TD", "JD", "QD"],
+                     ["QS", "KS", "AC", "KD", "TC", "JC", "QC", "KC"])
+    state = DealState.from_hands(COINCHE, 3, hands)
+    call = PimcBot(budget=Budget(worlds=4, bid_worlds=8)).act(observe(state, 0),
+                                                              random.Random(0))
+    assert call == PASS
+
+
+def test_belote_takes_the_turned_jack_with_nine_ace_ten() -> None:
+    """N speaks first (W deals) holding 9, A, 10 of hearts and the ace of spades; the jack of
+    hearts is turned: it takes."""
+    hands = hands_of(["9H", "AH", "TH", "AS", "7C"], ["7S", "8S", "9S", "TS", "7D"],
+                     ["JS", "QS", "KS", "8D", "9D"], ["TD", "JD", "QD", "KD", "AD"])
+    stock = parse_cards(["7H", "8H", "QH", "KH", "8C", "9C", "TC", "JC", "QC", "KC", "AC"])
+    state = DealState.from_hands(BELOTE, 3, hands, parse_cards(["JH"])[0], stock)
+    call = PimcBot(budget=Budget(worlds=4, bid_worlds=8)).act(observe(state, 0),
+                                                              random.Random(0))
+    assert call == Bid.parse("take")
+
+
+def test_belote_passes_a_weak_hand_in_the_first_round() -> None:
+    hands = hands_of(["7S", "8S", "7D", "8D", "7C"], ["9H", "AH", "TH", "AS", "9S"],
+                     ["JS", "QS", "KS", "9D", "TS"], ["TD", "JD", "QD", "KD", "AD"])
+    stock = parse_cards(["7H", "8H", "QH", "KH", "8C", "9C", "TC", "JC", "QC", "KC", "AC"])
+    state = DealState.from_hands(BELOTE, 3, hands, parse_cards(["JH"])[0], stock)
+    call = PimcBot(budget=Budget(worlds=4, bid_worlds=8)).act(observe(state, 0),
+                                                              random.Random(0))
+    assert call == PASS
