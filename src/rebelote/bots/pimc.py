@@ -49,21 +49,25 @@ from rebelote.solver import Position, best_value, solve
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """``worlds`` sampled for a card (at most), ``bid_worlds`` for a bid; ``seconds`` a time
-    limit per decision (``None``: count only, reproducible); ``min_worlds`` solved even when
-    the time is up (below it, a bid falls back on the heuristic)."""
+    """``worlds`` sampled for a card (at most), ``bid_worlds`` for a bid; ``seconds`` and
+    ``bid_seconds`` time limits per decision (``None``: count only, reproducible). With a time
+    limit, a world is solved only if the time it is expected to take (measured on the
+    previous worlds of as many cards) fits in what is left; ``min_worlds`` is the least a bid
+    simulates (below it, the heuristic bids), a card needs one world (else the heuristic
+    plays)."""
 
     worlds: int
     bid_worlds: int
     seconds: float | None = None
     min_worlds: int = 4
+    bid_seconds: float | None = None
 
 
 #: The named levels: ``pimc`` is ``default`` (time-limited, for play against a human),
 #: ``fast`` and ``strong`` count worlds only (reproducible, for the arena). ``pimc:N`` is N
 #: worlds a card and N/2 a bid, counted.
 LEVELS: Final = {
-    "default": Budget(worlds=32, bid_worlds=12, seconds=0.25),
+    "default": Budget(worlds=32, bid_worlds=12, seconds=0.25, min_worlds=3, bid_seconds=0.6),
     "fast": Budget(worlds=8, bid_worlds=6),
     "strong": Budget(worlds=48, bid_worlds=16),
 }
@@ -91,6 +95,7 @@ class PimcBot:
     def __init__(self, level: str | None = None, budget: Budget | None = None) -> None:
         self.budget = budget or budget_of(level)
         self.fallback = HeuristicBot()
+        self.clock = CLOCK
 
     @property
     def worlds(self) -> int:
@@ -110,7 +115,7 @@ class PimcBot:
             raise ValueError("act: the observed seat has no action to take")
         if len(cards) == 1:
             return cards[0]
-        values = card_marks(observation, rng, self.budget)
+        values = card_marks(observation, rng, self.budget, self.clock)
         if not values:
             return self.fallback.act(observation, rng)
         return max(cards, key=lambda a: values[a.card])
@@ -119,7 +124,7 @@ class PimcBot:
         legal = [b for b in obs.legal if isinstance(b, Bid)]
         if len(legal) == 1:
             return legal[0]
-        sims = bid_marks(obs, rng, self.budget)
+        sims = bid_marks(obs, rng, self.budget, self.clock)
         if sims is None:
             return self.fallback.act(obs, rng)
         return choose_call(legal, sims)
@@ -299,36 +304,73 @@ class Marker:
         return got
 
 
-def _sampler(obs: Observation, rng: random.Random, count: int, seconds: float | None,
-             least: int) -> Callable[[], tuple[DealState, float] | None]:
-    """A source of weighted worlds: ``None`` once ``count`` are drawn or the time is up (after
-    at least ``least``)."""
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    drawn = 0
-
-    def next_world() -> tuple[DealState, float] | None:
-        nonlocal drawn
-        if drawn >= count:
-            return None
-        if deadline is not None and drawn >= least and time.perf_counter() > deadline:
-            return None
-        drawn += 1
-        world = obs.sample(rng)
-        return world, world_weight(world, obs)
-
-    return next_world
+#: What a world is expected to cost before any was timed (seconds, measured on the 2-core
+#: development machine under load): the first lead's is a whole deal's search.
+PRIOR_COST: Final = {("auction", 0): 0.15, ("play", 8): 0.12, ("play", 7): 0.08,
+                     ("play", 6): 0.03}
 
 
-def card_marks(obs: Observation, rng: random.Random, budget: Budget) -> dict[int, float]:
+class Clock:
+    """The time a world takes to sample and solve, by kind of decision and cards left (a
+    moving average), and whether one more fits before a deadline."""
+
+    def __init__(self) -> None:
+        self.cost: dict[tuple[str, int], float] = dict(PRIOR_COST)
+
+    def sampler(self, key: tuple[str, int], obs: Observation, rng: random.Random, count: int,
+                seconds: float | None, least: int
+                ) -> Callable[[], tuple[DealState, float] | None]:
+        """A source of weighted worlds: ``None`` once ``count`` are drawn, or (with a time
+        limit) when the next world is not expected to end in time; with ``least`` > 1 the
+        first worlds are drawn only if ``least`` of them are expected to fit."""
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        drawn = 0
+        last = start
+
+        def next_world() -> tuple[DealState, float] | None:
+            nonlocal drawn, last
+            now = time.perf_counter()
+            if drawn:
+                took = now - last
+                old = self.cost.get(key)
+                self.cost[key] = took if old is None else 0.7 * old + 0.3 * took
+            last = now
+            if drawn >= count:
+                return None
+            if deadline is not None:
+                expect = self.cost.get(key, 0.0)
+                if now + expect * max(1, least - drawn) > deadline:
+                    if not drawn:  # a world skipped on the estimate: it decays, so that the
+                        self.cost[key] = 0.95 * expect  # bot tries again once load drops
+                    return None
+            drawn += 1
+            world = obs.sample(rng)
+            return world, world_weight(world, obs)
+
+        return next_world
+
+
+#: The process's clock: what a world costs is the machine's, shared by every bot (the arena
+#: makes fresh bots for every deal). Only time-limited budgets read it.
+CLOCK: Final = Clock()
+
+
+def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None
+               ) -> dict[int, float]:
     """Each legal card's weighted mean mark (the seat's team's mark minus the other's) over
     the worlds solved within the budget; empty if no world could be weighed."""
     team = obs.seat & 1
     total: dict[int, float] = {}
     weights = 0.0
-    draw = _sampler(obs, rng, budget.worlds, budget.seconds, budget.min_worlds)
+    clock = clock or Clock()
+    draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, budget.worlds,
+                         budget.seconds, budget.min_worlds)
     contract = obs.contract
+    n = 0
     while (got := draw()) is not None:
         world, weight = got
+        n += 1
         if weight <= 0.0 or world.phase != PLAY:
             continue
         values = solve(position_of(world), obs.rules)
@@ -339,12 +381,12 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget) -> dict[int
             m = marker.mark(mover, v, won, team)
             total[card] = total.get(card, 0.0) + weight * m
         weights += weight
-    if weights <= 0.0:
-        return {}
+    if weights <= 0.0 or n < min(budget.min_worlds, budget.worlds):
+        return {}  # the time was too short: the caller falls back on the heuristic
     return {c: v / weights for c, v in total.items()}
 
 
-def bid_marks(obs: Observation, rng: random.Random, budget: Budget
+def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None
               ) -> dict[Bid, tuple[float, float]] | None:
     """Each simulated legal call's weighted mean mark for the seat's team over sampled deals
     played by the solver as if the auction ended on it, and its weighted chance of a positive
@@ -371,7 +413,9 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget
     weights = 0.0
     n = 0
     least = min(budget.min_worlds, budget.bid_worlds)
-    draw = _sampler(obs, rng, budget.bid_worlds, budget.seconds, least)
+    clock = clock or Clock()
+    draw = clock.sampler(("auction", 0), obs, rng, budget.bid_worlds, budget.bid_seconds,
+                         least)
     while (got := draw()) is not None:
         world, weight = got
         n += 1
