@@ -21,6 +21,9 @@ import rebelote.fast.tables
 import rebelote.game
 import rebelote.observation
 import rebelote.record
+from rebelote.bots import RandomBot
+from rebelote.commands.engine import deal_records
+from rebelote.rules import Rules
 from record_checker import check
 
 
@@ -100,3 +103,17 @@ def test_replay_reports_the_first_illegal_move_and_exits_1(tmp_path: Path) -> No
 def test_replay_of_a_missing_file_exits_2() -> None:
     out = run("replay", "/nonexistent/records.jsonl")
     assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+class _SteppingRandomBot(RandomBot):
+    """The random bot without the play-out path: every card through its observation."""
+
+    uniform_play = False
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_random_deals_played_out_equal_random_bots_card_by_card(game: str) -> None:
+    rules = Rules.preset("official", game)
+    fast = deal_records(rules, 5, 40, [RandomBot() for _ in range(4)])
+    slow = deal_records(rules, 5, 40, [_SteppingRandomBot() for _ in range(4)])
+    assert fast == slow and sum(1 for r in fast if r["tricks"]) > 5

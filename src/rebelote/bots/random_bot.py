@@ -14,6 +14,10 @@ class RandomBot:
     plays a random legal card; always declares (the default)."""
 
     name: str = "random"
+    #: Plays a uniformly random legal card and always declares: four such bots play a deal's
+    #: cards exactly like :meth:`DealState.playout <rebelote.deal.DealState.playout>` with the
+    #: same ``rng`` (the same draws, the same cards), which ``rebelote deal`` uses.
+    uniform_play: bool = True
 
     def __init__(self, pass_rate: float = 0.7) -> None:
         self.pass_rate = pass_rate

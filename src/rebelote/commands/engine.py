@@ -12,7 +12,7 @@ import typer
 from rebelote.bots import Bot, known_bots, make_bot
 from rebelote.cards import SEATS
 from rebelote.commands._lines import answer_lines, closing_input
-from rebelote.deal import OVER, DealState
+from rebelote.deal import OVER, PLAY, DealState
 from rebelote.errors import RulesError
 from rebelote.observation import observe
 from rebelote.record import check_record, record_of
@@ -36,8 +36,14 @@ def parse_bots(text: str) -> list[Bot]:
 
 
 def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealState:
-    """Play a deal to its end, each seat's bot acting on that seat's observation."""
+    """Play a deal to its end, each seat's bot acting on that seat's observation. When every
+    seat's bot plays uniformly random legal cards (``uniform_play``), the cards are played by
+    :meth:`DealState.playout`, which draws the same cards from ``rng`` without building a
+    state and an observation per card."""
+    uniform = all(getattr(b, "uniform_play", False) for b in bots)
     while state.phase != OVER:
+        if uniform and state.phase == PLAY:
+            return state.playout(rng)
         seat = state.player
         state = state.apply(bots[seat].act(observe(state, seat), rng))
     return state
@@ -106,8 +112,10 @@ def register(app: typer.Typer) -> None:
         first = SEATS.index(dealer.strip().upper())
         rng = random.Random(seed)
         step = seat_step(chosen)
+        write = sys.stdout.write
+        dumps = json.JSONEncoder(ensure_ascii=False).encode
         for _ in range(count):
             state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
-            sys.stdout.write(json.dumps(record_of(state), ensure_ascii=False) + "\n")
+            write(dumps(record_of(state)) + "\n")
             first = (first + step) % 4
         sys.stdout.flush()
