@@ -51,7 +51,7 @@ def test_levels_and_counts_by_spec() -> None:
     assert make_bot("pimc:fast").budget.seconds is None
     assert make_bot("pimc").budget.seconds is not None  # the default is limited in time
     assert make_bot("pimc:12").budget == budget_of("12")
-    assert budget_of("12").worlds == 12 and budget_of("12").bid_worlds == 6
+    assert budget_of("12").worlds == 12 and budget_of("12").bid_worlds == 24
     with pytest.raises(ValueError, match="level"):
         make_bot("pimc:huge")
 

@@ -52,24 +52,26 @@ class Budget:
     """``worlds`` sampled for a card (at most), ``bid_worlds`` for a bid; ``seconds`` and
     ``bid_seconds`` time limits per decision (``None``: count only, reproducible). With a time
     limit, a world is solved only if the time it is expected to take (measured on the
-    previous worlds of as many cards) fits in what is left; ``min_worlds`` is the least a bid
-    simulates (below it, the heuristic bids), a card needs one world (else the heuristic
-    plays)."""
+    previous worlds of as many cards) fits in what is left; ``min_worlds`` is the least a card
+    searches and ``bid_least`` the least a bid simulates (below them, the heuristic
+    answers)."""
 
     worlds: int
     bid_worlds: int
     seconds: float | None = None
     min_worlds: int = 4
     bid_seconds: float | None = None
+    bid_least: int = 12
 
 
 #: The named levels: ``pimc`` is ``default`` (time-limited, for play against a human),
 #: ``fast`` and ``strong`` count worlds only (reproducible, for the arena). ``pimc:N`` is N
-#: worlds a card and N/2 a bid, counted.
+#: worlds a card and 2N a bid, counted.
 LEVELS: Final = {
-    "default": Budget(worlds=32, bid_worlds=12, seconds=0.25, min_worlds=3, bid_seconds=0.6),
-    "fast": Budget(worlds=8, bid_worlds=6),
-    "strong": Budget(worlds=48, bid_worlds=16),
+    "default": Budget(worlds=32, bid_worlds=24, seconds=0.25, min_worlds=3, bid_seconds=0.6,
+                      bid_least=12),
+    "fast": Budget(worlds=8, bid_worlds=16),
+    "strong": Budget(worlds=48, bid_worlds=32),
 }
 
 
@@ -82,7 +84,7 @@ def budget_of(level: str | None) -> Budget:
         return LEVELS[key]
     if key.isdigit() and 1 <= int(key) <= 10_000:
         n = int(key)
-        return Budget(worlds=n, bid_worlds=max(1, n // 2), min_worlds=min(4, n))
+        return Budget(worlds=n, bid_worlds=max(1, 2 * n), min_worlds=min(4, n))
     raise ValueError(f"a pimc level is one of {', '.join(LEVELS)} or a count of worlds 1..10000"
                      f", not {level!r}")
 
@@ -133,9 +135,12 @@ class PimcBot:
 #: The least chance of making a contract the player bids, of the opponents' contract falling
 #: for a coinche, of making a coinched contract for a surcoinche: the worlds are few and the
 #: best of many noisy estimates is optimistic, so a call needs a margin beyond its mean mark.
-BID_CHANCE: Final = 0.6
+BID_CHANCE: Final = 0.65
 COINCHE_CHANCE: Final = 0.75
 SURCOINCHE_CHANCE: Final = 0.8
+#: Card points taken off the bidder's team in its own contract's simulations: a double-dummy
+#: play is too good for the side that holds the contract (its partner "sees" its hand).
+DD_MARGIN: Final = 10
 
 
 def choose_call(legal: list[Bid], sims: dict[Bid, tuple[float, float]]) -> Bid:
@@ -212,8 +217,8 @@ def world_weight(world: DealState, obs: Observation) -> float:
         else:
             if bid.kind == "value" and bid.trump >= 0:
                 e = contract_points(hand, bid.trump, rules.declarations)
-                # a bid says "my hand and my partner's share make V"; raising says less
-                weight *= max(FLOOR, _logistic((e + 10.0 - bid.value) / BID_SCALE))
+                # a bid says "my hand and my partner's share make V" (the heuristic's reading)
+                weight *= max(FLOOR, _logistic((e - bid.value) / BID_SCALE))
                 best_value_so_far = bid.value
             elif bid == PASS and best_value_so_far < 90:
                 e = max(contract_points(hand, t, rules.declarations) for t in range(4))
@@ -306,7 +311,7 @@ class Marker:
 
 #: What a world is expected to cost before any was timed (seconds, measured on the 2-core
 #: development machine under load): the first lead's is a whole deal's search.
-PRIOR_COST: Final = {("auction", 0): 0.15, ("play", 8): 0.12, ("play", 7): 0.08,
+PRIOR_COST: Final = {("auction", 0): 0.04, ("play", 8): 0.12, ("play", 7): 0.08,
                      ("play", 6): 0.03}
 
 
@@ -389,9 +394,10 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
 def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None
               ) -> dict[Bid, tuple[float, float]] | None:
     """Each simulated legal call's weighted mean mark for the seat's team over sampled deals
-    played by the solver as if the auction ended on it, and its weighted chance of a positive
-    mark; ``None`` when the budget ran out before ``min_worlds`` deals (the caller falls
-    back on the heuristic)."""
+    played by the solver as if the auction ended on it (the seat's own contracts less
+    :data:`DD_MARGIN` card points), and its chance of a positive mark (weighted, shrunk toward
+    one half by a uniform prior on the worlds' effective number); ``None`` when the budget
+    ran out before ``bid_least`` deals (the caller falls back on the heuristic)."""
     rules = obs.rules
     me = obs.seat
     team = me & 1
@@ -410,9 +416,9 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
         takers.add((contract.trump, holder))
     sums: dict[Bid, float] = {}
     wins: dict[Bid, float] = {}
-    weights = 0.0
+    weights = squares = 0.0
     n = 0
-    least = min(budget.min_worlds, budget.bid_worlds)
+    least = min(budget.bid_least, budget.bid_worlds)
     clock = clock or Clock()
     draw = clock.sampler(("auction", 0), obs, rng, budget.bid_worlds, budget.bid_seconds,
                          least)
@@ -428,9 +434,12 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
                 sums[action] = sums.get(action, 0.0) + weight * m
                 wins[action] = wins.get(action, 0.0) + (weight if m > 0 else 0.0)
         weights += weight
+        squares += weight * weight
     if n < least or weights <= 0.0:
         return None
-    return {a: (v / weights, wins[a] / weights) for a, v in sums.items()}
+    n_eff = weights * weights / squares  # the worlds' effective number, weights counted
+    return {a: (v / weights, (wins[a] / weights * n_eff + 1.0) / (n_eff + 2.0))
+            for a, v in sums.items()}
 
 
 #: How many trump modes of its own a bidder simulates (the best by the hand's evaluation).
@@ -539,4 +548,7 @@ def _call_mark(action: Bid, obs: Observation, played: dict[tuple[int, int], Play
         return None
     start, pts = got
     bid = action if rules.game == "coinche" else None
-    return Marker(start, me, bid, 1).mark(0, pts[0], pts[0] > 0, team)
+    own = pts[team]
+    if 0 < own < rules.capot_total(mode):
+        own = max(1, own - DD_MARGIN)
+    return Marker(start, me, bid, 1).mark(team, own, own > 0, team)
