@@ -5,13 +5,13 @@ place specs are read). Every command that takes bots (``rebelote deal --bots``, 
 arena --a --b``, the play table) goes through :func:`make_bot`.
 
 >>> known_bots()[:2]
-['heuristic', 'random']
+['heuristic', 'pimc']
 >>> str(parse_bot_spec(" Heuristic "))
 'heuristic'
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nobody' (known bots: heuristic, random)
+ValueError: unknown bot 'nobody' (known bots: heuristic, pimc, random)
 >>> make_bot("random:fast")
 Traceback (most recent call last):
 ...
