@@ -43,6 +43,7 @@ from rebelote.cards import TEAMS, Mask
 from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
 from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
 from rebelote.observation import Observation
+from rebelote.rules import IllegalActionError
 from rebelote.scoring import DealSummary, score_deal
 from rebelote.solver import Position, best_value, solve
 
@@ -324,7 +325,7 @@ class Clock:
 
     def sampler(self, key: tuple[str, int], obs: Observation, rng: random.Random, count: int,
                 seconds: float | None, least: int
-                ) -> Callable[[], tuple[DealState, float] | None]:
+                ) -> Callable[[], tuple[DealState | None, float] | None]:
         """A source of weighted worlds: ``None`` once ``count`` are drawn, or (with a time
         limit) when the next world is not expected to end in time; with ``least`` > 1 the
         first worlds are drawn only if ``least`` of them are expected to fit."""
@@ -333,7 +334,7 @@ class Clock:
         drawn = 0
         last = start
 
-        def next_world() -> tuple[DealState, float] | None:
+        def next_world() -> tuple[DealState | None, float] | None:
             nonlocal drawn, last
             now = time.perf_counter()
             if drawn:
@@ -350,7 +351,10 @@ class Clock:
                         self.cost[key] = 0.95 * expect  # bot tries again once load drops
                     return None
             drawn += 1
-            world = obs.sample(rng)
+            try:
+                world = obs.sample(rng)
+            except IllegalActionError:  # no deal found to fit: this world weighs nothing
+                return None, 0.0
             return world, world_weight(world, obs)
 
         return next_world
@@ -376,7 +380,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     while (got := draw()) is not None:
         world, weight = got
         n += 1
-        if weight <= 0.0 or world.phase != PLAY:
+        if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
         values = solve(position_of(world), obs.rules)
         mover = world.player & 1
@@ -425,7 +429,7 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
     while (got := draw()) is not None:
         world, weight = got
         n += 1
-        if weight <= 0.0:
+        if world is None or weight <= 0.0:
             continue
         played = _played_worlds(world, takers)
         for action in legal:

@@ -1,0 +1,78 @@
+"""Strength of bots by budget, deal by deal: the arena's duplicate deals
+(:func:`rebelote.arena.play_duplicate_deal`, the same deals and results as ``rebelote arena``
+with the same seed) played one at a time, each deal's result written as a JSON line as soon as
+it is known, so that a long match interrupted still gives its first deals; then the mean mark
+difference with its 95% interval.
+
+    nice -n 10 .venv/bin/python bench/strength.py --a pimc:fast --b heuristic --game coinche \\
+        --deals 60 --seed 1 [--out results.jsonl] [--start 0]
+    .venv/bin/python bench/strength.py --summary results.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
+from rebelote.rules import Rules
+
+
+def summary(lines: list[dict[str, object]]) -> str:
+    diffs = [float(r["diff"]) for r in lines]  # type: ignore[arg-type]
+    if not diffs:
+        return "no deals"
+    mean, low, high = mean_ci(diffs)
+    a_ms = [float(r["a_ms"]) for r in lines]  # type: ignore[arg-type]
+    head = lines[0]
+    return (f"{head['a']} vs {head['b']}, {head['game']} {head['rules']}, seed {head['seed']}: "
+            f"{len(diffs)} duplicate deals, A - B = {mean:+.1f} a deal, 95% CI "
+            f"[{low:+.1f}, {high:+.1f}]; A's mean time a deal {statistics.mean(a_ms):.0f} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="pimc:fast")
+    parser.add_argument("--b", default="heuristic")
+    parser.add_argument("--game", default="coinche")
+    parser.add_argument("--rules", default="official")
+    parser.add_argument("--deals", type=int, default=60)
+    parser.add_argument("--start", type=int, default=0, help="first deal number")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="append each deal's result here too")
+    parser.add_argument("--summary", default=None, help="only summarise a results file")
+    args = parser.parse_args(argv)
+    if args.summary:
+        with open(args.summary, encoding="utf-8") as f:
+            print(summary([json.loads(line) for line in f if line.strip()]))
+        return 0
+    config = ArenaConfig(a=args.a, b=args.b, game=args.game, rules=args.rules,
+                         deals=args.deals, seed=args.seed)
+    rules = Rules.preset(args.rules, args.game)
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
+    lines = []
+    for index in range(args.start, args.start + args.deals):
+        times: tuple[list[float], list[float]] = ([], [])
+        start = time.perf_counter()
+        result, _ = play_duplicate_deal(config, rules, index, times)
+        line = {"a": args.a, "b": args.b, "game": args.game, "rules": args.rules,
+                "seed": args.seed, "deal": index, "diffs": list(result.diffs),
+                "diff": result.diff, "takers": list(result.takers),
+                "a_ms": sum(times[0]) * 1000, "seconds": time.perf_counter() - start}
+        lines.append(line)
+        text = json.dumps(line)
+        print(text, flush=True)
+        if out:
+            out.write(text + "\n")
+            out.flush()
+    if out:
+        out.close()
+    print(summary(lines), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
