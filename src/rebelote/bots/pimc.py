@@ -127,10 +127,45 @@ class PimcBot:
         legal = [b for b in obs.legal if isinstance(b, Bid)]
         if len(legal) == 1:
             return legal[0]
+        if hopeless(obs, legal):
+            return PASS
         sims = bid_marks(obs, rng, self.budget, self.clock)
         if sims is None:
             return self.fallback.act(obs, rng)
         return choose_call(legal, sims)
+
+
+#: How far below the cheapest bid (or, in belote, the heuristic's 86 to take) the hand's best
+#: evaluation must be for the seat to pass without simulating: no sampled deal would change
+#: that answer, and most calls of an auction are such passes.
+HOPELESS: Final = 30.0
+
+
+def hopeless(obs: Observation, legal: list[Bid]) -> bool:
+    """The seat may only bid (no coinche or surcoinche to weigh) and its hand, as the heuristic
+    evaluates it, is far from any bid it may make."""
+    rules = obs.rules
+    if any(b.kind in ("coinche", "surcoinche") for b in legal):
+        return False
+    if rules.game == "belote":
+        if obs.turned < 0:
+            return False
+        hand = obs.hand | 1 << obs.turned
+        modes = {obs.turned >> 3 if b.kind == "take" else b.trump for b in legal
+                 if b.kind in ("take", "suit")}
+        floor = 86.0
+    else:
+        hand = obs.hand
+        values = [b for b in legal if b.kind == "value"]
+        if not values:
+            return False
+        modes = {b.trump for b in values}
+        floor = float(min(b.value for b in values))
+    modes.discard(-1)
+    if not modes:
+        return False
+    best = max(contract_points(hand, t, rules.declarations) for t in modes)
+    return best < floor - HOPELESS
 
 
 #: The least chance of making a contract the player bids, of the opponents' contract falling
