@@ -2,9 +2,9 @@
 seat's observation, solves each with the double-dummy solver, scores each world's outcome
 through the real scoring function and takes the action of the best expected **mark**.
 
-- **Worlds** come from :meth:`Observation.sample <rebelote.observation.Observation.sample>` (the
-  hidden cards dealt again so that the same auction and cards replay: voids, refusals to trump
-  or overtrump, shown declarations and belote are hard constraints there) and are **weighted**
+- **Worlds** come from :meth:`rebelote.deal.DealState.from_observation` (the hidden cards
+  dealt again so that the same auction and cards replay: voids, refusals to trump or
+  overtrump, shown declarations and belote are hard constraints there) and are **weighted**
   by what the auction says about the hidden hands (:func:`world_weight`): a seat that bid a
   contract probably holds a hand that supports it, a seat that passed probably does not.
 - **Card play**: each world is solved by :func:`rebelote.solver.solve` (every legal card's
@@ -387,7 +387,7 @@ class Clock:
                     return None
             drawn += 1
             try:
-                world = obs.sample(rng)
+                world = DealState.from_observation(obs, rng)
             except IllegalActionError:  # no deal found to fit: this world weighs nothing
                 return None, 0.0
             return world, world_weight(world, obs)
