@@ -208,3 +208,26 @@ def test_belote_passes_a_weak_hand_in_the_first_round() -> None:
     call = PimcBot(budget=Budget(worlds=4, bid_worlds=8)).act(observe(state, 0),
                                                               random.Random(0))
     assert call == PASS
+
+
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE], ids=["coinche", "belote"])
+def test_the_solver_position_counts_the_tricks_each_team_won(rules: Rules) -> None:
+    """The worlds' positions count each finished trick for its winner's team (found by the
+    rules' trick winner, not by who led it): a team that led but won nothing may still be
+    capot, and the solver's values see it."""
+    from rebelote.rules import seat_step, trick_winner
+    from rebelote.solver import position_of_state
+
+    rng = random.Random(11)
+    step = seat_step(rules)
+    checked = 0
+    for _ in range(20):
+        state = auctioned(rules, rng.randrange(10_000))
+        while state.phase == PLAY:
+            won = [0, 0]
+            for leader, cards in state.tricks:
+                won[(leader + trick_winner(cards, state.trump) * step) % 4 & 1] += 1
+            assert position_of_state(state).tricks == (won[0], won[1])
+            checked += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 20 * 32

@@ -45,7 +45,7 @@ from rebelote.declarations import Combo, belote_holders, best_declarations, decl
 from rebelote.observation import Observation
 from rebelote.rules import IllegalActionError
 from rebelote.scoring import DealSummary, score_deal
-from rebelote.solver import Position, best_value, solve
+from rebelote.solver import best_value, position_of_state, solve
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +271,8 @@ def tricks_won(tricks: tuple[tuple[int, tuple[int, ...]], ...], leader: int) -> 
     return won[0], won[1]
 
 
-def position_of(world: DealState) -> Position:
-    """The solver's position of a world in its play."""
-    return Position(world.hands, world.trump, world.leader, world.trick, world.points,
-                    tricks_won(world.tricks, world.leader))
+#: The solver's position of a world in its play.
+position_of: Final = position_of_state
 
 
 # -- marks ---------------------------------------------------------------------------------------

@@ -105,7 +105,9 @@ def position_of_state(state: DealState) -> Position:
     trick in progress, the points and tricks won so far. Every hand is in it: give it only a
     state whose hidden cards are known or sampled (``state.determinize(seat, rng)``)."""
     won = [0, 0]
-    for winner, _ in state.tricks:
+    tricks = state.tricks  # (leader, cards): a trick's winner leads the next (or leads now)
+    for i in range(len(tricks)):
+        winner = tricks[i + 1][0] if i + 1 < len(tricks) else state.leader
         won[winner & 1] += 1
     return Position(state.hands, state.trump, state.leader, tuple(state.trick),
                     (state.points[0], state.points[1]), (won[0], won[1]))
