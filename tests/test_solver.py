@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rebelote.cards import card_str, cards_mask, parse_cards
+from rebelote.errors import RebeloteError
 from rebelote.rules import (
     ALL_TRUMP,
     HEARTS,
@@ -133,8 +134,10 @@ def test_full_deal_values_are_consistent() -> None:
 
 def test_positions_are_checked() -> None:
     hands = [cards_mask(range(8 * s, 8 * s + 8)) for s in range(4)]
-    with pytest.raises(PositionError, match="hands.E: a card is in two hands"):
+    with pytest.raises(PositionError, match="hands.E: a card is in two hands") as caught:
         Position.make([hands[0] | 1 << 8, hands[1], hands[2], hands[3]], 0, 0)
+    assert isinstance(caught.value, RebeloteError)
+    assert (caught.value.field, caught.value.reason) == ("hands.E", "a card is in two hands")
     with pytest.raises(PositionError, match="tricks"):
         Position.make(hands, 0, 0, tricks=(1, 0))
     with pytest.raises(PositionError, match="hands.N: 7 cards where 6 are due"):
@@ -192,3 +195,42 @@ def test_positions_of_engine_states() -> None:
                 state.legal_actions()
             state = state.apply(rng.choice(actions))
         assert checked >= 16
+
+
+def random_end_game(rng: random.Random, rules: Rules, left: int) -> Position:
+    """``left`` cards in each hand (less one for the 0..3 seats already on the trick, whose
+    cards are legal), the other cards gone in tricks shared at random between the teams."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [cards_mask(deck[left * s: left * s + left]) for s in range(4)]
+    trump = rng.randrange(6)
+    step = 1 if rules.direction == "clockwise" else 3
+    leader = rng.randrange(4)
+    trick: list[int] = []
+    for i in range(rng.randrange(4)):
+        seat = (leader + step * i) % 4
+        card = rng.choice(_cards(legal_cards(hands[seat], trick, trump, rules)))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
+    gone = sum(values[c] for c in deck[4 * left:])
+    done = 8 - left
+    ns = rng.choice((0, done, rng.randint(0, done)))
+    share = 0 if ns == 0 else gone if ns == done else rng.randint(0, gone)
+    return Position.make(hands, trump, leader, trick, (share, gone - share), (ns, done - ns),
+                         rules)
+
+
+def test_compiled_equals_reference_on_20000_end_games() -> None:
+    """Tens of thousands of positions of 1 to 3 cards a hand: every rule variant, every trump
+    mode, any point of a trick, capots still possible or not."""
+    rng = random.Random(20_000)
+    compared = 0
+    for i in range(20_000):
+        rules = RULE_SETS[i % len(RULE_SETS)]
+        pos = random_end_game(rng, rules, 1 + i % 3)
+        want = solve_reference(pos, rules)
+        assert solve(pos, rules) == want, pos
+        assert best_value(pos, rules) == max(want.values()), pos
+        compared += len(want)
+    assert compared > 30_000

@@ -16,7 +16,7 @@ from typing import Any
 from rebelote.cards import SEATS, TEAMS, CardError, card_str, parse_card
 from rebelote.errors import InputError
 from rebelote.rules import Rules, RulesError, next_seat, parse_trump
-from rebelote.solver import Position, PositionError, solve
+from rebelote.solver import Position, solve
 
 KNOWN_FIELDS = ("game", "rules", "options", "trump", "hands", "leader", "trick", "points",
                 "tricks", "id", "note")
@@ -68,11 +68,8 @@ def position_of(obj: Any) -> tuple[Position, Rules, list[int]]:
     trick = _trick(obj.get("trick", []), leader_raw, rules, seen)
     points = _pair(obj, "points")
     tricks = _pair(obj, "tricks")
-    try:
-        pos = Position.make([sum(1 << c for c in h) for h in lists], trump, leader, trick,
-                            points, tricks, rules)
-    except PositionError as e:
-        raise InputError("", str(e)) from None
+    pos = Position.make([sum(1 << c for c in h) for h in lists], trump, leader, trick, points,
+                        tricks, rules)  # PositionError is an InputError naming the field
     return pos, rules, lists[pos.player_to_move(rules)]
 
 

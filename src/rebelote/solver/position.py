@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from typing import Final
 
 from rebelote.cards import SEATS, Card, Mask, card_str
+from rebelote.errors import InputError
 from rebelote.rules import Rules, card_values
 
 CAPOT_EXTRA: Final = 90  # a capot is worth card points + 100: the dix de der (10) and 90 more
 
 
-class PositionError(ValueError):
-    """A position that cannot arise in a deal; the message names the field."""
+class PositionError(InputError):
+    """A position that cannot arise in a deal: ``field`` names what is wrong (``hands.E``,
+    ``tricks``), ``reason`` the rule it breaks."""
 
 
 def play_step(rules: Rules) -> int:
@@ -51,9 +53,10 @@ class Position:
              rules: Rules | None = None) -> Position:
         """A checked position: a clear :class:`PositionError` naming the field otherwise."""
         if len(hands) != 4:
-            raise PositionError("hands: four hands, N E S W")
+            raise PositionError("hands", "four hands, N E S W")
         if len(points) != 2 or len(tricks) != 2:
-            raise PositionError("points and tricks: one number for NS and one for EW")
+            raise PositionError("points" if len(points) != 2 else "tricks",
+                                "one number for NS and one for EW")
         pos = Position((hands[0], hands[1], hands[2], hands[3]), trump, leader, tuple(trick),
                        (points[0], points[1]), (tricks[0], tricks[1]))
         pos.check(rules or Rules())
@@ -65,23 +68,25 @@ class Position:
     def check(self, rules: Rules) -> None:
         """Raise :class:`PositionError` unless the position can arise in a deal."""
         if not (isinstance(self.trump, int) and 0 <= self.trump < 6):
-            raise PositionError(f"trump: {self.trump!r} is not a trump mode (0..5)")
+            raise PositionError("trump", f"{self.trump!r} is not a trump mode (0..5)")
         if not (isinstance(self.leader, int) and 0 <= self.leader < 4):
-            raise PositionError(f"leader: {self.leader!r} is not a seat (0..3)")
+            raise PositionError("leader", f"{self.leader!r} is not a seat (0..3)")
         seen = 0
         for seat, hand in enumerate(self.hands):
             if not (isinstance(hand, int) and 0 <= hand < 1 << 32):
-                raise PositionError(f"hands.{SEATS[seat]}: not a 32-bit mask of cards")
+                raise PositionError(f"hands.{SEATS[seat]}", "not a 32-bit mask of cards")
             if hand & seen:
-                raise PositionError(f"hands.{SEATS[seat]}: a card is in two hands")
+                raise PositionError(f"hands.{SEATS[seat]}", "a card is in two hands")
             seen |= hand
         if len(self.trick) > 3:
-            raise PositionError("trick: at most three cards are played before the next player")
+            raise PositionError("trick",
+                                "at most three cards are played before the next player")
         for card in self.trick:
             if not (isinstance(card, int) and 0 <= card < 32):
-                raise PositionError(f"trick: {card!r} is not a card")
+                raise PositionError("trick", f"{card!r} is not a card")
             if seen >> card & 1:
-                raise PositionError(f"trick: {card_str(card)} is played twice or still in a hand")
+                raise PositionError("trick",
+                                    f"{card_str(card)} is played twice or still in a hand")
             seen |= 1 << card
         step = play_step(rules)
         played = {(self.leader + step * i) % 4 for i in range(len(self.trick))}
@@ -91,22 +96,22 @@ class Position:
             want = left - 1 if s in played else left
             if self.hands[s].bit_count() != want:
                 raise PositionError(
-                    f"hands.{SEATS[s]}: {self.hands[s].bit_count()} cards where {want} are due "
+                    f"hands.{SEATS[s]}", f"{self.hands[s].bit_count()} cards where {want} are due "
                     f"(every seat holds as many cards, less one for those who played on the "
                     f"trick)")
         if left < 1:
-            raise PositionError("hands: no card left to play")
+            raise PositionError("hands", "no card left to play")
         done = 8 - left
         if any(not isinstance(t, int) or t < 0 for t in self.tricks) or sum(self.tricks) != done:
             raise PositionError(
-                f"tricks: {done} tricks are over (8 less the cards of a hand), "
+                "tricks", f"{done} tricks are over (8 less the cards of a hand), "
                 f"the tricks won by NS and EW must add up to it")
         values = card_values(self.trump, rules.no_trump_aces, rules.all_trump_scale)
         gone = sum(values[c] for c in range(32) if not seen >> c & 1)
         if any(not isinstance(p, int) or p < 0 for p in self.points) or sum(self.points) != gone:
             raise PositionError(
-                f"points: the cards of the tricks over are worth {gone}; the card points won "
+                "points", f"the cards of the tricks over are worth {gone}; the card points won "
                 f"by NS and EW must add up to it")
         for team in (0, 1):
             if self.tricks[team] == 0 and self.points[team]:
-                raise PositionError(f"points: {('NS', 'EW')[team]} won points but no trick")
+                raise PositionError("points", f"{('NS', 'EW')[team]} won points but no trick")
