@@ -7,7 +7,9 @@ For each seed, colver deals (``colver.Env.deal(seed=s, dealer=0)``), a contract 
 ``--count`` random legal deals from that first lead: colver's ``rollout(count)`` (its average
 rewards), ours ``random_playouts`` (the final card points of each team, dix de der and capot
 included). The two runs of a deal are interleaved and repeated; each engine's best time per
-deal is kept. The goal: our rate at least colver's.
+deal is kept, wall-clock and CPU time (both engines play on one thread; on a shared machine the
+CPU time is the steadier measure, and the goal is judged on it). The goal: our rate at least
+colver's.
 
     .venv/bin/python bench/rollouts.py [--deals 20] [--count 20000] [--repeats 3]
 """
@@ -27,7 +29,9 @@ from rebelote.rules import ABOVE, Rules, card_values
 try:
     import colver
 except ImportError:  # pragma: no cover
-    sys.exit("bench/rollouts.py needs colver: .venv/bin/pip install -e '.[bench]'")
+    print("bench/rollouts.py skipped: it needs colver, the yardstick (not a dependency of "
+          "rebelote): .venv/bin/pip install colver", file=sys.stderr)
+    sys.exit(0)
 
 GOAL = 1.0
 RULES = Rules.preset("official", "coinche")
@@ -43,8 +47,8 @@ def main() -> None:
     print(f"# random playouts from the first lead; rebelote fast._core vs colver "
           f"{colver.__version__}; Python {platform.python_version()}, {os.cpu_count()} cores; "
           f"{args.deals} deals x {args.count} playouts, best of {args.repeats}")
-    ours_rates: list[float] = []
-    theirs_rates: list[float] = []
+    wall: dict[str, list[float]] = {"ours": [], "colver": []}
+    cpu: dict[str, list[float]] = {"ours": [], "colver": []}
     for seed in range(args.deals):
         trump = seed % 4
         env = colver.Env.deal(seed=seed, dealer=0)
@@ -52,23 +56,33 @@ def main() -> None:
         env.set_contract(trump, 80, 0, 0)
         env.set_phase_playing()
         values = card_values(trump, RULES.no_trump_aces, RULES.all_trump_scale)
-        best_ours = best_theirs = float("inf")
+        best = {k: [float("inf"), float("inf")] for k in ("ours", "colver")}
         for r in range(args.repeats):
-            t = time.perf_counter()
+            w, c = time.perf_counter(), time.process_time()
             env.rollout(args.count)
-            best_theirs = min(best_theirs, time.perf_counter() - t)
-            t = time.perf_counter()
+            _keep(best["colver"], time.perf_counter() - w, time.process_time() - c)
+            w, c = time.perf_counter(), time.process_time()
             ns, ew = _core.random_playouts(hands, trump, 1, RULES.overtrump_partner,
                                            RULES.must_undertrump, 1, ABOVE[trump], values,
                                            args.count, seed * 1000 + r)
-            best_ours = min(best_ours, time.perf_counter() - t)
+            _keep(best["ours"], time.perf_counter() - w, time.process_time() - c)
             assert 162 * args.count <= ns + ew <= 252 * args.count
-        ours_rates.append(args.count / best_ours)
-        theirs_rates.append(args.count / best_theirs)
-    ours, theirs = statistics.median(ours_rates), statistics.median(theirs_rates)
-    print(f"playouts/s (median over deals): rebelote {ours:,.0f}, colver {theirs:,.0f}")
-    ratio = ours / theirs
-    print(f"ours/colver = {ratio:.2f} (goal >= {GOAL}): {'met' if ratio >= GOAL else 'NOT met'}")
+        for k in best:
+            wall[k].append(args.count / best[k][0])
+            cpu[k].append(args.count / best[k][1])
+    for name, rates in (("wall-clock", wall), ("CPU time", cpu)):
+        ours, theirs = statistics.median(rates["ours"]), statistics.median(rates["colver"])
+        print(f"playouts/s by {name} (median over deals): rebelote {ours:,.0f}, colver "
+              f"{theirs:,.0f}, ours/colver = {ours / theirs:.2f}")
+    ratio = statistics.median(cpu["ours"]) / statistics.median(cpu["colver"])
+    print(f"ours/colver by CPU time = {ratio:.2f} (goal >= {GOAL}): "
+          f"{'met' if ratio >= GOAL else 'NOT met'}")
+
+
+def _keep(best: list[float], wall: float, cpu: float) -> None:
+    """Keep the best wall-clock and CPU time of the repeats."""
+    best[0] = min(best[0], wall)
+    best[1] = min(best[1], max(cpu, 1e-9))
 
 
 if __name__ == "__main__":

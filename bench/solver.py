@@ -14,7 +14,9 @@ both engines), each engine's per-card values.
 
 The two solves of a position run one after the other, interleaved over the corpus; times are
 wall-clock (``perf_counter``) and CPU (``process_time``) per solve; the ratio is our median
-over colver's. Values are compared: ours are the mover's team's final card points, colver's
+over colver's. Both engines solve on one thread; on a shared machine the wall-clock includes
+the waits for a core, so the goal is judged on the CPU times.
+Values are compared: ours are the mover's team's final card points, colver's
 are NS's; they agree when they add up to 162, or a capot reads 252 / 0 on both sides. colver
 plays contrée rules without declarations, like our official coinche rules here (declarations
 are never card points).
@@ -40,7 +42,9 @@ from rebelote.solver import COMPILED, Position, best_value, solve_counted
 try:
     import colver
 except ImportError:  # pragma: no cover
-    sys.exit("bench/solver.py needs colver: .venv/bin/pip install -e '.[bench]'")
+    print("bench/solver.py skipped: it needs colver, the yardstick (not a dependency of "
+          "rebelote): .venv/bin/pip install colver", file=sys.stderr)
+    sys.exit(0)
 
 GOAL = 0.5
 RULES = Rules.preset("official", "coinche")
@@ -190,8 +194,10 @@ def main() -> None:
     for t in tallies:
         for d in t.differ[:10]:
             print(f"  differs, {t.name}: {d}")
-    ratio = statistics.median(full.ours) / statistics.median(full.theirs)
-    print(f"full-deal per-card median: ours/colver = {ratio:.2f} (goal <= {GOAL}): "
+    wall = statistics.median(full.ours) / statistics.median(full.theirs)
+    ratio = statistics.median(full.ours_cpu) / statistics.median(full.theirs_cpu)
+    print(f"full-deal per-card median: ours/colver = {wall:.2f} by wall-clock, {ratio:.2f} by "
+          f"CPU time (goal <= {GOAL}, judged on CPU time): "
           f"{'met' if ratio <= GOAL else 'NOT met'}")
 
 

@@ -36,7 +36,7 @@ def position_of(obj: Any) -> tuple[Position, Rules, list[int]]:
     try:
         trump = parse_trump(obj["trump"])
     except RulesError as e:
-        raise InputError("trump", str(e)) from None
+        raise InputError("trump", e.reason) from None
     hands_raw = obj.get("hands")
     if not isinstance(hands_raw, Mapping):
         raise InputError("hands", 'missing or not an object: {"N": [...], "E": [...], '
@@ -86,14 +86,14 @@ def _rules(obj: Mapping[str, Any]) -> Rules:
     game = obj.get("game", "coinche")
     name = obj.get("rules", "official")
     options = obj.get("options")
+    if not isinstance(game, str):
+        raise InputError("game", f"{game!r} is not a game (belote, coinche)")
+    if not isinstance(name, str):
+        raise InputError("rules", f"{name!r} is not a rule set")
     try:
-        if not isinstance(game, str):
-            raise RulesError(f"game: {game!r} is not a game (belote, coinche)")
-        if not isinstance(name, str):
-            raise RulesError(f"rules: {name!r} is not a rule set")
         return Rules.from_options(name, game, options)
     except RulesError as e:
-        raise InputError("", str(e)) from None
+        raise InputError(e.field, e.reason) from None
 
 
 def _card(where: str, text: Any) -> int:
