@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +35,10 @@ from rebelote.rules import (
     parse_rules,
     round_mark,
 )
+from rebelote.sheets import points_table_pdf, score_sheet_pdf
+from rebelote.sheets.labels import text
+from rebelote.sheets.points_table import counting_examples
+from rebelote.sheets.rule_words import counting_rows, rules_name
 
 MADE = {"trump": "hearts", "taker": "NS", "contract": 100, "points": {"NS": 110, "EW": 52},
         "belote": "NS"}
@@ -365,3 +372,62 @@ def test_the_cli_deals_contree_with_a_text_form() -> None:
     records = [json.loads(line) for line in res.output.splitlines()]
     assert [r["game"] for r in records] == ["contree", "contree"]
     assert records[0]["rules"] == "annonces"
+
+
+# -- the sheets --------------------------------------------------------------------------------
+needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None,
+                                     reason="pdftotext is missing (Debian's poppler-utils)")
+
+
+def pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                         check=True, text=True)
+    return out.stdout
+
+
+def test_the_worked_example_of_the_points_table_is_scored_under_the_rules() -> None:
+    assert counting_examples(Rules.preset("ffb", "contree")) == [
+        ("table.counting.made", 230, 50), ("table.counting.coinched", 540, 0),
+        ("table.counting.surcoinched", 1060, 0), ("table.counting.failed", 0, 280),
+        ("table.counting.failed_coinched", 0, 540)]
+    assert [row[1:] for row in counting_examples(Rules.preset("cannes-2016", "contree"))] == [
+        (230, 50), (380, 0), (480, 0), (0, 280), (0, 380)]
+
+
+def test_a_rule_set_is_named_with_what_it_changes() -> None:
+    assert rules_name("fr", Rules.preset("ffb-ludique", "contree")) == "FFB « Équipe Ludique »"
+    changed = Rules.preset("ffb", "contree").replace(rounding="six_up", belote_prenable=False)
+    assert rules_name("en", changed) == (
+        "FFB (2016 table), changed: Rounding: to the ten, 6 up (85 → 80, 86 → 90), "
+        "Belote prenable (to the defense on a fall): no")
+    rows = dict(counting_rows("fr", Rules.preset("annonces", "contree")))
+    assert rows["Comptage"] == "points annoncés seuls"
+    assert rows["Capot demandé"] == "un contrat (250)"
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_points_table_of_a_contree_rule_set(lang: str, tmp_path: Path) -> None:
+    rules = Rules.preset("cannes-2016", "contree")
+    got = pdf_text(points_table_pdf(lang, rules), tmp_path)
+    assert rules_name(lang, rules) in got
+    for figure in ("230", "380", "480", "280"):
+        assert figure in got
+    assert text(lang, "opt.rounding.six_up") in got
+    plain = pdf_text(points_table_pdf(lang), tmp_path)
+    assert rules_name(lang, rules) not in plain
+
+
+@needs_pdftotext
+def test_a_contree_score_sheet_names_its_preset_and_shows_the_marks(tmp_path: Path) -> None:
+    match = Match.from_json({"game": "contree", "rules": "cannes-2016",
+                             "options": {"surcoinche": 4}, "teams": {"NS": "Alix",
+                                                                     "EW": "Baptiste"},
+                             "deals": [MADE, {**MADE, "coinche": "surcoinche"}, FAILED]})
+    got = pdf_text(score_sheet_pdf("contree", match=match), tmp_path)
+    assert "Belote contrée" in got and "Championnat de France, Cannes 2016" in got
+    assert "Surcoinche : × 4" in got
+    assert "100 ×4" in got and "Contrat" in got
+    assert "230" in got and "580" in got and "280" in got

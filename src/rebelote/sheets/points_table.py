@@ -42,6 +42,7 @@ from rebelote.sheets.document import (
     SheetDocument,
 )
 from rebelote.sheets.labels import CARRE_OF, RANK_NAMES, RANK_SHORT, check_lang, text
+from rebelote.sheets.rule_words import counting_rows, rules_name
 from rebelote.sheets.words import describe
 
 # The declarations, strongest carré first: sequences of 3, 4 and 5+ cards, carrés by rank.
@@ -248,8 +249,56 @@ def _cases_section(pdf: SheetDocument, official: Rules) -> None:
     pdf.set_x(MARGIN)
 
 
-def points_table_pdf(lang: str = "fr") -> bytes:
+# -- the rule set's ways of counting ---------------------------------------------------------
+_COUNTING_CASES: Final = (
+    ("table.counting.made", "made", 1),
+    ("table.counting.coinched", "made", 2),
+    ("table.counting.surcoinched", "made", 4),
+    ("table.counting.failed", "failed", 1),
+    ("table.counting.failed_coinched", "failed", 2),
+)
+
+
+def counting_examples(rules: Rules) -> list[tuple[str, int, int]]:
+    """The survey's worked example under ``rules``, scored by the engine: for each case its
+    label key, the takers' mark and the defense's. Contract 100♥; made: the takers 110 trick
+    points with the belote, the defense 52; failed: 70 with the belote, the defense 92."""
+    out: list[tuple[str, int, int]] = []
+    for key, case, coinche in _COUNTING_CASES:
+        points = (110, 52) if case == "made" else (70, 92)
+        deal = DealSummary(game=rules.game, taker="NS", trump=HEARTS, points=points,
+                           contract=100, coinche=coinche, belote=(1, 0))
+        score = score_deal(deal, rules).score
+        out.append((key, score[0], score[1]))
+    return out
+
+
+_EXAMPLE_WIDTHS: Final = (62.0, 60.0, 60.0)
+
+
+def _counting_section(pdf: SheetDocument, rules: Rules) -> None:
+    lang = pdf.lang
+    pdf.section(text(lang, "table.counting", rules=rules_name(lang, rules)))
+    widths = (90.0, 92.0)
+    aligns: tuple[Align, ...] = ("L", "L")
+    for i, (label, value) in enumerate(counting_rows(lang, rules)):
+        pdf.grid_row(widths, (label, value), _ROW_H, size=9, aligns=aligns,
+                     fill=BAND_FILL if i % 2 else None)
+    pdf.ln(1)
+    pdf.paragraph(text(lang, "table.counting.example"))
+    heads = ("", text(lang, "table.col.takers"), text(lang, "table.col.defense"))
+    pdf.grid_row(_EXAMPLE_WIDTHS, heads, _ROW_H, size=9, aligns=("L", "C", "C"), fill=HEAD_FILL)
+    for i, (key, taker, defense) in enumerate(counting_examples(rules)):
+        pdf.grid_row(_EXAMPLE_WIDTHS, (text(lang, key), str(taker), str(defense)), _ROW_H, size=9.5,
+                     aligns=("L", "C", "C"), fill=BAND_FILL if i % 2 else None)
+    pdf.ln(2)
+
+
+def points_table_pdf(lang: str = "fr", rules: Rules | None = None) -> bytes:
     """The points table as a PDF (A4 portrait), in French (``fr``, default) or English (``en``).
+
+    With the ``rules`` of a coinche or contrée game, it ends with that rule set's ways of
+    counting in words and the survey's worked example scored under them.
 
     >>> points_table_pdf()[:5]
     b'%PDF-'
@@ -265,4 +314,8 @@ def points_table_pdf(lang: str = "fr") -> bytes:
     if pdf.get_y() > pdf.bottom - 110:
         pdf.add_page()
     _cases_section(pdf, official)
+    if rules is not None and rules.has_auction:
+        if pdf.get_y() > pdf.bottom - 160:
+            pdf.add_page()
+        _counting_section(pdf, rules)
     return pdf.pdf_bytes()

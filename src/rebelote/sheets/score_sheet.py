@@ -15,7 +15,7 @@ from typing import Final
 
 from rebelote.errors import InputError
 from rebelote.match import Match
-from rebelote.rules import GAMES
+from rebelote.rules import GAMES, Rules
 from rebelote.scoring import DealScore, DealSummary
 from rebelote.sheets import MAX_ROWS, MIN_ROWS
 from rebelote.sheets.document import (
@@ -31,6 +31,7 @@ from rebelote.sheets.document import (
     SheetDocument,
 )
 from rebelote.sheets.labels import check_lang, text
+from rebelote.sheets.rule_words import rules_name
 from rebelote.sheets.words import RED_SUITS, contract_short, outcome_word, trump_short
 
 MAX_NAME: Final = 40
@@ -51,7 +52,7 @@ class _Columns:
 
     @classmethod
     def of(cls, game: str) -> _Columns:
-        if game == "coinche":
+        if game != "belote":
             # deal, taker, trump, contract, NS mark, NS total, EW mark, EW total, outcome
             return cls((12, 27, 13, 24, 21, 22, 21, 22, 20), ("C",) * 9, True)
         return cls((13, 31, 15, 24, 25, 24, 25, 25), ("C",) * 8, False)
@@ -99,7 +100,7 @@ def _check_target(target: object) -> int | None:
 
 
 def _deal_line(lang: str, cols: _Columns, n: int, deal: DealSummary, score: DealScore,
-               running: tuple[int, int], teams: tuple[str, str]) -> _Line:
+               running: tuple[int, int], teams: tuple[str, str], multiplier: int = 1) -> _Line:
     """The printed line of deal ``n``."""
     taker = "—"
     trump = ""
@@ -109,7 +110,7 @@ def _deal_line(lang: str, cols: _Columns, n: int, deal: DealSummary, score: Deal
         taker = teams[0 if deal.taker == "NS" else 1]
         trump = trump_short(lang, deal.trump)
         trump_color = TRUMP_RED if deal.trump in RED_SUITS else None
-        contract = contract_short(lang, deal)
+        contract = contract_short(lang, deal, multiplier)
     outcome = outcome_word(lang, score.outcome)
     if score.outcome == "litige" and score.held_over:
         outcome += f" ({score.held_over})"
@@ -142,7 +143,8 @@ def _pages(lang: str, cols: _Columns, rows: int, match: Match | None,
                  _label_line(cols, text(lang, "sheet.totals"), ("", ""), HEAD_FILL)]]
     result = match.result()
     deal_lines = [
-        _deal_line(lang, cols, n, deal, score, running, teams)
+        _deal_line(lang, cols, n, deal, score, running, teams,
+                   match.rules.coinche_multiplier(deal.coinche))
         for n, (deal, score, running) in enumerate(
             zip(match.deals, result.deals, result.running, strict=True), start=1)
     ]
@@ -236,11 +238,11 @@ def _draw_lines(pdf: SheetDocument, cols: _Columns, lines: Sequence[_Line], heig
     pdf.set_draw_color(*INK)
 
 
-def _subtitle(lang: str, game: str, rules_name: str | None, target: int | None,
+def _subtitle(lang: str, game: str, rules: Rules | None, target: int | None,
               teams: tuple[str, str]) -> str:
     parts = [text(lang, f"game.{game}")]
-    if rules_name is not None:
-        parts.append(text(lang, f"rules.{rules_name}"))
+    if rules is not None:
+        parts.append(rules_name(lang, rules))
     parts.append(text(lang, "target", target=target) if target is not None
                  else text(lang, "target.blank"))
     parts.append(text(lang, "versus", a=teams[0], b=teams[1]))
@@ -278,7 +280,8 @@ def score_sheet_pdf(
     lang: str = "fr",
     target: int | None = None,
 ) -> bytes:
-    """The score sheet of ``game`` (``belote`` or ``coinche``) as a PDF, A4 portrait.
+    """The score sheet of ``game`` (``belote``, ``coinche`` or ``contree``) as a PDF, A4
+    portrait; a filled sheet names its rule set (the preset and the options it changes).
 
     ``teams`` are the NS and EW names (default: the match's, else *Nous* / *Eux*, *Us* / *Them*
     in English); ``rows`` the deal lines of a page, 12 to 24. With ``match``, the sheet is
@@ -290,7 +293,7 @@ def score_sheet_pdf(
     """
     lang = check_lang(lang)
     if game not in GAMES:
-        raise InputError("game", f"{game!r} is not a game (belote, coinche)")
+        raise InputError("game", f"{game!r} is not a game ({', '.join(GAMES)})")
     rows = _check_rows(rows)
     target = _check_target(target)
     if match is not None:
@@ -306,9 +309,9 @@ def score_sheet_pdf(
         teams = (text(lang, "team.default.0"), text(lang, "team.default.1"))
     names = _check_teams(teams)
     cols = _Columns.of(game)
-    rules_name = match.rules.name if match is not None else None
+    rules = match.rules if match is not None else None
     pdf = SheetDocument(lang, text(lang, "sheet.title"),
-                        _subtitle(lang, game, rules_name, target, names))
+                        _subtitle(lang, game, rules, target, names))
     pages = _pages(lang, cols, rows, match, names)
     for p, lines in enumerate(pages):
         pdf.add_page()

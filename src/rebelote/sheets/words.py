@@ -33,15 +33,16 @@ def trump_long(lang: str, trump: TrumpMode) -> str:
     return text(lang, f"trump.{trump}")
 
 
-def contract_short(lang: str, deal: DealSummary) -> str:
-    """A coinche contract as written on a sheet: ``100``, ``capot ×2``, ``générale``."""
+def contract_short(lang: str, deal: DealSummary, multiplier: int | None = None) -> str:
+    """A contract as written on a sheet: ``100``, ``capot ×2``, ``générale``; ``multiplier``
+    is the rule set's for the deal's coinche (a surcoinche may be ×3)."""
     if deal.contract is None:
         return ""
     if isinstance(deal.contract, str):
         value = text(lang, f"contract.{deal.contract}")
     else:
         value = str(deal.contract)
-    return f"{value} ×{deal.coinche}" if deal.coinche > 1 else value
+    return f"{value} ×{multiplier or deal.coinche}" if deal.coinche > 1 else value
 
 
 def outcome_word(lang: str, outcome: str) -> str:
