@@ -27,7 +27,7 @@ from rebelote.jsonio import answer_score
 from rebelote.match import Match
 from rebelote.record import record_of, replay_record
 from rebelote.rules import (
-    _CHOICES,
+    OPTION_CHOICES,
     OPTION_NAMES,
     PRESETS,
     Rules,
@@ -260,7 +260,7 @@ def test_target_rule() -> None:
 
 
 def test_every_option_value_is_accepted_and_a_wrong_one_named() -> None:
-    for key, values in _CHOICES.items():
+    for key, values in OPTION_CHOICES.items():
         if key == "game":
             continue
         for value in values:
@@ -282,7 +282,7 @@ def test_the_text_form_names_the_preset_and_the_changed_options() -> None:
 
 
 OPTION_VALUES = st.fixed_dictionaries({}, optional={
-    **{k: st.sampled_from(v) for k, v in _CHOICES.items() if k != "game"},
+    **{k: st.sampled_from(v) for k, v in OPTION_CHOICES.items() if k != "game"},
     **{k: st.booleans() for k in ("declarations", "generale", "belote_prenable",
                                   "belote_multiplied", "must_outscore", "last_deal_exact",
                                   "overtrump_partner", "belote_alone_wins")},

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from rebelote.match import Match
+from rebelote.web.i18n import number
 from web_fixtures import free_port, live_server, seed_game
 
 CHROMIUM = "/usr/bin/chromium"
@@ -395,3 +396,55 @@ def test_long_team_names_wrap_between_words(browser: Any, tmp_path: Path, width:
         assert cut == [], cut
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert page.locator("text=Les Invincibles de Montmartre").count() >= 3
+
+
+# Five contrée deals under the FFB table, as a player enters them: the takers' points, the
+# contract, the coinche. The marks are the FFB's: made pts + C (+ belote), failed 160 + C + all
+# belote to the defense, coinched (160 + C) × 2 + belote, the contract alone deciding.
+CONTREE_DEALS: list[dict[str, Any]] = [
+    {"taker": "NS", "points": "110", "belote": "NS", "contract": "100"},
+    {"taker": "EW", "points": "70", "belote": "EW", "contract": "100"},
+    {"taker": "NS", "points": "110", "belote": "NS", "contract": "100", "coinche": "coinche"},
+    {"taker": "EW", "points": "81", "contract": "80"},
+    {"taker": "NS", "capot": "taker", "contract": "capot"},
+]
+
+
+def test_a_contree_game_of_five_deals_under_ffb(browser: Any, tmp_path: Path) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'contree.sqlite3'}") as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        csp = watch_csp(page)
+        page.goto(base + "/")
+        page.click("#new-game label:has(input[name=game][value=contree])")
+        page.click("#new-game details.rules-box summary")
+        assert page.is_visible("text=FFB (barème 2016)")
+        page.click("#new-game label:has(input[name=contree_rules][value=ffb])")
+        page.click("#new-game #counting-options summary")
+        page.screenshot(path=str(SHOTS / "rebelote-contree-new-phone.png"), full_page=True)
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        assert "FFB (barème 2016)" in page.inner_text("#rules-name")
+        assert page.locator("#contract option[value=generale]").count() == 0
+        for deal in CONTREE_DEALS:
+            page.select_option("#contract", deal["contract"])
+            if "coinche" in deal:
+                page.click(f"#deal-form label:has(input[name=coinche][value={deal['coinche']}])")
+            enter_deal(page, deal)
+        obj = {"game": "contree", "rules": "ffb", "deals": [
+            {"trump": "hearts", "taker": "NS", "contract": 100, "points": {"NS": 110},
+             "belote": "NS"},
+            {"trump": "hearts", "taker": "EW", "contract": 100, "points": {"EW": 70},
+             "belote": "EW"},
+            {"trump": "hearts", "taker": "NS", "contract": 100, "coinche": "coinche",
+             "points": {"NS": 110}, "belote": "NS"},
+            {"trump": "hearts", "taker": "EW", "contract": 80, "points": {"EW": 81}},
+            {"trump": "hearts", "taker": "NS", "contract": "capot", "capot": "NS"}]}
+        want = Match.from_json(obj).result()
+        # 230/50, 280/0, 540/0, 160/80 (81 + 80 made on the contract alone), 500/0
+        assert [d.score for d in want.deals] == [(230, 50), (280, 0), (540, 0), (80, 160),
+                                                 (500, 0)]
+        assert totals(page) == (number(want.totals[0], "fr"), number(want.totals[1], "fr"))
+        outcomes = page.locator("#sheet .badge").all_inner_texts()
+        assert outcomes == ["réussi", "réussi", "réussi", "chute", "réussi"]  # newest first
+        page.screenshot(path=str(SHOTS / "rebelote-contree-game-phone.png"), full_page=True)
+        assert not csp, csp

@@ -395,6 +395,9 @@ _BOOLS: Final = frozenset({
 OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in ("game", "name")
 )
+# The values of each option that has a list of them, and the yes-no options (for forms).
+OPTION_CHOICES: Final = _CHOICES
+BOOL_OPTIONS: Final = _BOOLS
 
 # -- presets: one table of data ----------------------------------------------------------------
 # Each row names the options that differ from the defaults of :class:`Rules` (the source documents'
@@ -477,11 +480,11 @@ def parse_rules(text: str) -> Rules:
         if key not in OPTION_NAMES:
             raise RulesError(
                 f"options.{key}: unknown rule option (known: {', '.join(OPTION_NAMES)})")
-        changes[key] = _option_value(key, raw.strip())
+        changes[key] = option_from_text(key, raw.strip())
     return Rules.preset(name.strip() or None, game).replace(**changes)
 
 
-def _option_value(key: str, raw: str) -> Any:
+def option_from_text(key: str, raw: str) -> Any:
     """An option's value from text: a yes-no, a whole number or a word, as the option takes."""
     if key in _BOOLS:
         word = raw.lower()

@@ -168,6 +168,51 @@ _FR: Final[dict[str, str]] = {
     ),
     "example.score": "{ns} / {ew}",
     "table.note": "Valeurs tirées du moteur de rebelote (règles officielles sauf mention).",
+    # the counter's new-game page and sheet (rule sets)
+    "web.game.contree": "Contrée",
+    "web.target.rules": "selon les règles",
+    "web.presets": "Règles de la table",
+    "web.preset.ffb": (
+        "Barème FFB 2016 : points faits + demandés ; chute : 160 + contrat + belote ; "
+        "contré 320 + 2 × contrat, surcontré 640 + 4 × contrat ; capot 500 ; arrondi "
+        "5 au-dessus ; 2000 points."
+    ),
+    "web.preset.ffb-ludique": (
+        "Édition « Équipe Ludique » : contré 160 + 2 × contrat, surcontré 160 + 3 × contrat ; "
+        "capot contrat de 250 ; arrondi 6 au-dessus ; dernière donne au point près."
+    ),
+    "web.preset.cannes-2016": (
+        "Championnat de France 2016 : base 162, contré 162 + 2 × contrat, surcontré ×3 ; "
+        "capot 270 ; arrondi 6 au-dessus ; dernière donne au point près ; 2001 points."
+    ),
+    "web.preset.annonces": (
+        "Points annoncés : le gagnant de la donne marque le contrat seul (× 2 contré, × 4 "
+        "surcontré) ; pas d’arrondi ; 1000 points."
+    ),
+    "web.preset.exact": "Barème FFB 2016 compté au point près, sans arrondi.",
+    "web.options": "Modifier le comptage",
+    "web.options.hint": (
+        "Chaque réglage laissé sur « selon les règles » garde la valeur des règles choisies."
+    ),
+    "web.as_rules": "selon les règles",
+    "group.counting": "Comptage",
+    "group.belote": "Belote",
+    "group.contract": "Contrat",
+    "group.capot": "Capot",
+    "group.rounding": "Arrondi",
+    "group.end": "Fin de partie",
+    "web.shared": "Règles partagées",
+    "web.rules_text": "Règles en texte",
+    "web.rules_text.hint": (
+        "Ces règles viennent d’un lien partagé ; elles remplacent les choix de la rubrique "
+        "Règles. Videz le champ pour choisir vous-même."
+    ),
+    "web.share": "Partager ces règles",
+    "web.share.hint": (
+        "Ce lien ou ce code QR ouvre une nouvelle partie avec les mêmes règles."
+    ),
+    "web.share.qr": "Code QR du lien des règles",
+    "web.points_table": "Tableau des points de ces règles (PDF)",
     # contrée and the ways of counting (docs/counting.md)
     "game.contree": "Belote contrée",
     "rules.ffb": "FFB (barème 2016)",
@@ -387,6 +432,46 @@ _EN: Final[dict[str, str]] = {
     ),
     "example.score": "{ns} / {ew}",
     "table.note": "Values taken from the rebelote engine (official rules unless stated).",
+    # the counter's new-game page and sheet (rule sets)
+    "web.game.contree": "Contrée",
+    "web.target.rules": "as the rules say",
+    "web.presets": "Table rules",
+    "web.preset.ffb": (
+        "FFB 2016 table: points made + bid; failed: 160 + contract + belote; coinched "
+        "320 + 2 × contract, surcoinched 640 + 4 × contract; capot 500; rounded 5 up; 2000."
+    ),
+    "web.preset.ffb-ludique": (
+        "“Équipe Ludique” edition: coinched 160 + 2 × contract, surcoinched 160 + 3 × "
+        "contract; capot a 250 contract; rounded 6 up; last deal exact."
+    ),
+    "web.preset.cannes-2016": (
+        "French championship 2016: base 162, coinched 162 + 2 × contract, surcoinched ×3; "
+        "capot 270; rounded 6 up; last deal exact; 2001 points."
+    ),
+    "web.preset.annonces": (
+        "Points bid: the winner of the deal marks the contract alone (× 2 coinched, × 4 "
+        "surcoinched); no rounding; 1000 points."
+    ),
+    "web.preset.exact": "The FFB 2016 table counted exactly, not rounded.",
+    "web.options": "Change the counting",
+    "web.options.hint": "A setting left on “as the rules say” keeps the chosen rules' value.",
+    "web.as_rules": "as the rules say",
+    "group.counting": "Counting",
+    "group.belote": "Belote",
+    "group.contract": "Contract",
+    "group.capot": "Capot",
+    "group.rounding": "Rounding",
+    "group.end": "End of the game",
+    "web.shared": "Shared rules",
+    "web.rules_text": "Rules as text",
+    "web.rules_text.hint": (
+        "These rules come from a shared link; they replace the choices under Rules. Empty the "
+        "field to choose yourself."
+    ),
+    "web.share": "Share these rules",
+    "web.share.hint": "This link or QR code opens a new game with the same rules.",
+    "web.share.qr": "QR code of the rules link",
+    "web.points_table": "Points table of these rules (PDF)",
     # contrée and the ways of counting (docs/counting.md)
     "game.contree": "Contrée",
     "rules.ffb": "FFB (2016 table)",

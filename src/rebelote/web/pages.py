@@ -22,8 +22,21 @@ from rebelote import __version__
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
-from rebelote.rules import AUCTION_GAMES, TRUMP_NAMES, Rules, parse_trump
+from rebelote.rules import (
+    AUCTION_GAMES,
+    BOOL_OPTIONS,
+    OPTION_CHOICES,
+    PRESETS,
+    TRUMP_NAMES,
+    Rules,
+    RulesError,
+    option_from_text,
+    parse_rules,
+    parse_trump,
+)
 from rebelote.scoring import CONTRACTS
+from rebelote.sheets.labels import text as label_text
+from rebelote.sheets.rule_words import option_label, option_value, rules_name
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
 from rebelote.web.forms import deal_from_form, form_from_deal
@@ -59,6 +72,13 @@ def environment(lang: str) -> Environment:
     )
     env.filters["num"] = lambda value: i18n.number(int(value), lang)
     env.filters["signed"] = lambda value: i18n.signed(int(value), lang)
+    env.globals.update(
+        PRESETS=PRESETS, OPTION_GROUPS=OPTION_GROUPS,
+        label=lambda key, **kw: label_text(lang, key, **kw),
+        option_label=lambda key: option_label(lang, key),
+        option_choices=lambda key: option_choices(lang, key),
+        rules_name=lambda rules: rules_name(lang, rules),
+    )
     return env
 
 
@@ -248,12 +268,13 @@ def make_pages(service: CounterService) -> APIRouter:
 
     # -- pages -----------------------------------------------------------------------------
     @router.get("/", response_class=HTMLResponse)
-    async def home(request: Request) -> Response:
+    async def home(request: Request, rules: str | None = None) -> Response:
         games = await my_games(request, 8)
         last = request.cookies.get(GAME_COOKIE)
         current = next((g for g in games if g.id == last), None)
+        form, error = rules_from_query(rules)
         return render(request, "home.html", games=games, current=current,
-                      form={}, error=None)
+                      form=form, error=error)
 
     @router.get("/games", response_class=HTMLResponse)
     async def games_list(request: Request) -> Response:
@@ -394,6 +415,40 @@ def make_pages(service: CounterService) -> APIRouter:
     return router
 
 
+# The ways of counting offered on the new-game page, grouped as the page shows them.
+OPTION_GROUPS: Final = (
+    ("group.counting", ("counting", "failure_base", "coinche_form", "surcoinche")),
+    ("group.belote", ("belote_prenable", "belote_multiplied", "belote_counts_for_contract")),
+    ("group.contract", ("must_outscore", "declarations", "generale")),
+    ("group.capot", ("capot_bid", "capot_value", "capot_unbid", "capot_failed")),
+    ("group.rounding", ("rounding", "rounding_scope", "last_deal_exact")),
+    ("group.end", ("target_rule",)),
+)
+FORM_OPTIONS: Final = tuple(k for _, keys in OPTION_GROUPS for k in keys)
+
+
+def option_choices(lang: str, key: str) -> list[tuple[str, str]]:
+    """The values of option ``key`` for a select: (the value as text, its words)."""
+    values: tuple[Any, ...] = (True, False) if key in BOOL_OPTIONS else OPTION_CHOICES[key]
+    out = []
+    for value in values:
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        probe = Rules.preset(None, "contree").replace(**{key: value})
+        out.append((shown, option_value(lang, probe, key)))
+    return out
+
+
+def rules_from_query(raw: str | None) -> tuple[dict[str, str], str | None]:
+    """The new-game form prefilled from a shared rule set (``/?rules=contree:ffb,...``)."""
+    if not raw:
+        return {}, None
+    try:
+        rules = parse_rules(raw)
+    except RulesError as e:
+        return {}, str(e)
+    return {"rules_text": rules.to_text(), "game": rules.game}, None
+
+
 def _target(form: Mapping[str, str]) -> int | str:
     raw = form.get("target", "").strip()
     if raw == "other":
@@ -404,22 +459,52 @@ def _target(form: Mapping[str, str]) -> int | str:
 
 
 def new_game_json(form: Mapping[str, str]) -> dict[str, Any]:
-    """The ``POST /api/counter/games`` object from the new-game form (translation only)."""
+    """The ``POST /api/counter/games`` object from the new-game form (translation only).
+
+    ``rules_text``, a rule set's text form (a shared link's), gives the game, the preset and
+    the options at once; otherwise ``game``, ``rules`` (``contree_rules`` for contrée) and the
+    options' fields (``opt_<name>``, empty for the preset's value) are read.
+    """
+    teams = {t: form.get(f"team_{t}", "").strip() or default
+             for t, default in zip(TEAMS, ("Nous", "Eux"), strict=True)}
+    shared = form.get("rules_text", "").strip()
+    if shared:
+        try:
+            rules = parse_rules(shared)
+        except RulesError as e:
+            raise InputError("rules_text", str(e)) from None
+        obj: dict[str, Any] = {"game": rules.game, "rules": rules.name, "teams": teams}
+        changed = rules.changed_options()
+        obj["target"] = _target(form) if form.get("target") else changed.pop("target",
+                                                                                rules.target)
+        changed.pop("target", None)
+        if changed:
+            obj["options"] = changed
+        return obj
     game = form.get("game", "belote")
-    obj: dict[str, Any] = {
-        "game": game,
-        "rules": form.get("rules", "official"),
-        "target": _target(form) if form.get("target") else 1000,
-        "teams": {t: form.get(f"team_{t}", "").strip() or default
-                  for t, default in zip(TEAMS, ("Nous", "Eux"), strict=True)},
-    }
+    name = form.get("rules") or None
+    if game == "contree":
+        name = form.get("contree_rules") or (name if name in PRESETS["contree"] else None)
+    obj = {"game": game, "teams": teams}
+    if name is not None:
+        obj["rules"] = name
+    if form.get("target"):
+        obj["target"] = _target(form)
     options: dict[str, Any] = {}
-    if "declarations" in form:
+    if "declarations" in form and game != "contree":
         options["declarations"] = form["declarations"] == "on"
     if game == "coinche" and form.get("rounding") in ("nearest", "none"):
         options["rounding"] = form["rounding"]
     if game in AUCTION_GAMES and "generale" in form:
         options["generale"] = form["generale"] == "on"
+    if game in AUCTION_GAMES:
+        for key in FORM_OPTIONS:
+            raw = form.get(f"opt_{key}", "").strip()
+            if raw:
+                try:
+                    options[key] = option_from_text(key, raw)
+                except RulesError as e:
+                    raise InputError(f"opt_{key}", str(e)) from None
     if options:
         obj["options"] = options
     return obj

@@ -2,7 +2,10 @@
 
 - ``GET /api/counter/games/{id}/sheet.pdf``: the game's score sheet, filled in.
 - ``GET /sheets/blank.pdf?game=coinche&rows=18&NS=..&EW=..``: a blank sheet to print.
-- ``GET /sheets/points-table.pdf``: the table of points.
+- ``GET /sheets/points-table.pdf?rules=contree:ffb``: the table of points; with a rule set's
+  text form, it ends with that rule set's ways of counting and their worked example.
+- ``GET /rules/qr.svg?rules=contree:ffb``: the QR code of the link that opens a new game with
+  that rule set (``/?rules=...``).
 - ``GET /api/counter/games/{id}/export.json``: ``Match.to_json()``, the input of
   ``rebelote score``; ``.../export.csv``: :func:`rebelote.export.match_to_csv`.
 - ``POST /api/counter/games/import``: a game as JSON (the export above) or CSV; a new game.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import json
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -20,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from rebelote.errors import InputError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import Match
+from rebelote.rules import GAMES, Rules, RulesError, parse_rules
 from rebelote.web import schemas
 from rebelote.web.api import game_response
 from rebelote.web.i18n import request_lang
@@ -28,6 +33,18 @@ from rebelote.web.service import MAX_DEALS, CounterService
 
 Lang = Annotated[str | None, Query(
     description="Language of the sheet: fr or en (default: the page's language)")]
+
+
+RulesText = Annotated[str | None, Query(
+    max_length=600, description="A rule set's text form, like contree:ffb,rounding=none")]
+
+
+def _rules(text: str) -> Rules:
+    """A rule set from a query's text form; a bad one is an input error naming ``rules``."""
+    try:
+        return parse_rules(text)
+    except RulesError as e:
+        raise InputError("rules", str(e)) from None
 
 
 def _download(content: bytes | str, media: str, filename: str, inline: bool = True) -> Response:
@@ -89,7 +106,7 @@ def make_printables(service: CounterService) -> APIRouter:
                 openapi_extra=pdf_doc)
     async def blank_sheet(
         request: Request,
-        game: Annotated[str, Query(description="belote or coinche")] = "belote",
+        game: Annotated[str, Query(description="belote, coinche or contree")] = "belote",
         rows: Annotated[int, Query(description="Deal lines a page", ge=1, le=60)] = 18,
         ns: Annotated[str, Query(alias="NS", max_length=40)] = "Nous",
         ew: Annotated[str, Query(alias="EW", max_length=40)] = "Eux",
@@ -97,8 +114,8 @@ def make_printables(service: CounterService) -> APIRouter:
     ) -> Response:
         from rebelote.sheets import score_sheet_pdf
 
-        if game not in ("belote", "coinche"):
-            raise InputError("game", f"{game!r} is not a game: belote or coinche")
+        if game not in GAMES:
+            raise InputError("game", f"{game!r} is not a game: {', '.join(GAMES)}")
         pdf = await run_in_threadpool(
             score_sheet_pdf, game, (ns, ew), rows, None, _lang(request, lang)
         )
@@ -106,11 +123,23 @@ def make_printables(service: CounterService) -> APIRouter:
 
     @router.get("/sheets/points-table.pdf", summary="The table of points",
                 openapi_extra=pdf_doc)
-    async def points_table(request: Request, lang: Lang = None) -> Response:
+    async def points_table(request: Request, lang: Lang = None,
+                           rules: RulesText = None) -> Response:
         from rebelote.sheets import points_table_pdf
 
-        pdf = await run_in_threadpool(points_table_pdf, _lang(request, lang))
+        chosen = _rules(rules) if rules else None
+        pdf = await run_in_threadpool(points_table_pdf, _lang(request, lang), chosen)
         return _download(pdf, "application/pdf", "rebelote-points.pdf")
+
+    @router.get("/rules/qr.svg", include_in_schema=False)
+    async def rules_qr(request: Request, rules: RulesText = None) -> Response:
+        """The QR code of the new-game link that carries a rule set."""
+        from rebelote.web.live import qr_svg
+
+        chosen = _rules(rules or "")
+        url = f"{request.url_for('home')}?{urlencode({'rules': chosen.to_text()})}"
+        return Response(qr_svg(url, "rebelote"), media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
     @router.get("/api/counter/games/{game_id}/export.json",
                 summary="The game as the input of `rebelote score`",

@@ -1,0 +1,112 @@
+"""The counter plays contrée: the new-game page's rule sets and options, a shared rule set's
+link and QR code, the sheet naming its preset, and the points table of the chosen rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rebelote.web.app import create_app
+from rebelote.web.pages import new_game_json
+from web_fixtures import keyed_client
+
+API = "/api/counter/games"
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with keyed_client(create_app(f"sqlite:///{tmp_path / 'contree.sqlite3'}")) as c:
+        yield c
+
+
+def start(client: TestClient, **form: str) -> str:
+    r = client.post("/games", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    return r.headers["location"].rsplit("/", 1)[1]
+
+
+def total(html: str, team: str) -> str:
+    found = re.search(rf'id="total-{team}">([^<]*)<', html)
+    assert found, html[:500]
+    return found.group(1)
+
+
+def test_the_new_game_page_offers_contree_its_presets_and_options(client: TestClient) -> None:
+    page = client.get("/").text
+    assert 'name="game" value="contree"' in page
+    for name in ("ffb", "ffb-ludique", "cannes-2016", "annonces", "exact"):
+        assert f'name="contree_rules" value="{name}"' in page
+    assert "Championnat de France, Cannes 2016" in page  # French first
+    assert 'name="opt_coinche_form"' in page and "base + contrat × 2" in page
+    assert "selon les règles" in page
+    client.get("/lang/en", params={"next": "/"})
+    english = client.get("/").text
+    assert "French championship, Cannes 2016" in english and "as the rules say" in english
+
+
+def test_a_contree_game_under_ffb_counts_by_the_ffb_table(client: TestClient) -> None:
+    gid = start(client, game="contree", contree_rules="ffb", target="")
+    game = client.get(f"{API}/{gid}").json()
+    assert game["game"] == "contree" and game["rules"] == "ffb" and game["target"] == 2000
+    page = client.get(f"/games/{gid}").text
+    assert 'name="contract"' in page and 'value="generale"' not in page
+    assert "FFB (barème 2016)" in page
+    r = client.post(f"/games/{gid}/deals", headers=HX, data={
+        "taker": "NS", "contract": "100", "coinche": "coinche", "points": "110",
+        "trump": "hearts", "belote": "NS"})
+    assert total(r.text, "NS") == "540" and total(r.text, "EW") == "0"
+
+
+def test_options_changed_on_the_page_travel_with_the_game(client: TestClient) -> None:
+    gid = start(client, game="contree", contree_rules="cannes-2016", target="",
+                opt_surcoinche="4", opt_belote_prenable="off", opt_rounding="")
+    game = client.get(f"{API}/{gid}").json()
+    assert game["rules"] == "cannes-2016" and game["target"] == 2001
+    assert game["options"] == {"surcoinche": 4, "belote_prenable": False}
+    page = client.get(f"/games/{gid}").text
+    text = "contree:cannes-2016,surcoinche=4,belote_prenable=off"
+    assert text in page
+    assert f'href="/?rules={quote(text, safe="")}"' in page
+    # The share link opens the new-game page with the same rules, and they start a game.
+    shared = client.get("/", params={"rules": text}).text
+    assert f'value="{text}"' in shared and 'name="rules_text"' in shared
+    again = start(client, rules_text=text, team_NS="A", team_EW="B")
+    assert client.get(f"{API}/{again}").json()["options"] == game["options"]
+    qr = client.get("/rules/qr.svg", params={"rules": text})
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in qr.content
+
+
+def test_a_bad_shared_rule_set_is_named(client: TestClient) -> None:
+    page = client.get("/", params={"rules": "contree:ffb,speed=3"}).text
+    assert "options.speed" in page
+    r = client.post("/games", data={"rules_text": "contree:house"})
+    assert r.status_code == 422 and "rules_text" in r.text
+    assert client.get("/rules/qr.svg", params={"rules": "tarot:x"}).status_code == 422
+    r = client.post("/games", data={"game": "contree", "opt_surcoinche": "5"})
+    assert r.status_code == 422 and "opt_surcoinche" in r.text
+
+
+def test_the_points_table_of_the_games_rules(client: TestClient) -> None:
+    r = client.get("/sheets/points-table.pdf", params={"rules": "contree:annonces"})
+    assert r.status_code == 200 and r.content[:5] == b"%PDF-"
+    plain = client.get("/sheets/points-table.pdf")
+    assert len(r.content) > len(plain.content)
+    assert client.get("/sheets/points-table.pdf", params={"rules": "x"}).status_code == 422
+    blank = client.get("/sheets/blank.pdf", params={"game": "contree"})
+    assert blank.status_code == 200 and blank.content[:5] == b"%PDF-"
+
+
+def test_the_form_reads_the_rules_text_first() -> None:
+    obj = new_game_json({"rules_text": "contree:exact,target=1500", "game": "belote"})
+    assert obj["game"] == "contree" and obj["rules"] == "exact" and obj["target"] == 1500
+    obj = new_game_json({"game": "contree", "rules": "official"})
+    assert "rules" not in obj  # contrée's own default, ffb
+    obj = new_game_json({"game": "coinche", "rules": "official", "opt_coinche_form": "flat"})
+    assert obj["options"] == {"coinche_form": "flat"}
