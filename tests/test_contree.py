@@ -22,6 +22,7 @@ from rebelote.bots import make_bot
 from rebelote.cli import app
 from rebelote.deal import AUCTION, DealState
 from rebelote.errors import InputError
+from rebelote.export import match_from_csv, match_to_csv
 from rebelote.game import Game
 from rebelote.jsonio import answer_score
 from rebelote.match import Match
@@ -431,3 +432,16 @@ def test_a_contree_score_sheet_names_its_preset_and_shows_the_marks(tmp_path: Pa
     assert "Surcoinche : × 4" in got
     assert "100 ×4" in got and "Contrat" in got
     assert "230" in got and "580" in got and "280" in got
+
+
+def test_a_contree_game_round_trips_through_csv_and_reads_french_names() -> None:
+    match = Match.from_json({"game": "contree", "rules": "cannes-2016",
+                             "options": {"surcoinche": 4},
+                             "deals": [{**MADE, "coinche": "surcoinche"}, FAILED]})
+    for lang in ("fr", "en"):
+        assert match_from_csv(match_to_csv(match, lang=lang)) == match
+    typed = ('Partie,Belote contrée\nRègles,"Championnat de France, Cannes 2016"\n'
+             "Donne,Preneur,Atout,Contrat,Coinche,Points NS,Points EW\n1,NS,coeur,100,,110,52\n")
+    got = match_from_csv(typed)
+    assert (got.rules.game, got.rules.name, got.result().totals) == (
+        "contree", "cannes-2016", (210, 50))

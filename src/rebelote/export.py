@@ -37,6 +37,7 @@ from typing import Any, Final
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match
+from rebelote.rules import GAMES, PRESET_NAMES
 from rebelote.sheets.labels import LABELS, check_lang
 from rebelote.sheets.labels import text as label
 from rebelote.sheets.words import outcome_word, trump_long
@@ -107,9 +108,9 @@ _KINDS: Final = {
     for lang in LABELS for kind in ("void", "adjust")
 } | {"void": "void", "adjust": "adjust", "nulle": "void"}
 _GAMES: Final = {_norm(LABELS[lang][f"game.{g}"]): g for lang in LABELS
-                  for g in ("belote", "coinche")} | {"belote": "belote", "coinche": "coinche"}
+                  for g in GAMES} | {g: g for g in GAMES} | {"contree": "contree"}
 _RULE_SETS: Final = {_norm(LABELS[lang][f"rules.{r}"]): r for lang in LABELS
-                     for r in ("official", "house")} | {
+                     for r in PRESET_NAMES} | {r: r for r in PRESET_NAMES} | {
     "official": "official", "house": "house", "officiel": "official", "officielles": "official",
     "maison": "house",
 }
