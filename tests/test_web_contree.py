@@ -110,3 +110,13 @@ def test_the_form_reads_the_rules_text_first() -> None:
     assert "rules" not in obj  # contrée's own default, ffb
     obj = new_game_json({"game": "coinche", "rules": "official", "opt_coinche_form": "flat"})
     assert obj["options"] == {"coinche_form": "flat"}
+
+
+def test_coinches_generale_box_does_not_give_contree_a_generale() -> None:
+    """The page sends coinche's générale box (hidden for contrée) with every game: a contrée
+    game keeps its preset's générale (none under ffb) unless its own option says otherwise."""
+    form = {"game": "contree", "contree_rules": "ffb", "generale": "on"}
+    assert "options" not in new_game_json(form)
+    assert new_game_json({**form, "opt_generale": "on"})["options"] == {"generale": True}
+    assert new_game_json({"game": "coinche", "generale": "off"})["options"] == {
+        "generale": False}

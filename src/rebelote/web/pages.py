@@ -495,7 +495,8 @@ def new_game_json(form: Mapping[str, str]) -> dict[str, Any]:
         options["declarations"] = form["declarations"] == "on"
     if game == "coinche" and form.get("rounding") in ("nearest", "none"):
         options["rounding"] = form["rounding"]
-    if game in AUCTION_GAMES and "generale" in form:
+    # the générale box is coinche's (contrée's presets say whether there is one: opt_generale)
+    if game == "coinche" and "generale" in form:
         options["generale"] = form["generale"] == "on"
     if game in AUCTION_GAMES:
         for key in FORM_OPTIONS:
