@@ -6,13 +6,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
 
+from rebelote.rules import PRESETS, Rules, parse_rules
 from rebelote.web.app import create_app
 from rebelote.web.pages import new_game_json
+from rebelote.web.share import qr_svg, rules_from_query, rules_path
 from web_fixtures import keyed_client
 
 API = "/api/counter/games"
@@ -80,7 +82,25 @@ def test_options_changed_on_the_page_travel_with_the_game(client: TestClient) ->
     assert client.get(f"{API}/{again}").json()["options"] == game["options"]
     qr = client.get("/rules/qr.svg", params={"rules": text})
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
-    assert b"<svg" in qr.content
+    # the QR code is the link itself, whole: the same image as the link's own QR code
+    assert qr.content == qr_svg("http://testserver" + rules_path(parse_rules(text)), "rebelote")
+
+
+def test_a_shared_rule_set_reads_back_as_the_same_rules_on_any_page() -> None:
+    """The helper the counter and the play table share: every preset of every game with a
+    changed option goes to a link and back unchanged; bad or overlong links are named."""
+    for game, rows in PRESETS.items():
+        for name in rows:
+            rules = Rules.preset(name, game).replace(target=1234, rounding="none")
+            link = rules_path(rules, "/tables/new")
+            assert link.startswith("/tables/new?rules=")
+            raw = parse_qs(urlsplit(link).query)["rules"][0]
+            assert rules_from_query(raw) == (rules, None)
+    assert rules_from_query(None) == (None, None)
+    assert rules_from_query("contree:ffb,surcoinche=5")[1] == (
+        "options.surcoinche: 5 is not one of 4, 3")
+    rules, error = rules_from_query("contree:ffb" + ",target=1000" * 60)
+    assert rules is None and error == "rules: longer than 600 characters"
 
 
 def test_a_bad_shared_rule_set_is_named(client: TestClient) -> None:

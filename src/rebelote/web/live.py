@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import time
 from collections.abc import AsyncIterator
 from typing import Final
@@ -28,20 +27,11 @@ from rebelote.web import i18n
 from rebelote.web.pages import game_context, render
 from rebelote.web.security import secret_for
 from rebelote.web.service import CounterService, ForbiddenError, GameView
+from rebelote.web.share import qr_svg
 
 POLL_SECONDS: Final = 10.0
 STREAM_SECONDS: Final = 300.0
 MAX_STREAMS: Final = 1000
-
-
-def qr_svg(text: str, title: str) -> bytes:
-    """The QR code of ``text`` as an SVG image (dark on white, with a quiet zone)."""
-    import segno
-
-    out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, title=title,
-                                      xmldecl=False, svgns=True)
-    return out.getvalue()
 
 
 def make_live(service: CounterService) -> APIRouter:

@@ -49,6 +49,7 @@ from rebelote.web.service import (
     GameBusyError,
     GameView,
 )
+from rebelote.web.share import rules_from_query
 
 GAME_COOKIE: Final = "rebelote_game"
 YEAR: Final = 365 * 24 * 3600
@@ -272,7 +273,7 @@ def make_pages(service: CounterService) -> APIRouter:
         games = await my_games(request, 8)
         last = request.cookies.get(GAME_COOKIE)
         current = next((g for g in games if g.id == last), None)
-        form, error = rules_from_query(rules)
+        form, error = new_game_from_link(rules)
         return render(request, "home.html", games=games, current=current,
                       form=form, error=error)
 
@@ -438,14 +439,11 @@ def option_choices(lang: str, key: str) -> list[tuple[str, str]]:
     return out
 
 
-def rules_from_query(raw: str | None) -> tuple[dict[str, str], str | None]:
+def new_game_from_link(raw: str | None) -> tuple[dict[str, str], str | None]:
     """The new-game form prefilled from a shared rule set (``/?rules=contree:ffb,...``)."""
-    if not raw:
-        return {}, None
-    try:
-        rules = parse_rules(raw)
-    except RulesError as e:
-        return {}, str(e)
+    rules, error = rules_from_query(raw)
+    if rules is None:
+        return {}, error
     return {"rules_text": rules.to_text(), "game": rules.game}, None
 
 

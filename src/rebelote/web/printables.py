@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from typing import Annotated
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -30,6 +29,7 @@ from rebelote.web.api import game_response
 from rebelote.web.i18n import request_lang
 from rebelote.web.security import UnsupportedMediaError, parse_json, secret_for
 from rebelote.web.service import MAX_DEALS, CounterService
+from rebelote.web.share import qr_svg, rules_path
 
 Lang = Annotated[str | None, Query(
     description="Language of the sheet: fr or en (default: the page's language)")]
@@ -134,10 +134,8 @@ def make_printables(service: CounterService) -> APIRouter:
     @router.get("/rules/qr.svg", include_in_schema=False)
     async def rules_qr(request: Request, rules: RulesText = None) -> Response:
         """The QR code of the new-game link that carries a rule set."""
-        from rebelote.web.live import qr_svg
-
         chosen = _rules(rules or "")
-        url = f"{request.url_for('home')}?{urlencode({'rules': chosen.to_text()})}"
+        url = str(request.base_url).rstrip("/") + rules_path(chosen)
         return Response(qr_svg(url, "rebelote"), media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})
 
