@@ -328,7 +328,8 @@ def test_two_phones_follow_one_game_live(browser: Any, tmp_path: Path) -> None:
         scorer.wait_for_selector("#deal-form")
         scorer.click("#share summary")
         view_url = base + scorer.get_attribute("#view-link", "href")
-        assert scorer.evaluate("document.querySelector('img.qr').naturalWidth") > 0
+        # the QR image loads (it may still be on its way when the panel opens)
+        wait_until(scorer, "document.querySelector('img.qr').naturalWidth > 0")
         scorer.click("#share .edit-link summary")
         scorer.click("#edit-link")
         edit_url = scorer.input_value("#edit-url")
