@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 
 from rebelote.auction import PASS
-from rebelote.deal import NO_DECLARATION, DealState
+from rebelote.deal import AUCTION, NO_DECLARATION, DealState
 from rebelote.rules import Rules
 
 TAKE_RATE = 0.3
@@ -42,7 +42,7 @@ GOAL = 10.0
 def rebelote_auction(rules: Rules, rng: random.Random, dealer: int) -> DealState:
     """A deal dealt and bid through the public API: each seat takes with probability 0.3."""
     state = DealState.new(rules, dealer, rng=rng)
-    while state.phase == 0:
+    while state.phase == AUCTION:
         legal = state.legal_actions()
         bid = PASS if rng.random() >= TAKE_RATE else rng.choice(legal[1:])
         state = state.apply(bid)

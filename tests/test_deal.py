@@ -318,7 +318,7 @@ def test_playout_equals_playing_the_same_cards_one_by_one(rules: Rules) -> None:
     done = 0
     while done < 40:
         state = DealState.new(rules, done % 4, rng=rng)
-        while state.phase == 0:
+        while state.phase == AUCTION:
             legal = state.legal_actions()
             bid = rng.choice(legal[1:]) if len(legal) > 1 and rng.random() < 0.4 else legal[0]
             state = state.apply(bid)

@@ -165,7 +165,7 @@ def test_docstring_examples() -> None:
 def test_positions_of_engine_states() -> None:
     """At every card of deals played by the engine, the solver's legal cards are the engine's,
     and a card that keeps the move in the team keeps its value."""
-    from rebelote.deal import DealState
+    from rebelote.deal import AUCTION, DealState
     from rebelote.solver import position_of_state
 
     rng = random.Random(4)
@@ -173,7 +173,7 @@ def test_positions_of_engine_states() -> None:
         rules = Rules.preset("official", game)
         state = DealState.new(rules, dealer=0, seed=rng.randrange(1000))
         first = True
-        while state.phase == 0:  # the first seat takes, the others pass
+        while state.phase == AUCTION:  # the first seat takes, the others pass
             legal = state.legal_actions()
             state = state.apply(legal[1] if first else legal[0])
             first = False

@@ -16,6 +16,7 @@ import rebelote.table.shuffle
 import rebelote.table.view
 from rebelote.bots import make_bot
 from rebelote.cards import SEATS
+from rebelote.deal import PLAY
 from rebelote.errors import InputError
 from rebelote.rules import IllegalActionError, Rules
 from rebelote.table import (
@@ -96,7 +97,7 @@ def test_out_of_turn_and_illegal_actions_change_nothing() -> None:
         table = table.act(table.turn, "pass")
     hand = table_view(table, table.turn)["hand"]
     legal = table_view(table, table.turn)["legal"]
-    assert table.deal.phase == 1 and legal
+    assert table.deal.phase == PLAY and legal
     not_mine = next(c for c in ("AS", "7D", "JH", "9C", "KC") if c not in hand)
     with pytest.raises(IllegalActionError):
         table.act(table.turn, not_mine)

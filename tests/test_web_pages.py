@@ -197,12 +197,26 @@ def test_new_game_with_another_target_and_options(client: TestClient) -> None:
     assert game["teams"] == {"NS": "A", "EW": "B"}
 
 
+def resume_link(home: str) -> str | None:
+    """The href of the home page's "resume the game" card, None when there is none."""
+    found = re.search(r'<a class="card resume" href="([^"]+)" id="resume">', home)
+    return found.group(1) if found else None
+
+
 def test_saved_games_page_and_resume(client: TestClient) -> None:
-    gid = start(client, team_NS="Alice", team_EW="Bob")
+    # the resume card (not the saved-games list, which names every game) leads to the game
+    # played last, with its teams
+    first = start(client, team_NS="Alice", team_EW="Bob")
     assert "Alice" in client.get("/games").text
     home = client.get("/").text
-    assert f'href="/games/{gid}" id="resume"' in home.replace("\n", "") or \
-        f'/games/{gid}' in home
+    assert resume_link(home) == f"/games/{first}"
+    card = home[home.index('id="resume"'):home.index("</a>", home.index('id="resume"'))]
+    assert "Alice" in card and "Bob" in card
+    second = start(client, team_NS="Carla", team_EW="Dan")
+    home = client.get("/").text
+    assert resume_link(home) == f"/games/{second}" and f"/games/{first}" in home
+    client.cookies.clear()
+    assert resume_link(client.get("/").text) is None
 
 
 def test_missing_game_page_is_404(client: TestClient) -> None:

@@ -256,7 +256,7 @@ class DealState(NamedTuple):
             return 0
         r = self.rules
         return legal(self.hands[self.player], self.trick, self.win, self.trump,
-                          r.overtrump_partner, r.undertrump == "must")
+                     r.overtrump_partner, r.must_undertrump)
 
     # -- the engine API -----------------------------------------------------------------------
     @property
@@ -407,8 +407,7 @@ class DealState(NamedTuple):
             return _new(DealState, (
                 rules, dealer, hs, auction, stock, turned, PLAY, q, trump, taker, leader, trick,
                 win, tricks, points, winners, start, declared, best, belote, held_over, scores,
-                legal(hs[q], trick, win, trump, rules.overtrump_partner,
-                           rules.undertrump == "must")))
+                legal(hs[q], trick, win, trump, rules.overtrump_partner, rules.must_undertrump)))
         values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
         winner = (leader + win * step) % 4
         pts = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]

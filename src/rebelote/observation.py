@@ -146,7 +146,7 @@ class Observation(NamedTuple):
         played_all = 0
         step = self.step
         rules = self.rules
-        ot, mu = rules.overtrump_partner, rules.undertrump == "must"
+        ot, mu = rules.overtrump_partner, rules.must_undertrump
         for leader, cards in (*self.tricks, (self.leader, self.trick)):
             win = 0
             for i, c in enumerate(cards):

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from rebelote.actions import NO_DECLARATION, PLAYS, Declare
+from rebelote.actions import AUCTION, NO_DECLARATION, PLAYS, Declare
 from rebelote.auction import Bid
 from rebelote.cards import SEATS, card_str, parse_card, parse_seat
 from rebelote.deal import DealState
@@ -251,7 +251,7 @@ def replay_record(obj: Any) -> DealState:
     auction = _auction(obj)
     state = _initial_state(obj, auction)
     for i, (seat, bid) in enumerate(auction):
-        if state.phase != 0:
+        if state.phase != AUCTION:
             raise InputError(f"auction[{i}]", f"{SEATS[seat]} {bid}: the auction is over")
         if seat != state.current_player:
             raise InputError(f"auction[{i}]", f"{SEATS[seat]} {bid}: it is "
@@ -260,7 +260,7 @@ def replay_record(obj: Any) -> DealState:
             state = state.apply(bid)
         except IllegalActionError as e:
             raise InputError(f"auction[{i}]", str(e)) from None
-    if state.phase == 0:
+    if state.phase == AUCTION:
         raise InputError("auction", f"the auction is not over: {SEATS[state.current_player]} "
                                     "still has to speak")
     raw_tricks = obj.get("tricks")

@@ -364,6 +364,8 @@ class Rules:
 
     @property
     def must_undertrump(self) -> bool:
+        """Option ``undertrump``: a player who cannot overtrump the opponents must still trump
+        (``legal_mask``'s flag, read by the engine, the observation and the playouts)."""
         return self.undertrump == "must"
 
 
@@ -675,8 +677,7 @@ def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rule
     """
     if win is None:
         win = trick_winner(trick, trump) if trick else 0
-    return legal_mask(hand, trick, win, trump, rules.overtrump_partner,
-                      rules.undertrump == "must")
+    return legal_mask(hand, trick, win, trump, rules.overtrump_partner, rules.must_undertrump)
 
 
 def why_illegal(card: Card, hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules

@@ -36,7 +36,7 @@ from rebelote.bots import Bot, known_bots
 from rebelote.cards import SEATS, Team
 from rebelote.deal import DealState, parse_action
 from rebelote.errors import InputError
-from rebelote.match import Match, MatchResult
+from rebelote.match import DEFAULT_TEAMS, Match, MatchResult
 from rebelote.record import record_of
 from rebelote.rules import IllegalActionError, Rules, RulesError, seat_step
 from rebelote.scoring import summary_rules
@@ -163,7 +163,7 @@ class Table:
     target: int
     seats: tuple[Seat, Seat, Seat, Seat]
     deals: tuple[DealLog, ...]
-    teams: tuple[str, str] = ("Nous", "Eux")
+    teams: tuple[str, str] = DEFAULT_TEAMS
     pace: int = 0
     clock: int = 0
     code: str = ""
@@ -334,7 +334,7 @@ class Table:
         return Table(
             rules, int(obj["target"]), (seats[0], seats[1], seats[2], seats[3]),
             tuple(DealLog.from_json(d) for d in obj["deals"]),
-            (str(teams.get("NS", "Nous")), str(teams.get("EW", "Eux"))),
+            (str(teams.get("NS", DEFAULT_TEAMS[0])), str(teams.get("EW", DEFAULT_TEAMS[1]))),
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
         )
 

@@ -21,7 +21,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from rebelote import __version__
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
-from rebelote.match import TARGETS
+from rebelote.match import DEFAULT_TEAMS, TARGETS
 from rebelote.rules import (
     AUCTION_GAMES,
     BOOL_OPTIONS,
@@ -464,7 +464,7 @@ def new_game_json(form: Mapping[str, str]) -> dict[str, Any]:
     options' fields (``opt_<name>``, empty for the preset's value) are read.
     """
     teams = {t: form.get(f"team_{t}", "").strip() or default
-             for t, default in zip(TEAMS, ("Nous", "Eux"), strict=True)}
+             for t, default in zip(TEAMS, DEFAULT_TEAMS, strict=True)}
     shared = form.get("rules_text", "").strip()
     if shared:
         try:

@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from rebelote.errors import InputError
 from rebelote.export import match_from_csv, match_to_csv
-from rebelote.match import Match
+from rebelote.match import DEFAULT_TEAMS, Match
 from rebelote.rules import GAMES, Rules, RulesError, parse_rules
 from rebelote.web import schemas
 from rebelote.web.api import game_response
@@ -108,8 +108,8 @@ def make_printables(service: CounterService) -> APIRouter:
         request: Request,
         game: Annotated[str, Query(description="belote, coinche or contree")] = "belote",
         rows: Annotated[int, Query(description="Deal lines a page", ge=1, le=60)] = 18,
-        ns: Annotated[str, Query(alias="NS", max_length=40)] = "Nous",
-        ew: Annotated[str, Query(alias="EW", max_length=40)] = "Eux",
+        ns: Annotated[str, Query(alias="NS", max_length=40)] = DEFAULT_TEAMS[0],
+        ew: Annotated[str, Query(alias="EW", max_length=40)] = DEFAULT_TEAMS[1],
         lang: Lang = None,
     ) -> Response:
         from rebelote.sheets import score_sheet_pdf

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from rebelote.cards import TEAMS
+from rebelote.match import DEFAULT_TEAMS
 from rebelote.rules import GAMES, PRESET_NAMES
 
 JSON: Final = "application/json"
@@ -39,7 +40,7 @@ NEW_GAME: Final[dict[str, Any]] = {
         "rules": {"type": "string", "enum": list(PRESET_NAMES)},
         "options": {"type": "object"},
         "target": {"type": "integer", "example": 1000},
-        "teams": _per_team({"type": "string"}, {"NS": "Nous", "EW": "Eux"}),
+        "teams": _per_team({"type": "string"}, dict(zip(TEAMS, DEFAULT_TEAMS, strict=True))),
         "start": _per_team(_INT),
         "deals": {"type": "array", "items": {"type": "object"}},
     },
