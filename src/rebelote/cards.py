@@ -56,11 +56,9 @@ __all__ = [
     "parse_cards",
     "parse_seat",
     "parse_team",
-    "partner",
     "popcount",
     "rank_of",
     "suit_of",
-    "team_of",
 ]
 
 
@@ -192,15 +190,6 @@ def parse_team(text: object) -> Team:
     raise CardError("", f"{text!r} is not a team (NS, EW)")
 
 
-def team_of(seat: Seat | int) -> Team:
-    """The team of a seat: N and S are NS, E and W are EW."""
-    i = seat if isinstance(seat, int) else SEATS.index(seat)
-    return TEAMS[i & 1]
-
-
 def other_team(team: Team) -> Team:
+    """The opponents of ``team``: EW for NS, NS for EW."""
     return "EW" if team == "NS" else "NS"
-
-
-def partner(seat: Seat) -> Seat:
-    return SEATS[(SEATS.index(seat) + 2) % 4]

@@ -108,7 +108,6 @@ __all__ = [
     "parse_trump",
     "preset_name",
     "round_mark",
-    "seat_order",
     "seat_step",
     "seats_from",
     "trick_points",
@@ -182,11 +181,6 @@ def seat_step(rules: Rules) -> int:
 def seats_from(first: int, step: int) -> tuple[int, int, int, int]:
     """The seat indexes from ``first`` in the direction of play given by ``step``."""
     return (first, (first + step) % 4, (first + 2 * step) % 4, (first + 3 * step) % 4)
-
-
-def seat_order(rules: Rules) -> tuple[Seat, ...]:
-    """The seats in the direction of play, from N: N E S W clockwise, N W S E otherwise."""
-    return tuple(SEATS[s] for s in seats_from(0, seat_step(rules)))
 
 
 def next_seat(seat: Seat, rules: Rules) -> Seat:

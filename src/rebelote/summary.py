@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from rebelote.cards import TEAMS, Team
+from rebelote.cards import TEAMS, Team, other_team
 from rebelote.errors import InputError, RulesError
 from rebelote.rules import (
     ALL_TRUMP,
@@ -102,7 +102,7 @@ class DealSummary:
     def defense(self) -> Team | None:
         if self.taker is None:
             return None
-        return "EW" if self.taker == "NS" else "NS"
+        return other_team(self.taker)
 
     def contract_value(self, rules: Rules) -> int:
         """The value V of a contract: the bid, the capot's (option ``capot_value``: 250, or
@@ -398,7 +398,7 @@ def _parse_points(obj: Mapping[str, Any], rules: Rules, trump: TrumpMode, taker:
             raise InputError("cards", f"{cards['NS']} + {cards['EW']} = "
                              f"{cards['NS'] + cards['EW']}, the cards hold {card_total}")
         known: Team = next(iter(cards))
-        other: Team = "EW" if known == "NS" else "NS"
+        other = other_team(known)
         full = {known: cards[known], other: card_total - cards[known]}
         if obj.get("last_trick") is None and capot is None:
             raise InputError("last_trick", "missing: the team that won the last trick (NS or "
@@ -420,7 +420,7 @@ def _parse_points(obj: Mapping[str, Any], rules: Rules, trump: TrumpMode, taker:
     if not given:
         raise InputError("points", "give the trick points of at least one team")
     if capot is not None:
-        other_c: Team = "EW" if capot == "NS" else "NS"
+        other_c = other_team(capot)
         if given.get(capot, capot_total) != capot_total or given.get(other_c, 0) != 0:
             shown = f"{given.get('NS', '?')} / {given.get('EW', '?')}"
             raise InputError("points", f"{capot} capot makes {capot_total} / 0 "
