@@ -1,6 +1,6 @@
-# The two commands of a fresh machine: `make run` (install, then serve the point counter on
-# http://127.0.0.1:8000 with an embedded SQLite database) and `make test` (every check CI runs:
-# scripts/test.sh).
+# The two commands of a fresh machine: `make run` (install, then serve the point counter and the
+# play table on http://127.0.0.1:8000 with an embedded SQLite database) and `make test` (every
+# check CI runs: scripts/test.sh: ruff, mypy --strict, import-linter, the test suite).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
