@@ -18,9 +18,10 @@ from typing import Final
 
 from rebelote.cards import SEATS, Card, Mask, card_str
 from rebelote.errors import InputError
-from rebelote.rules import Rules, card_values
+from rebelote.rules import CAPOT_LAST_TRICK, DIX_DE_DER, Rules, card_values, seat_step
 
-CAPOT_EXTRA: Final = 90  # a capot is worth card points + 100: the dix de der (10) and 90 more
+# a capot is worth card points + 100 (CAPOT_LAST_TRICK): the dix de der (10) and 90 more
+CAPOT_EXTRA: Final = CAPOT_LAST_TRICK - DIX_DE_DER
 
 
 class PositionError(InputError):
@@ -28,9 +29,9 @@ class PositionError(InputError):
     ``tricks``), ``reason`` the rule it breaks."""
 
 
-def play_step(rules: Rules) -> int:
-    """How the seat index (0..3 = N E S W) moves from one player to the next."""
-    return 1 if rules.direction == "clockwise" else 3
+#: How the seat index (0..3 = N E S W) moves from one player to the next: the rules' one home
+#: of the direction of play.
+play_step: Final = seat_step
 
 
 @dataclass(frozen=True, slots=True)

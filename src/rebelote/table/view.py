@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from rebelote.cards import SEATS, TEAMS, card_str, iter_mask
+from rebelote.cards import SEATS, TEAMS, card_str, iter_mask, suit_of
 from rebelote.deal import PHASE_NAMES
 from rebelote.observation import Observation
 from rebelote.rules import NO_TRUMP, TRUMP_NAMES, card_powers
@@ -49,7 +49,7 @@ def sorted_hand(mask: int, trump: int) -> list[str]:
         order.remove(trump)
         order.insert(0, trump)
     return [card_str(c) for c in sorted(iter_mask(mask),
-                                        key=lambda c: (order.index(c >> 3), -powers[c]))]
+                                        key=lambda c: (order.index(suit_of(c)), -powers[c]))]
 
 
 def _pair(pair: tuple[int, int], viewer: int) -> dict[str, int]:
@@ -66,7 +66,7 @@ def _belote_words(obs: Observation, viewer: int) -> list[list[str]]:
     out: list[list[str]] = []
     said: set[tuple[int, int]] = set()
     for s, card in obs.belote:
-        key = (s, card >> 3)
+        key = (s, suit_of(card))
         out.append([turn_seat(s, viewer), card_str(card),
                     "rebelote" if key in said else "belote"])
         said.add(key)
