@@ -475,7 +475,7 @@ def parse_rules(text: str) -> Rules:
             raise RulesError(f"options.{key}", f"write {key}=value")
         if key not in OPTION_NAMES:
             raise RulesError(
-                f"options.{key}: unknown rule option (known: {', '.join(OPTION_NAMES)})")
+                f"options.{key}", f"unknown rule option (known: {', '.join(OPTION_NAMES)})")
         changes[key] = option_from_text(key, raw.strip())
     return Rules.preset(name.strip() or None, game).replace(**changes)
 
