@@ -140,3 +140,30 @@ def test_coinches_generale_box_does_not_give_contree_a_generale() -> None:
     assert new_game_json({**form, "opt_generale": "on"})["options"] == {"generale": True}
     assert new_game_json({"game": "coinche", "generale": "off"})["options"] == {
         "generale": False}
+
+
+def test_a_shared_rule_set_opens_the_play_table_with_it(client: TestClient) -> None:
+    """The game page links to a new table with its rules; the table's start form reads the
+    link (the shared helper of web/share.py) and the table plays exactly those rules."""
+    text = "contree:cannes-2016,surcoinche=4,belote_prenable=off"
+    gid = start(client, rules_text=text)
+    page = client.get(f"/games/{gid}").text
+    assert f'href="/tables/new?rules={quote(text, safe="")}"' in page
+    form = client.get("/tables/new", params={"rules": text})
+    assert form.status_code == 200
+    assert f'name="rules_text" value="{text}"' in form.text
+    assert "Championnat de France" in form.text or "Cannes" in form.text
+    assert 'name="target" value="2001" checked' in form.text  # the preset's own target
+    assert 'name="game"' not in form.text  # the rule set replaces the game's choice
+    r = client.post("/tables", data={"rules_text": text, "target": "2001", "bots": "random",
+                                     "pace": "0"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    view = client.get(f"/api/tables/{tid}").json()
+    assert (view["game"], view["rules"], view["target"]) == ("contree", "cannes-2016", 2001)
+    assert view["options"] == {"surcoinche": 4, "belote_prenable": False}
+    # a bad link is named on the page, and refused when posted
+    bad = client.get("/tables/new", params={"rules": "contree:ffb,surcoinche=5"})
+    assert bad.status_code == 422 and "options.surcoinche" in bad.text
+    r = client.post("/tables", data={"rules_text": "contree:house"})
+    assert r.status_code == 422 and "contree" in r.text

@@ -212,6 +212,9 @@ _FR: Final[dict[str, str]] = {
         "Ce lien ou ce code QR ouvre une nouvelle partie avec les mêmes règles."
     ),
     "web.share.qr": "Code QR du lien des règles",
+    "web.share.table": "Jouer ces règles à une table contre l’ordinateur ou entre amis",
+    "web.shared.table": "Cette table jouera les règles d’un lien partagé : {rules}.",
+    "web.shared.other": "choisir d’autres règles",
     "web.points_table": "Tableau des points de ces règles (PDF)",
     # contrée and the ways of counting (docs/counting.md)
     "game.contree": "Belote contrée",
@@ -471,6 +474,9 @@ _EN: Final[dict[str, str]] = {
     "web.share": "Share these rules",
     "web.share.hint": "This link or QR code opens a new game with the same rules.",
     "web.share.qr": "QR code of the rules link",
+    "web.share.table": "Play these rules at a table, against the computer or with friends",
+    "web.shared.table": "This table will play the rules of a shared link: {rules}.",
+    "web.shared.other": "choose other rules",
     "web.points_table": "Points table of these rules (PDF)",
     # contrée and the ways of counting (docs/counting.md)
     "game.contree": "Contrée",

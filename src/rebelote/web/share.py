@@ -21,7 +21,7 @@ both use it.
 from __future__ import annotations
 
 import io
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlencode
 
 from rebelote.rules import Rules, RulesError, parse_rules
@@ -48,6 +48,20 @@ def rules_from_query(raw: str | None) -> tuple[Rules | None, str | None]:
         return parse_rules(raw), None
     except RulesError as e:
         return None, str(e)
+
+
+def rules_body(rules: Rules) -> dict[str, Any]:
+    """The ``game``, ``rules``, ``target`` and ``options`` (the changed ones, when any) of a
+    new game or table that plays ``rules``: the body both ``POST`` routes take.
+
+    >>> rules_body(Rules.preset("ffb", "contree").replace(surcoinche=3, target=1500))
+    {'game': 'contree', 'rules': 'ffb', 'target': 1500, 'options': {'surcoinche': 3}}
+    """
+    body: dict[str, Any] = {"game": rules.game, "rules": rules.name, "target": rules.target}
+    options = {k: v for k, v in rules.changed_options().items() if k != "target"}
+    if options:
+        body["options"] = options
+    return body
 
 
 def qr_svg(text: str, title: str) -> bytes:

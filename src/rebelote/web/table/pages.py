@@ -24,12 +24,15 @@ from rebelote.bots import known_bots
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
-from rebelote.rules import CONTRACTS, TRUMP_NAMES
+from rebelote.rules import CONTRACTS, TRUMP_NAMES, Rules
+from rebelote.sheets.labels import text as label_text
+from rebelote.sheets.rule_words import rules_name
 from rebelote.store.tables import TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.web import i18n
 from rebelote.web.security import KeyRing
+from rebelote.web.share import rules_body, rules_from_query
 from rebelote.web.table import words
 from rebelote.web.table.api import bearer, refusal
 from rebelote.web.table.service import Loaded, SeatForbiddenError, TableService
@@ -70,9 +73,15 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
     return HTMLResponse(html, status_code=status)
 
 
-def start_form_context() -> dict[str, Any]:
-    """What the start form offers: games, rule sets, targets, bots, paces."""
-    return {"bots": known_bots(), "default_bot": default_bot()}
+def start_form_context(shared: Rules | None = None, lang: str = "fr") -> dict[str, Any]:
+    """What the start form offers: games, rule sets, targets, bots, paces; ``shared``, the rule
+    set of a shared link (web/share.py), replaces the game and rule-set choices."""
+    out: dict[str, Any] = {"bots": known_bots(), "default_bot": default_bot(), "shared": shared}
+    if shared is not None:
+        out["shared_words"] = label_text(lang, "web.shared.table",
+                                         rules=rules_name(lang, shared))
+        out["shared_other"] = label_text(lang, "web.shared.other")
+    return out
 
 
 def _auction_choices(legal: list[str]) -> dict[str, Any]:
@@ -187,8 +196,11 @@ def make_table_pages(service: TableService) -> APIRouter:
                       **table_context(loaded, seat, view, lang))
 
     @router.get("/tables/new", response_class=HTMLResponse)
-    async def new_page(request: Request) -> HTMLResponse:
-        return render(request, "table/new.html", **start_form_context())
+    async def new_page(request: Request, rules: str | None = None) -> HTMLResponse:
+        # a shared rule set's link (web/share.py) opens the form with its rules
+        shared, error = rules_from_query(rules)
+        return render(request, "table/new.html", 422 if error else 200, error=error,
+                      **start_form_context(shared, i18n.request_lang(request)))
 
     @router.post("/tables")
     async def create(request: Request) -> Response:
@@ -197,6 +209,11 @@ def make_table_pages(service: TableService) -> APIRouter:
                                 "rules": form.get("rules") or "official",
                                 "bots": form.get("bots") or default_bot(),
                                 "name": form.get("name") or None}
+        shared, error = rules_from_query(str(form.get("rules_text") or "").strip() or None)
+        if error:
+            return render(request, "table/new.html", 422, error=error, **start_form_context())
+        if shared is not None:
+            body |= rules_body(shared)
         for key in ("target", "pace", "clock"):
             raw = str(form.get(key) or "").strip()
             if raw:
@@ -208,7 +225,8 @@ def make_table_pages(service: TableService) -> APIRouter:
         try:
             loaded, token = await service.create(body)
         except InputError as e:
-            return render(request, "table/new.html", 422, error=str(e), **start_form_context())
+            return render(request, "table/new.html", 422, error=str(e),
+                          **start_form_context(shared, i18n.request_lang(request)))
         response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
         seat_cookie(request, response, loaded.id, token)
         return response
