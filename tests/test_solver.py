@@ -234,3 +234,26 @@ def test_compiled_equals_reference_on_20000_end_games() -> None:
         assert best_value(pos, rules) == max(want.values()), pos
         compared += len(want)
     assert compared > 30_000
+
+
+def test_solves_from_several_threads_are_the_solves_of_one() -> None:
+    """The compiled search lets other threads run while it searches (one context, one table):
+    solves asked from several threads at once give the values they give one at a time."""
+    import threading
+
+    rng = random.Random(12)
+    positions = [random_position(rng, OFFICIAL, 5, on_trick=rng.randrange(4)) for _ in range(24)]
+    want = [solve(p, OFFICIAL) for p in positions]
+    got: list[list[dict[int, int]]] = [[] for _ in range(4)]
+
+    def work(k: int) -> None:
+        for p in positions[k::4] * 3:
+            got[k].append(solve(p, OFFICIAL))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        assert got[k] == want[k::4] * 3

@@ -23,6 +23,7 @@ built, the plain reference (:mod:`rebelote.solver.reference`) answers, far slowe
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,9 @@ except ImportError:  # pragma: no cover - the build always compiles it
     _search = None  # type: ignore[assignment]
 
 COMPILED: bool = _search is not None
+#: The compiled search has one context and one table per process and lets other threads run
+#: while it searches: one solve at a time, whichever thread asks.
+_LOCK = threading.Lock()
 
 __all__ = [
     "CAPOT_EXTRA",
@@ -70,7 +74,9 @@ def solve_counted(position: Position, rules: Rules) -> tuple[dict[Card, int], in
     if _search is None:  # pragma: no cover
         return solve_reference(position, rules), 0
     base = position.points[position.player_to_move(rules) & 1]
-    cards, values, nodes = _search.solve_cards(*_args(position, rules))
+    args = _args(position, rules)
+    with _LOCK:
+        cards, values, nodes = _search.solve_cards(*args)
     return {c: base + v for c, v in zip(cards, values, strict=True)}, nodes
 
 
@@ -86,7 +92,9 @@ def best_value(position: Position, rules: Rules) -> int:
     if _search is None:  # pragma: no cover
         return max(solve_reference(position, rules).values())
     base = position.points[position.player_to_move(rules) & 1]
-    value, _ = _search.solve_best(*_args(position, rules))
+    args = _args(position, rules)
+    with _LOCK:
+        value, _ = _search.solve_best(*args)
     return base + int(value)
 
 

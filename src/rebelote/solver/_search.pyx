@@ -67,6 +67,8 @@ if TT == NULL:
     raise MemoryError("the solver's transposition table")
 cdef Ctx CTX
 CTX.epoch = 0
+CTX.trump = -1
+cdef object _TABLES_OF = None  # the (values, power, above) tuples CTX's tables come from
 
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
@@ -364,17 +366,46 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
 cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump,
                 int leader, list trick, int flag, int me, int step, int ot, int mu,
                 values, power, above) except *:
-    cdef int i, s, b, total
+    cdef int i
     c.hands[0] = h0
     c.hands[1] = h1
     c.hands[2] = h2
     c.hands[3] = h3
-    c.trump = trump
     c.ot = ot
     c.mu = mu
     c.step = step
     c.me = me
     c.flag = flag
+    global _TABLES_OF
+    # The tables derived from the card tables (the same tuples from one solve to the next: the
+    # rules cache them) are kept from the previous setup; tuples are immutable, so the same
+    # objects are the same tables.
+    if not (_TABLES_OF is not None and _TABLES_OF[0] is values and _TABLES_OF[1] is power
+            and _TABLES_OF[2] is above and c.trump == trump):
+        setup_tables(c, trump, values, power, above)
+        immutable = type(values) is tuple and type(power) is tuple and type(above) is tuple
+        _TABLES_OF = (values, power, above) if immutable else None
+    for i in range(40):
+        c.killer[i] = -1
+    c.tn = len(trick)
+    c.tleader = leader
+    c.twin = 0
+    cdef uint32_t out = h0 | h1 | h2 | h3
+    for i in range(c.tn):
+        c.tcards[i] = trick[i]
+        out |= 1u << c.tcards[i]
+        if i and (c.beaters[c.tcards[c.twin]] >> c.tcards[i]) & 1:
+            c.twin = i
+    c.gone = ~out
+    c.left = popcount(h0 | h1 | h2 | h3)
+    c.epoch += 1
+    c.nodes = 0
+
+
+cdef void setup_tables(Ctx* c, int trump, values, power, above) except *:
+    """The card tables of one trump mode and what the search derives from them."""
+    cdef int i, s, b, total
+    c.trump = trump
     for i in range(32):
         c.values[i] = values[i]
         c.power[i] = power[i]
@@ -394,21 +425,6 @@ cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int 
                 if (b >> i) & 1:
                     total += c.values[s * 8 + i]
             c.suit_points[s][b] = total
-    for i in range(40):
-        c.killer[i] = -1
-    c.tn = len(trick)
-    c.tleader = leader
-    c.twin = 0
-    cdef uint32_t out = h0 | h1 | h2 | h3
-    for i in range(c.tn):
-        c.tcards[i] = trick[i]
-        out |= 1u << c.tcards[i]
-        if i and (c.beaters[c.tcards[c.twin]] >> c.tcards[i]) & 1:
-            c.twin = i
-    c.gone = ~out
-    c.left = popcount(h0 | h1 | h2 | h3)
-    c.epoch += 1
-    c.nodes = 0
 
 
 cdef int child(Ctx* c, int tn, int alpha, int beta) noexcept nogil:
