@@ -449,3 +449,61 @@ def test_a_contree_game_of_five_deals_under_ffb(browser: Any, tmp_path: Path) ->
         assert outcomes == ["réussi", "réussi", "réussi", "chute", "réussi"]  # newest first
         page.screenshot(path=str(SHOTS / "rebelote-contree-game-phone.png"), full_page=True)
         assert not csp, csp
+
+
+def test_players_dealer_badges_list_and_statistics(browser: Any, tmp_path: Path) -> None:
+    """At 390x844: the players and the first dealer named once, the dealer moving deal after
+    deal, the badges on the sheet, the chances when asked; the list archives a game, the
+    statistics count the games; every page in French without a CSP violation."""
+    with live_server(f"sqlite:///{tmp_path / 'talk.sqlite3'}") as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        csp = watch_csp(page)
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(base + "/")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        page.click("#players summary")
+        for seat, name in (("N", "Anne"), ("E", "Émile"), ("S", "Bruno"), ("W", "Wanda")):
+            page.fill(f"input[name=player_{seat}]", name)
+        page.select_option("select[name=dealer]", "W")
+        page.click("#save-players")
+        wait_until(page, "document.querySelector('#next-dealer') !== null")
+        assert page.inner_text("#next-dealer") == "Wanda donne"
+        enter_deal(page, {"taker": "NS", "capot": "taker", "belote": "NS"})
+        assert page.inner_text("#next-dealer") == "Anne donne"
+        assert page.locator("#deal-1 .flag").all_inner_texts() == ["capot", "belote"]
+        assert page.inner_text("#deal-1 .dealt") == "donne de Wanda"
+        in_view(page, "#add-deal")  # the form still fits one screen with the dealer shown
+        page.click(".more summary")
+        page.click("#chances-on")
+        page.wait_for_selector("#odds")
+        assert page.inner_text("#odds").startswith("Chances estimées : Nous ")
+        page.screenshot(path=str(SHOTS / "rebelote-talk-phone.png"), full_page=True,
+                        caret="initial")
+        game_url = page.url
+
+        page.goto(base + "/")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#deal-form")
+        enter_deal(page, {"taker": "EW", "points": "100"})
+        page.goto(base + "/games")
+        assert page.locator(".games li").count() == 2
+        page.screenshot(path=str(SHOTS / "rebelote-list-phone.png"), full_page=True,
+                        caret="initial")
+        page.locator(f".games li:has(a[href='{game_url[len(base):]}']) .g-actions "
+                     "button").first.click()
+        wait_until(page, "document.querySelectorAll('.games li').length === 1")
+        page.click("#archived-link")
+        assert page.locator(".games li").count() == 1
+        page.click("#stats-link")
+        page.wait_for_selector("#stats-table")
+        assert page.inner_text("#biggest").startswith("Plus grosse donne : 272 pour Nous")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.evaluate("(() => { const w = document.querySelector('.table-wrap');"
+                             " return w.scrollWidth <= w.clientWidth; })()")
+        page.screenshot(path=str(SHOTS / "rebelote-stats-phone.png"), full_page=True,
+                        caret="initial")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.screenshot(path=str(SHOTS / "rebelote-stats-desktop.png"), full_page=True,
+                        caret="initial")
+        assert not csp, csp

@@ -207,6 +207,7 @@ def test_saved_games_page_and_resume(client: TestClient) -> None:
     # the resume card (not the saved-games list, which names every game) leads to the game
     # played last, with its teams
     first = start(client, team_NS="Alice", team_EW="Bob")
+    client.post(f"/games/{first}/deals", data={"kind": "void"})  # played: kept
     assert "Alice" in client.get("/games").text
     home = client.get("/").text
     assert resume_link(home) == f"/games/{first}"

@@ -122,3 +122,198 @@ def test_a_correction_is_bounded(client: TestClient, value: str, ok: bool) -> No
         ",", NBSP)
     assert errors(r.text) == [f"Correction : {shown} dépasse ce qu’une correction peut "
                               f"marquer (±5{NBSP}000 points)."]
+
+
+# -- what players expect from a counter app (issue 9, item 11) --------------------------------
+def test_the_dealer_moves_each_deal_passed_ones_too(client: TestClient) -> None:
+    created = client.post(API, json={"game": "belote", "target": 2000, "dealer": "E"}).json()
+    gid = created["id"]
+    assert created["dealer"] == "E" and created["dealers"] == ["E"]
+    deals = [{"taker": "NS", "trump": "hearts", "points": {"NS": 100}}, {"void": True},
+             {"adjust": {"NS": 20}}, {"taker": "EW", "trump": "spades", "points": {"EW": 90}}]
+    for deal in deals:
+        game = client.post(f"{API}/{gid}/deals", json=deal).json()
+    # clockwise (the official rules); a correction is not a deal: nobody deals it
+    assert game["dealers"] == ["E", "S", "W", "W", "N"]
+    # on the page: who deals next, and who dealt each row (by name when given)
+    client.patch(f"{API}/{gid}", json={"players": {"N": "Anne", "W": "Wanda"}})
+    page = client.get(f"/join/{gid}?key={created['token']}").text  # the edit link
+    assert re.search(r'id="next-dealer">Anne donne<', page)
+    # newest first; the correction line has no dealer
+    assert re.findall(r'class="dealt">donne de ([^<]*)<', page) == ["Wanda", "Sud", "Est"]
+    # changing the first dealer moves every deal's
+    game = client.patch(f"{API}/{gid}", json={"dealer": "N"}).json()
+    assert game["dealers"] == ["N", "E", "S", "S", "W"]
+    assert client.patch(f"{API}/{gid}", json={"dealer": None}).json()["dealers"] == []
+
+
+def test_the_players_names_are_optional_and_checked(client: TestClient) -> None:
+    created = client.post(API, json={"game": "belote"}).json()
+    gid = created["id"]
+    client.get(f"/join/{gid}?key={created['token']}")  # this browser scores it too
+    assert client.get(f"{API}/{gid}").json()["players"] == {}
+    game = client.patch(f"{API}/{gid}", json={"players": {"S": "  Bruno   Le Grand "}}).json()
+    assert game["players"] == {"S": "Bruno Le Grand"}
+    game = client.patch(f"{API}/{gid}", json={"players": {"S": "", "N": "Anne"}}).json()
+    assert game["players"] == {"N": "Anne"}
+    for body, field in (({"players": {"X": "Zoé"}}, "players"),
+                        ({"players": {"N": 3}}, "players.N"),
+                        ({"players": {"N": "a" * 41}}, "players.N"),
+                        ({"players": ["Anne"]}, "players"),
+                        ({"dealer": "Nord-Est"}, "dealer")):
+        r = client.patch(f"{API}/{gid}", json=body)
+        assert r.status_code == 422 and r.json()["error"].startswith(f"{field}: "), (body, r.text)
+    # through the page's form
+    r = client.post(f"/games/{gid}/settings", headers=HX, data={
+        "version": str(client.get(f"{API}/{gid}").json()["version"]), "player_E": "Émile",
+        "dealer": "E"})
+    assert r.status_code == 200 and 'id="next-dealer">Émile donne<' in r.text
+    assert client.get(f"{API}/{gid}").json()["players"] == {"N": "Anne", "E": "Émile"}
+
+
+def test_sheet_rows_carry_capot_belote_and_coinche_badges(client: TestClient) -> None:
+    gid = start(client, "coinche", "5000")
+    for deal in ({"taker": "NS", "contract": "capot", "trump": "hearts", "capot": "taker",
+                  "belote": "NS"},
+                 {"taker": "EW", "contract": "100", "coinche": "coinche", "trump": "spades",
+                  "points": "120"},
+                 {"taker": "NS", "contract": "80", "coinche": "surcoinche", "trump": "clubs",
+                  "points": "100", "belote": "EW"},
+                 {"taker": "EW", "contract": "generale", "trump": "hearts", "capot": "taker"},
+                 {"taker": "NS", "contract": "90", "trump": "hearts", "points": "100"}):
+        r = client.post(f"/games/{gid}/deals", data={"kind": "deal", **deal}, headers=HX)
+        assert r.status_code == 200, errors(r.text)
+    badges = {}
+    for n in range(1, 6):
+        row = r.text[r.text.index(f'id="deal-{n}"'):]
+        row = row[:row.index("</summary>")]
+        badges[n] = re.findall(r'class="flag">([^<]*)<', row)
+    assert badges == {1: ["capot", "belote"], 2: ["coinche"], 3: ["belote", "surcoinche"],
+                      4: ["générale"], 5: []}
+
+
+def test_games_are_archived_and_deleted_from_the_list(client: TestClient) -> None:
+    first = start(client)
+    client.post(f"/games/{first}/deals", data={"kind": "void"})
+    second = start(client)
+    client.post(f"/games/{second}/deals", data={"kind": "void"})
+    listed = client.get("/games").text
+    assert listed.count('class="g-teams"') == 2
+    r = client.post(f"/games/{first}/archive", data={"archived": "1"}, follow_redirects=True)
+    assert r.status_code == 200 and r.text.count('class="g-teams"') == 1
+    assert f"/games/{first}" not in r.text
+    archived = client.get("/games?archived=true").text
+    assert f'href="/games/{first}"' in archived and f'href="/games/{second}"' not in archived
+    assert client.get(f"/games/{first}").status_code == 200  # archived, not gone
+    client.post(f"/games/{first}/archive", data={"archived": "0"})
+    assert client.get("/games").text.count('class="g-teams"') == 2
+    r = client.post(f"/games/{second}/delete", follow_redirects=True)
+    assert r.text.count('class="g-teams"') == 1 and f"/games/{second}" not in r.text
+    assert client.get(f"/games/{second}").status_code == 404
+    # the API too, with the list's filter
+    token = client.post(API, json={"game": "belote"}).json()
+    game = client.patch(f"{API}/{token['id']}", json={"archived": True})
+    assert game.status_code == 200
+    head = {"Authorization": f"Bearer {token['token']}"}
+    def listed(query: str) -> list[str]:
+        return [g["id"] for g in client.get(f"{API}{query}", headers=head).json()["games"]]
+
+    assert listed("?archived=true") == [token["id"]]
+    assert token["id"] not in listed("") and first in listed("")
+    assert token["id"] in listed("?archived=all") and first in listed("?archived=all")
+    assert client.patch(f"{API}/{token['id']}", json={"archived": "yes"}).status_code == 422
+
+
+def test_empty_games_left_by_start_are_cleaned_up(client: TestClient) -> None:
+    kept = start(client)  # a deal is entered: kept
+    client.post(f"/games/{kept}/deals", data={"kind": "void"})
+    named = start(client)  # renamed: kept
+    client.post(f"/games/{named}/settings", data={"version": "1", "team_NS": "Les bleus"})
+    empty = start(client)  # left as it was started
+    newest = start(client)
+    assert client.get(f"/games/{empty}").status_code == 404
+    ids = re.findall(r'href="/games/([0-9a-f]+)"', client.get("/games").text)
+    assert sorted(ids) == sorted([kept, named, newest])
+    start(client)  # the newest, still empty, goes in turn
+    assert client.get(f"/games/{newest}").status_code == 404
+
+
+def test_statistics_across_this_browsers_games(client: TestClient) -> None:
+    a = start(client, "belote", "501")
+    for deal in ({"taker": "NS", "trump": "hearts", "points": "100"},       # 100 / 62 made
+                 {"taker": "EW", "trump": "hearts", "points": "40"},        # 162 / 0 failed
+                 {"taker": "NS", "trump": "hearts", "capot": "taker"}):     # 252 / 0 made
+        client.post(f"/games/{a}/deals", data={"kind": "deal", **deal})
+    b = start(client, "belote", "501")
+    client.post(f"/games/{b}/settings", data={"version": "1", "team_NS": "Les bleus"})
+    client.post(f"/games/{b}/deals", data={"kind": "deal", "taker": "EW", "trump": "spades",
+                                             "points": "90"})
+    page = client.get("/stats").text
+    rows = {m[0]: m[1:] for m in re.findall(
+        r'<th scope="row">([^<]*)</th>\s*<td class="num">(\d+)</td>\s*<td class="num">(\d+)'
+        r'</td>\s*<td class="num">(\d+)</td>\s*<td class="num">(\d+)\D', page)}
+    assert rows == {"Eux": ("2", "0", "2", "1"), "Nous": ("1", "1", "2", "2"),
+                    "Les bleus": ("1", "0", "0", "0")}
+    assert "Plus grosse donne : 252 pour Nous, donne 3 de Nous – Eux." in page
+    assert "Les parties de ce navigateur : 2, dont 1 terminées." in page
+
+
+def test_chances_are_off_by_default_and_shown_when_asked(client: TestClient) -> None:
+    gid = start(client, "belote", "1000")
+    client.post(f"/games/{gid}/deals", data={"kind": "deal", "taker": "NS",
+                                              "trump": "hearts", "capot": "taker"})
+    assert 'id="odds"' not in client.get(f"/games/{gid}").text
+    r = client.get(f"/prefs/chances/on?next=/games/{gid}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}"
+    found = re.search(r'id="odds">Chances estimées : Nous (\d+) % · Eux (\d+) %<',
+                      client.get(f"/games/{gid}").text)
+    assert found, "no chances shown"
+    ns, ew = int(found.group(1)), int(found.group(2))
+    assert ns + ew in (99, 100, 101) and ns > 55  # 252 points ahead at 1000
+    client.get("/prefs/chances/off")
+    assert 'id="odds"' not in client.get(f"/games/{gid}").text
+
+
+def test_chances_follow_the_score() -> None:
+    from rebelote.web.chances import chances, deal_marks
+
+    for game in ("belote", "coinche"):
+        pairs, cumulative = deal_marks(game)
+        assert len(pairs) > 50 and cumulative[-1] > 2000  # many bot-played deals
+        even = chances(game, (0, 0), 1000)
+        assert abs(even[0] - 0.5) < 0.05 and abs(sum(even) - 1) < 1e-9
+        ahead = [chances(game, (lead, 0), 1000)[0] for lead in (0, 200, 400, 600, 800)]
+        assert ahead == sorted(ahead) and ahead[-1] > 0.85, ahead
+        a, b = chances(game, (600, 300), 1000), chances(game, (300, 600), 1000)
+        assert abs(a[0] - b[1]) < 0.05  # the same score seen from the other side
+        assert chances(game, (1010, 990), 1000) == (1.0, 0.0)
+    # a longer game leaves the team behind more hope
+    assert chances("belote", (0, 300), 2000)[0] > chances("belote", (0, 300), 1000)[0]
+
+
+def test_saved_games_keep_their_meta_through_migration(tmp_path: Path) -> None:
+    """A database of the secrets' revision (0002) takes the players' revision: its games
+    read back with no players and are not archived."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from rebelote.store import GameStore, make_engine, migrate
+    from rebelote.store.db import MIGRATIONS
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+        connection.execute(sa.text(
+            "INSERT INTO counter_games (id, version, game, team_ns, team_ew, target, deal_count,"
+            " total_ns, total_ew, winner, data, secret_hash, view_id, created_at, updated_at) "
+            "VALUES ('abc', 1, 'belote', 'Nous', 'Eux', 1000, 0, 0, 0, NULL, "
+            "'{\"game\":\"belote\",\"deals\":[]}', 'h', 'v', '2026-01-01', '2026-01-01')"))
+    migrate(engine)
+    store = GameStore(engine)
+    assert store.get("abc").meta == {}
+    assert [row.archived for row in store.list({"h"}, archived=None)] == [False]
+    engine.dispose()

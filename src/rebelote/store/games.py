@@ -11,7 +11,7 @@ import json
 import secrets
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, cast
 
@@ -61,6 +61,7 @@ class StoredGame:
     updated_at: datetime
     secret_hash: str
     view_id: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,7 @@ class GameRow:
     summary: GameSummary
     created_at: datetime
     updated_at: datetime
+    archived: bool = False
 
 
 _SUMMARY_COLUMNS: Final = ("game", "team_ns", "team_ew", "target", "deal_count", "total_ns",
@@ -81,13 +83,13 @@ _PUT: Final = (
     update(_TABLE)
     .where(_TABLE.c.id == bindparam("gid"), _TABLE.c.version == bindparam("expected"))
     .values(version=bindparam("new_version"), data=bindparam("data"),
-            updated_at=bindparam("updated_at"),
+            updated_at=bindparam("updated_at"), meta=bindparam("meta"),
             **{name: bindparam(name) for name in _SUMMARY_COLUMNS})
     .returning(_TABLE.c.created_at)
 )
 _GET: Final = select(
     _TABLE.c.version, _TABLE.c.data, _TABLE.c.created_at, _TABLE.c.updated_at,
-    _TABLE.c.secret_hash, _TABLE.c.view_id,
+    _TABLE.c.secret_hash, _TABLE.c.view_id, _TABLE.c.meta,
 ).where(_TABLE.c.id == bindparam("gid"))
 _BY_VIEW: Final = select(_TABLE.c.id).where(_TABLE.c.view_id == bindparam("view"))
 _VERSION: Final = select(_TABLE.c.version).where(_TABLE.c.id == bindparam("gid"))
@@ -105,6 +107,10 @@ def _now() -> datetime:
 def _aware(moment: datetime) -> datetime:
     """SQLite gives naive datetimes back; they were stored in UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _dump(meta: Mapping[str, Any]) -> str:
+    return json.dumps(meta, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _summary_values(summary: GameSummary) -> dict[str, Any]:
@@ -150,22 +156,24 @@ class GameStore:
             self._conn.close()
             self._conn = None
 
-    def create(self, data: Mapping[str, Any], summary: GameSummary, secret_hash: str
-               ) -> StoredGame:
+    def create(self, data: Mapping[str, Any], summary: GameSummary, secret_hash: str,
+               meta: Mapping[str, Any] | None = None) -> StoredGame:
         """Store a new game at version 1, writable with the secret whose SHA-256 is
         ``secret_hash``; it gets a fresh id and a fresh view id."""
         now = _now()
         game_id = new_game_id()
         view_id = new_game_id()
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        meta = dict(meta or {})
         with self._begin() as conn:
             conn.execute(
                 insert(_TABLE).values(
                     id=game_id, version=1, data=text, created_at=now, updated_at=now,
-                    secret_hash=secret_hash, view_id=view_id, **_summary_values(summary),
+                    secret_hash=secret_hash, view_id=view_id, meta=_dump(meta),
+                    archived=False, **_summary_values(summary),
                 )
             )
-        return StoredGame(game_id, 1, data, now, now, secret_hash, view_id)
+        return StoredGame(game_id, 1, data, now, now, secret_hash, view_id, meta)
 
     def get(self, game_id: str) -> StoredGame:
         """The stored game ``game_id``; :class:`GameNotFoundError` if there is none."""
@@ -175,7 +183,7 @@ class GameStore:
             raise GameNotFoundError(game_id)
         return StoredGame(
             game_id, row.version, json.loads(row.data), _aware(row.created_at),
-            _aware(row.updated_at), row.secret_hash, row.view_id,
+            _aware(row.updated_at), row.secret_hash, row.view_id, json.loads(row.meta or "{}"),
         )
 
     def game_of_view(self, view_id: str) -> str:
@@ -195,22 +203,48 @@ class GameStore:
         return int(version)
 
     def put(
-        self, game_id: str, expected: int, data: Mapping[str, Any], summary: GameSummary
+        self, game_id: str, expected: int, data: Mapping[str, Any], summary: GameSummary,
+        meta: Mapping[str, Any] | None = None,
     ) -> StoredGame:
-        """Replace the game if it is still at version ``expected``; it is then at ``expected+1``.
+        """Replace the game (and its ``meta``) if it is still at version ``expected``; it is
+        then at ``expected+1``.
 
         :class:`GameConflictError` if another write came first, :class:`GameNotFoundError` if
         the game does not exist.
         """
         now = _now()
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        meta = dict(meta or {})
         params = {"gid": game_id, "expected": expected, "new_version": expected + 1,
-                  "data": text, "updated_at": now, **_summary_values(summary)}
+                  "data": text, "updated_at": now, "meta": _dump(meta),
+                  **_summary_values(summary)}
         with self._begin() as conn:
             created = conn.execute(_PUT, params).scalar()
         if created is None:
             raise GameConflictError(game_id, expected, self.version(game_id))
-        return StoredGame(game_id, expected + 1, data, _aware(created), now, "", "")
+        return StoredGame(game_id, expected + 1, data, _aware(created), now, "", "", meta)
+
+    def set_archived(self, game_id: str, archived: bool) -> None:
+        """Hide the game from the list (or show it again); its version does not change."""
+        with self._begin() as conn:
+            found = conn.execute(update(_TABLE).where(_TABLE.c.id == game_id)
+                                 .values(archived=archived)).rowcount
+        if not found:
+            raise GameNotFoundError(game_id)
+
+    def delete_untouched(self, secret_hashes: Collection[str], keep: str | None = None
+                         ) -> list[str]:
+        """Forget the games of ``secret_hashes`` that were never written after their creation
+        and hold no deal (but ``keep``); their ids."""
+        if not secret_hashes:
+            return []
+        where = (_TABLE.c.secret_hash.in_(sorted(secret_hashes)), _TABLE.c.version == 1,
+                 _TABLE.c.deal_count == 0, _TABLE.c.id != (keep or ""))
+        with self._begin() as conn:
+            ids = [str(i) for i in conn.execute(select(_TABLE.c.id).where(*where)).scalars()]
+            if ids:
+                conn.execute(delete(_TABLE).where(_TABLE.c.id.in_(ids), *where))
+        return ids
 
     def delete(self, game_id: str) -> None:
         """Forget a game; :class:`GameNotFoundError` if there is none."""
@@ -236,14 +270,18 @@ class GameStore:
         with self._begin() as conn:
             return int(conn.execute(select(func.count()).select_from(_TABLE)).scalar() or 0)
 
-    def list(self, secret_hashes: Collection[str], limit: int = 100, offset: int = 0
-             ) -> list[GameRow]:
+    def list(self, secret_hashes: Collection[str], limit: int = 100, offset: int = 0,
+             archived: bool | None = False) -> list[GameRow]:
         """The saved games whose secrets hash to one of ``secret_hashes``, the most recently
-        updated first, in one query."""
+        updated first, in one query: those not archived (``archived=False``), the archived
+        ones (``True``) or all (``None``)."""
         if not secret_hashes:
             return []
+        stmt = select(_TABLE).where(_TABLE.c.secret_hash.in_(sorted(secret_hashes)))
+        if archived is not None:
+            stmt = stmt.where(_TABLE.c.archived == archived)
         stmt = (
-            select(_TABLE).where(_TABLE.c.secret_hash.in_(sorted(secret_hashes)))
+            stmt
             .order_by(_TABLE.c.updated_at.desc(), _TABLE.c.id)
             .limit(limit).offset(offset)
         )
@@ -254,7 +292,7 @@ class GameStore:
                 r.id, r.version,
                 GameSummary(r.game, (r.team_ns, r.team_ew), r.target, r.deal_count,
                             (r.total_ns, r.total_ew), r.winner),
-                _aware(r.created_at), _aware(r.updated_at),
+                _aware(r.created_at), _aware(r.updated_at), bool(r.archived),
             )
             for r in rows
         ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Index, Integer, String, Text
+from sqlalchemy import Boolean, DateTime, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -17,8 +17,9 @@ class CounterGame(Base):
 
     ``data`` is ``Match.to_json()`` serialised; the summary columns (``game``, team names, totals,
     winner, number of deals) are copied from it and from its result at every write. ``secret_hash``
-is the SHA-256 of the game's write secret (the secret itself is never stored); ``view_id`` the
-id of its read-only view.
+    is the SHA-256 of the game's write secret (the secret itself is never stored); ``view_id``
+    the id of its read-only view; ``meta`` (JSON text) what the counter keeps beside the game's
+    rules and deals: who dealt first and the players' names; ``archived`` hides it from the list.
     """
 
     __tablename__ = "counter_games"
@@ -36,6 +37,9 @@ id of its read-only view.
     data: Mapped[str] = mapped_column(Text, nullable=False)
     secret_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     view_id: Mapped[str] = mapped_column(String(32), nullable=False)
+    meta: Mapped[str] = mapped_column(Text, nullable=False, default="{}", server_default="{}")
+    archived: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                           server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 

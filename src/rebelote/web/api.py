@@ -14,7 +14,7 @@ an old version answers ``409`` and changes nothing. Bad input answers ``422``
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -107,15 +107,19 @@ def make_router(service: CounterService) -> APIRouter:
         request: Request,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        archived: Annotated[Literal["false", "true", "all"], Query(
+            description="The games not archived (false), the archived ones (true) or all"
+        )] = "false",
     ) -> JSONResponse:
-        rows = await call(service.list, presented_secrets(request), limit, offset)
+        which = {"false": False, "true": True, "all": None}[archived]
+        rows = await call(service.list, presented_secrets(request), limit, offset, which)
         return JSONResponse({"games": [
             {"id": r.id, "version": r.version, "game": r.summary.game,
              "teams": {"NS": r.summary.teams[0], "EW": r.summary.teams[1]},
              "target": r.summary.target, "deals": r.summary.deal_count,
              "totals": {"NS": r.summary.totals[0], "EW": r.summary.totals[1]},
-             "winner": r.summary.winner, "created": r.created_at.isoformat(),
-             "updated": r.updated_at.isoformat()}
+             "winner": r.summary.winner, "archived": r.archived,
+             "created": r.created_at.isoformat(), "updated": r.updated_at.isoformat()}
             for r in rows
         ]})
 
@@ -133,15 +137,26 @@ def make_router(service: CounterService) -> APIRouter:
         view = await call(service.get_view, view_id)
         return JSONResponse(view.to_view_json(explain), headers={"ETag": f'"{view.version}"'})
 
-    @router.patch("/games/{game_id}", summary="Rename the teams or change the target",
+    @router.patch("/games/{game_id}", summary="Rename the teams, change the target, name "
+                  "the players and the first dealer, archive the game",
                   openapi_extra=_doc(schemas.SETTINGS, 200, schemas.GAME, "The game",
                                      *_WRITE_ERRORS))
     async def patch_game(request: Request, game_id: str, if_match: IfMatch = None
                          ) -> JSONResponse:
         obj = await read_json(request)
         version = parse_if_match(if_match)
-        return game_response(await call(service.update_settings, game_id,
-                                        secret_for(request, game_id), obj, version))
+        secret = secret_for(request, game_id)
+        archived = None
+        if isinstance(obj, dict) and "archived" in obj:
+            archived = obj.pop("archived")
+            if not isinstance(archived, bool):
+                raise InputError("archived", f"must be true or false, not {archived!r}"[:80])
+        if archived is None or obj:
+            view = await call(service.update_settings, game_id, secret, obj, version)
+        if archived is not None:
+            await call(service.archive, game_id, secret, archived)
+            view = await call(service.get, game_id, secret)
+        return game_response(view)
 
     @router.delete("/games/{game_id}", status_code=204, summary="Forget a saved game",
                    openapi_extra={"security": _SECURITY, "responses": {

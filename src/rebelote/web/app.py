@@ -125,7 +125,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     async def health() -> JSONResponse:
         # The store is tried at most once a second: /healthz stays cheap under load.
         if time.monotonic() - checked[0] > 1.0:
-            checked[:] = [time.monotonic(), await service.call(store.can_write)]
+            checked[:] = [time.monotonic(), await service.call(service.can_write)]
         writable = bool(checked[1])
         body: dict[str, Any] = {"ok": writable, "version": __version__, "store": (
             "writable" if writable else "cannot write (disk full or read-only)")}

@@ -239,7 +239,10 @@ FIELD_NAMES: Final[Mapping[str, str]] = {
     "generale": _("Générale"), "points": _("Points"), "declarations": _("Declarations"),
     "belote": _("Belote-rebelote"), "adjust": _("Correction"), "deals": _("Game"),
     "target": _("Target"), "teams": _("Team name"), "If-Match": _("Game"),
+    "dealer": _("First dealer"), "players": _("Players"),
 }
+# The badge of a deal with a belote (the others are contract and coinche words).
+BELOTE_BADGE: Final = _("belote")
 # (field pattern, reason pattern, sentence): the first match gives the sentence, formatted with
 # the reason's named groups; %(field)s is the field's name.
 ERRORS: Final[tuple[tuple[str, str, str], ...]] = (

@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
 
 from rebelote import __version__
-from rebelote.cards import TEAMS
+from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import DEFAULT_TEAMS, TARGETS
 from rebelote.rules import (
@@ -39,6 +40,7 @@ from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import option_label, option_value, rules_name
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
+from rebelote.web.chances import chances
 from rebelote.web.forms import deal_from_form, form_from_deal
 from rebelote.web.printables import import_match
 from rebelote.web.security import KeyRing, is_https, secret_for
@@ -50,8 +52,11 @@ from rebelote.web.service import (
     GameView,
 )
 from rebelote.web.share import rules_from_query
+from rebelote.web.stats import statistics
 
 GAME_COOKIE: Final = "rebelote_game"
+#: The browser's choice to see the chances of winning (``on``; off by default).
+CHANCES_COOKIE: Final = "rebelote_chances"
 YEAR: Final = 365 * 24 * 3600
 SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣", i18n.TRUMP_SHORT[0], i18n.TRUMP_SHORT[1])
 
@@ -80,6 +85,7 @@ def environment(lang: str) -> Environment:
         option_choices=lambda key: option_choices(lang, key),
         rules_name=lambda rules: rules_name(lang, rules),
     )
+    env.globals["percent"] = lambda share: percent(float(share), lang)
     return env
 
 
@@ -123,13 +129,42 @@ def _deal_label(view: GameView, n: int, lang: str) -> str:
     return " ".join(words)
 
 
+SEAT_NAMES: Final = {"N": i18n._("North"), "E": i18n._("East"), "S": i18n._("South"),
+                     "W": i18n._("West")}
+
+
+def seat_label(view: GameView, seat: str, lang: str) -> str:
+    """A seat as the page names it: the player's name if given, else North, East..."""
+    return view.players.get(seat) or i18n.gettext(lang, SEAT_NAMES[seat])
+
+
+def deal_badges(deal: Any, lang: str) -> list[str]:
+    """The badges of a sheet row: capot, générale, belote, coinche or surcoinche."""
+    if deal.kind != "deal":
+        return []
+    out = []
+    if deal.generale:
+        out.append(i18n.gettext(lang, i18n.CONTRACT_WORDS["generale"]))
+    elif deal.capot is not None:
+        out.append(i18n.gettext(lang, i18n.CONTRACT_WORDS["capot"]))
+    if any(deal.belote):
+        out.append(i18n.gettext(lang, i18n.BELOTE_BADGE))
+    if deal.coinche > 1:
+        out.append(i18n.gettext(lang, "coinche" if deal.coinche == 2 else "surcoinche"))
+    return out
+
+
 def sheet_rows(view: GameView, lang: str) -> list[dict[str, Any]]:
     """The sheet's rows: each deal's outcome, marks, running totals and result card."""
     rows = []
+    dealers = view.dealers
     for n, (deal, score, running) in enumerate(
         zip(view.match.deals, view.result.deals, view.result.running, strict=True), start=1
     ):
         rows.append({
+            "badges": deal_badges(deal, lang),
+            "dealer": (seat_label(view, dealers[n - 1], lang)
+                       if dealers and deal.kind != "adjust" else None),
             "n": n,
             "kind": deal.kind,
             "label": _deal_label(view, n, lang),
@@ -182,9 +217,10 @@ def deal_totals(rules: Rules) -> dict[str, int]:
 
 def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = None,
                  error: str | None = None, edit: int | None = None,
-                 error_field: str | None = None) -> dict[str, Any]:
+                 error_field: str | None = None,
+                 odds: tuple[float, float] | None = None) -> dict[str, Any]:
     """Everything the game fragment shows. ``error_field``: the form field the error is about
-    (the error is then shown next to it)."""
+    (the error is then shown next to it); ``odds``: the chances of winning, when shown."""
     if form is None:
         form = form_from_deal(view.match.deals[edit - 1]) if edit else new_deal_form(view)
     rules = view.match.rules
@@ -202,7 +238,24 @@ def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = Non
         "deal_totals": deal_totals(rules),
         "winner_name": (view.match.teams[TEAMS.index(view.result.winner)]
                         if view.result.winner else None),
+        "next_dealer": (seat_label(view, view.dealers[-1], lang)
+                        if view.dealers and not view.is_over else None),
+        "first_dealer": view.meta.get("dealer", ""),
+        "players": view.players,
+        "seats": [(seat, i18n.gettext(lang, SEAT_NAMES[seat]),
+                   view.match.teams[0 if seat in "NS" else 1]) for seat in SEATS],
+        "odds": odds,
     }
+
+
+def percent(share: float, lang: str) -> str:
+    """A chance as the page writes it, never a sure 0 or 100 before the end."""
+    value = round(share * 100)
+    if share < 1 and value >= 100:
+        return "> 99 %" if lang == "fr" else ">99%"
+    if share > 0 and value <= 0:
+        return "< 1 %" if lang == "fr" else "<1%"
+    return f"{value} %" if lang == "fr" else f"{value}%"
 
 
 def remember_game(request: Request, response: Response, game_id: str,
@@ -220,8 +273,15 @@ def make_pages(service: CounterService) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     call = service.call
 
-    async def my_games(request: Request, limit: int) -> list[Any]:
-        return await call(service.list, list(KeyRing.of(request).keys.values()), limit, 0)
+    async def my_games(request: Request, limit: int, archived: bool = False) -> list[Any]:
+        return await call(service.list, list(KeyRing.of(request).keys.values()), limit, 0,
+                          archived)
+
+    async def odds_of(request: Request, view: GameView) -> tuple[float, float] | None:
+        if request.cookies.get(CHANCES_COOKIE) != "on" or view.is_over:
+            return None
+        return await run_in_threadpool(chances, view.match.rules.game, view.result.totals,
+                                       view.match.target)
 
     async def form_of(request: Request) -> dict[str, str]:
         data = await request.form()
@@ -231,10 +291,10 @@ def make_pages(service: CounterService) -> APIRouter:
         raw = form.get("version", "")
         return int(raw) if raw.isdigit() else None
 
-    def show_game(request: Request, view: GameView, status: int = 200, **extra: Any
-                  ) -> Response:
+    async def show_game(request: Request, view: GameView, status: int = 200, **extra: Any
+                        ) -> Response:
         lang = i18n.request_lang(request)
-        context = game_context(view, lang, **extra)
+        context = game_context(view, lang, odds=await odds_of(request, view), **extra)
         if is_htmx(request):
             response: Response = render(request, "_game.html", status, **context)
         elif status >= 400:
@@ -254,18 +314,18 @@ def make_pages(service: CounterService) -> APIRouter:
             view = await call(action, secret, version_of(form))
         except InputError as e:
             view = await call(service.get, game_id, secret)
-            return show_game(request, view, 422, form=form, edit=edit, error_field=e.field,
+            return await show_game(request, view, 422, form=form, edit=edit, error_field=e.field,
                              error=i18n.error_text(e.field, e.reason, lang))
         except DealNotFoundError as e:
             view = await call(service.get, game_id, secret)
-            return show_game(request, view, 404, error=str(e))
+            return await show_game(request, view, 404, error=str(e))
         except (GameConflictError, GameBusyError):
             view = await call(service.get, game_id, secret)
             message = i18n.gettext(lang, "The game was changed on another device: here it is "
                                          "as it stands now. Check it and enter your change "
                                          "again.")
-            return show_game(request, view, 409, form=form, error=message, edit=edit)
-        return show_game(request, view)
+            return await show_game(request, view, 409, form=form, error=message, edit=edit)
+        return await show_game(request, view)
 
     # -- pages -----------------------------------------------------------------------------
     @router.get("/", response_class=HTMLResponse)
@@ -278,9 +338,32 @@ def make_pages(service: CounterService) -> APIRouter:
                       form=form, error=error)
 
     @router.get("/games", response_class=HTMLResponse)
-    async def games_list(request: Request) -> Response:
-        games = await my_games(request, 200)
-        return render(request, "games.html", games=games)
+    async def games_list(request: Request, archived: bool = False) -> Response:
+        games = await my_games(request, 200, archived)
+        return render(request, "games.html", games=games, archived=archived)
+
+    @router.post("/games/{game_id}/archive")
+    async def archive(request: Request, game_id: str) -> Response:
+        form = await form_of(request)
+        hide = form.get("archived", "1") != "0"
+        with contextlib.suppress(GameNotFoundError):
+            await call(service.archive, game_id, secret_for(request, game_id), hide)
+        return RedirectResponse("/games?archived=true" if not hide else "/games",
+                                status_code=303)
+
+    @router.get("/stats", response_class=HTMLResponse)
+    async def stats_page(request: Request) -> Response:
+        views = await call(service.games_of, KeyRing.of(request).keys)
+        figures = statistics((v.id, v.match, v.result) for v in views)
+        return render(request, "stats.html", stats=figures)
+
+    @router.get("/prefs/chances/{state}")
+    async def chances_pref(request: Request, state: str, next: str | None = None) -> Response:
+        """Show the chances of winning on the board (``on``) or not (``off``, the default)."""
+        response = RedirectResponse(_safe_next(next), status_code=303)
+        response.set_cookie(CHANCES_COOKIE, "on" if state == "on" else "off", max_age=YEAR,
+                            samesite="lax", httponly=True, secure=is_https(request))
+        return response
 
     @router.post("/games")
     async def new_game(request: Request) -> Response:
@@ -298,8 +381,20 @@ def make_pages(service: CounterService) -> APIRouter:
             response = Response(status_code=204, headers={"HX-Redirect": target})
         else:
             response = RedirectResponse(target, status_code=303)
-        remember_game(request, response, view.id, secret)
+        await forget_untouched(request, response, view.id, secret)
         return response
+
+    async def forget_untouched(request: Request, response: Response, game_id: str,
+                               secret: str) -> None:
+        """Keep the new game's secret and forget this browser's games left empty since a tap
+        on *Start* (never a game with a deal, a name or a setting written)."""
+        ring = KeyRing.of(request)
+        gone = await call(service.drop_untouched, list(ring.keys.values()), game_id)
+        for old in gone:
+            ring = ring.remove(old)
+        response.set_cookie(GAME_COOKIE, game_id, max_age=YEAR, samesite="lax", httponly=True,
+                            secure=is_https(request))
+        ring.add(game_id, secret).store(request, response)
 
     @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
@@ -310,7 +405,8 @@ def make_pages(service: CounterService) -> APIRouter:
         except ForbiddenError:
             return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
         lang = i18n.request_lang(request)
-        response = render(request, "game.html", **game_context(view, lang))
+        response = render(request, "game.html", **game_context(
+            view, lang, odds=await odds_of(request, view)))
         remember_game(request, response, view.id)
         return response
 
@@ -376,6 +472,11 @@ def make_pages(service: CounterService) -> APIRouter:
             obj["teams"] = teams
         if "target" in form:
             obj["target"] = _target(form)
+        players = {seat: form[f"player_{seat}"] for seat in SEATS if f"player_{seat}" in form}
+        if players:
+            obj["players"] = players
+        if "dealer" in form:
+            obj["dealer"] = form["dealer"] or None
         return await write(request, game_id,
                            lambda s, v: service.update_settings(game_id, s, obj, v), {})
 
@@ -402,7 +503,7 @@ def make_pages(service: CounterService) -> APIRouter:
             return render(request, "home.html", 422, games=games, current=None, form={},
                           error=str(e))
         response = RedirectResponse(f"/games/{view.id}", status_code=303)
-        remember_game(request, response, view.id, secret)
+        await forget_untouched(request, response, view.id, secret)
         return response
 
     @router.get("/lang/{code}")

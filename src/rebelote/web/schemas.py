@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from rebelote.cards import TEAMS
+from rebelote.cards import SEATS, TEAMS
 from rebelote.match import DEFAULT_TEAMS
 from rebelote.rules import GAMES, PRESET_NAMES
 
@@ -24,6 +24,9 @@ def _per_team(kind: dict[str, Any], example: dict[str, Any] | None = None) -> di
 
 
 _INT: Final = {"type": "integer"}
+_SEAT: Final = {"type": "string", "enum": list(SEATS)}
+_PLAYERS: Final = {"type": "object", "properties": {s: {"type": "string"} for s in SEATS},
+                   "example": {"N": "Anne", "S": "Bruno"}}
 _TEAM: Final = {"type": ["string", "null"], "enum": [*TEAMS, None]}
 
 ERROR: Final[dict[str, Any]] = {
@@ -43,6 +46,8 @@ NEW_GAME: Final[dict[str, Any]] = {
         "teams": _per_team({"type": "string"}, dict(zip(TEAMS, DEFAULT_TEAMS, strict=True))),
         "start": _per_team(_INT),
         "deals": {"type": "array", "items": {"type": "object"}},
+        "players": _PLAYERS,
+        "dealer": {**_SEAT, "description": "Who dealt the first deal"},
     },
     "required": ["game"],
 }
@@ -53,7 +58,12 @@ DEAL: Final[dict[str, Any]] = {
 }
 SETTINGS: Final[dict[str, Any]] = {
     "type": "object",
-    "properties": {"teams": _per_team({"type": "string"}), "target": _INT},
+    "properties": {"teams": _per_team({"type": "string"}), "target": _INT,
+                   "players": _PLAYERS,
+                   "dealer": {"type": ["string", "null"], "enum": [*SEATS, None],
+                              "description": "Who dealt the first deal (null: not known)"},
+                   "archived": {"type": "boolean",
+                                "description": "Hide the game from the list (false: show it)"}},
     "example": {"teams": {"NS": "Les bleus"}, "target": 1500},
 }
 _PAIR: Final = _per_team(_INT)
@@ -80,6 +90,12 @@ GAME: Final[dict[str, Any]] = {
         "held_over": _INT,
         "created": {"type": "string"},
         "updated": {"type": "string"},
+        "players": {**_PLAYERS, "description": "The players' names by seat, those given"},
+        "dealer": {"type": ["string", "null"], "enum": [*SEATS, None],
+                   "description": "Who dealt the first deal (null: not known)"},
+        "dealers": {"type": "array", "items": _SEAT,
+                    "description": "Who dealt each deal, then who deals the next one (empty "
+                                   "while the first dealer is not known)"},
     },
     "required": ["view", "version", "game", "rules", "target", "teams", "deals", "totals",
                  "winner"],
@@ -92,8 +108,8 @@ GAME_LIST: Final[dict[str, Any]] = {
             "id": {"type": "string"}, "version": _INT,
             "game": {"type": "string", "enum": list(GAMES)},
             "teams": _per_team({"type": "string"}), "target": _INT, "deals": _INT,
-            "totals": _PAIR, "winner": _TEAM, "created": {"type": "string"},
-            "updated": {"type": "string"},
+            "totals": _PAIR, "winner": _TEAM, "archived": {"type": "boolean"},
+            "created": {"type": "string"}, "updated": {"type": "string"},
         },
         "required": ["id", "version", "game", "teams", "target", "deals", "totals", "winner"],
     }}},

@@ -10,6 +10,7 @@ reloaded).
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import threading
 from collections import OrderedDict
@@ -20,9 +21,10 @@ from typing import Any, Final, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from rebelote.cards import TEAMS
+from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match, MatchResult
+from rebelote.rules import next_seat
 from rebelote.scoring import DealSummary
 from rebelote.store import GameConflictError, GameNotFoundError, GameRow, GameStore, GameSummary
 from rebelote.web.security import new_secret, secret_hash, secret_matches
@@ -52,6 +54,9 @@ class GameView:
     updated_at: datetime
     view_id: str
     secret_hash: str = dataclasses.field(repr=False)
+    #: What the counter keeps beside the rules and deals (:func:`read_meta`): ``dealer``, the
+    #: seat that dealt the first deal, and ``players``, names by seat.
+    meta: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         """The game answer of ``rebelote score`` plus ``id``, ``teams``, ``target``, ``version``
@@ -73,6 +78,9 @@ class GameView:
             running=[{"NS": ns, "EW": ew} for ns, ew in self.result.running],
             created=self.created_at.isoformat(),
             updated=self.updated_at.isoformat(),
+            players=self.players,
+            dealer=self.meta.get("dealer"),
+            dealers=self.dealers,
         )
         return out
 
@@ -86,6 +94,28 @@ class GameView:
     def is_over(self) -> bool:
         """A team has won: no more deals can be added."""
         return self.result.winner is not None
+
+    @property
+    def players(self) -> dict[str, str]:
+        """The players' names by seat (``N``, ``E``, ``S``, ``W``), those given."""
+        players = self.meta.get("players")
+        return dict(players) if isinstance(players, Mapping) else {}
+
+    @property
+    def dealers(self) -> list[str]:
+        """Who dealt each deal, then who deals the next one (empty while the first dealer is
+        not known). The deal moves in the direction of play after each deal, passed ones
+        included; a correction line is not a deal."""
+        dealer = self.meta.get("dealer")
+        if dealer not in SEATS:
+            return []
+        out = []
+        for deal in self.match.deals:
+            out.append(dealer)
+            if deal.kind != "adjust":
+                dealer = next_seat(dealer, self.match.rules)
+        out.append(dealer)
+        return out
 
 
 def _summary(match: Match, result: MatchResult) -> GameSummary:
@@ -111,6 +141,57 @@ def read_deal(obj: Any, match: Match) -> DealSummary:
         raise InputError("generale", "a générale is a contract: choose générale as the "
                                      f"contract (this deal's contract is {deal.contract})")
     return deal
+
+
+#: The longest player name.
+MAX_NAME: Final = 40
+META_KEYS: Final = ("dealer", "players")
+
+
+def read_meta(obj: Mapping[str, Any], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``meta`` changed by the ``dealer`` and ``players`` of ``obj`` (the keys it has):
+    ``"dealer": "N"`` (or ``null``: not known), ``"players": {"N": "Anne", ...}`` (an empty
+    name removes one). Errors name the field."""
+    out: dict[str, Any] = dict(meta or {})
+    if "dealer" in obj:
+        dealer = obj["dealer"]
+        if dealer is None or dealer == "":
+            out.pop("dealer", None)
+        elif isinstance(dealer, str) and dealer.upper() in SEATS:
+            out["dealer"] = dealer.upper()
+        else:
+            raise InputError("dealer", f"{str(dealer)[:20]!r} is not a seat: N, E, S or W (or "
+                                       "null)")
+    if "players" in obj:
+        given = obj["players"]
+        if not isinstance(given, Mapping):
+            raise InputError("players", 'the players\' names are an object of seats, like '
+                                        '{"N": "Anne"}')
+        players = dict(out.get("players") or {})
+        for seat, name in given.items():
+            if seat not in SEATS:
+                raise InputError("players", f"{str(seat)[:20]!r} is not a seat: N, E, S or W")
+            if name is None:
+                name = ""
+            if not isinstance(name, str):
+                raise InputError(f"players.{seat}", "a name is a string")
+            name = " ".join(name.split())
+            if len(name) > MAX_NAME:
+                raise InputError(f"players.{seat}", f"a name has at most {MAX_NAME} "
+                                                    "characters")
+            try:
+                name.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(f"players.{seat}", "not a text (a lone surrogate)") from None
+            if name:
+                players[seat] = name
+            else:
+                players.pop(seat, None)
+        if players:
+            out["players"] = {seat: players[seat] for seat in SEATS if seat in players}
+        else:
+            out.pop("players", None)
+    return out
 
 
 def _game_over_error(view: GameView) -> InputError:
@@ -192,7 +273,7 @@ class CounterService:
         match = Match.from_json(stored.data)
         return self._remember(GameView(
             stored.id, stored.version, match, match.result(), stored.created_at,
-            stored.updated_at, stored.view_id, stored.secret_hash,
+            stored.updated_at, stored.view_id, stored.secret_hash, stored.meta,
         ))
 
     @staticmethod
@@ -223,10 +304,11 @@ class CounterService:
             raise GameNotFoundError(view_id)
         return self._fresh(self.store.game_of_view(view_id))
 
-    def list(self, secrets: Collection[str], limit: int = 100, offset: int = 0
-             ) -> list[GameRow]:
-        """The saved games whose secrets are among ``secrets``, the latest first."""
-        return self.store.list({secret_hash(s) for s in secrets}, limit, offset)
+    def list(self, secrets: Collection[str], limit: int = 100, offset: int = 0,
+             archived: bool | None = False) -> list[GameRow]:
+        """The saved games whose secrets are among ``secrets``, the latest first: those not
+        archived, the archived ones (``archived=True``) or all (``None``)."""
+        return self.store.list({secret_hash(s) for s in secrets}, limit, offset, archived)
 
     def _current(self, game_id: str) -> GameView:
         """The cached game, trusted: a conditional write checks it is still current."""
@@ -235,31 +317,35 @@ class CounterService:
 
     # -- writing ---------------------------------------------------------------------------
     def create(self, obj: Any) -> tuple[GameView, str]:
-        """A new game from ``{"game", "rules", "options"?, "target", "teams"?}`` (or a whole
-        game input with its deals, as exported), and its secret."""
+        """A new game from ``{"game", "rules", "options"?, "target", "teams"?, "dealer"?,
+        "players"?}`` (or a whole game input with its deals, as exported), and its secret."""
         if not isinstance(obj, Mapping):
             raise InputError("body", "a game is a JSON object like {\"game\": \"belote\"}")
-        data = dict(obj)
+        data = {k: v for k, v in obj.items() if k not in META_KEYS}
+        meta = read_meta(obj)
         data.setdefault("deals", [])
         if isinstance(data["deals"], list) and len(data["deals"]) > MAX_DEALS:
             raise InputError("deals", _too_many(len(data["deals"])))
-        return self.create_match(Match.from_json(data))
+        return self.create_match(Match.from_json(data), meta)
 
-    def create_match(self, match: Match) -> tuple[GameView, str]:
+    def create_match(self, match: Match, meta: Mapping[str, Any] | None = None
+                     ) -> tuple[GameView, str]:
         """Store a new game; it answers with its secret (only its hash is kept)."""
         check_limits(match)
         result = match.result()
         secret = new_secret()
-        stored = self.store.create(match.to_json(), _summary(match, result), secret_hash(secret))
+        stored = self.store.create(match.to_json(), _summary(match, result), secret_hash(secret),
+                                   meta)
         view = self._remember(GameView(
             stored.id, stored.version, match, result, stored.created_at, stored.updated_at,
-            stored.view_id, stored.secret_hash,
+            stored.view_id, stored.secret_hash, stored.meta,
         ))
         return view, secret
 
     def _write(
         self, game_id: str, secret: str | None, if_match: int | None,
         change: Callable[[GameView], Match],
+        change_meta: Callable[[GameView], Mapping[str, Any]] | None = None,
     ) -> GameView:
         """Apply ``change`` to the current game and store it with a version check.
 
@@ -274,11 +360,12 @@ class CounterService:
                     if if_match != view.version:
                         raise GameConflictError(game_id, if_match, view.version)
                 match = change(view)
+                meta = view.meta if change_meta is None else change_meta(view)
                 check_limits(match)
                 result = match.result()
                 try:
                     stored = self.store.put(
-                        game_id, view.version, match.to_json(), _summary(match, result)
+                        game_id, view.version, match.to_json(), _summary(match, result), meta
                     )
                 except GameConflictError:
                     self._forget(game_id)
@@ -287,7 +374,7 @@ class CounterService:
                     continue
                 written = self._remember(GameView(
                     game_id, stored.version, match, result, stored.created_at,
-                    stored.updated_at, view.view_id, view.secret_hash,
+                    stored.updated_at, view.view_id, view.secret_hash, stored.meta,
                 ))
                 self._notify(written)
                 return written
@@ -324,13 +411,15 @@ class CounterService:
 
     def update_settings(self, game_id: str, secret: str | None, obj: Any,
                         if_match: int | None = None) -> GameView:
-        """Rename the teams or change the target: ``{"teams"?: {...}, "target"?: n}``."""
+        """Rename the teams, change the target, name the players or who dealt first:
+        ``{"teams"?: {...}, "target"?: n, "players"?: {...}, "dealer"?: "N"}``."""
         if not isinstance(obj, Mapping):
             raise InputError("body", "settings are a JSON object like {\"teams\": {...}}")
-        extra = sorted(set(obj) - {"teams", "target"})
+        extra = sorted(set(obj) - {"teams", "target", *META_KEYS})
         if extra:
-            raise InputError(extra[0], "only teams and target can change in a started game; "
-                                       "start a new game to change the rules")
+            raise InputError(extra[0], "only teams, target, players and dealer can change in a "
+                                       "started game; start a new game to change the rules")
+        read_meta(obj)  # checked before any write
 
         def change(view: GameView) -> Match:
             data = view.match.to_json()
@@ -348,7 +437,8 @@ class CounterService:
                 view.match, teams=fresh.teams, target=fresh.target
             )
 
-        return self._write(game_id, secret, if_match, change)
+        return self._write(game_id, secret, if_match, change,
+                           lambda view: read_meta(obj, view.meta))
 
     def delete(self, game_id: str, secret: str | None, if_match: int | None = None) -> None:
         """Forget a game (only at version ``if_match`` when given)."""
@@ -357,6 +447,31 @@ class CounterService:
             raise GameConflictError(game_id, if_match, view.version)
         self.store.delete(game_id)
         self._forget(game_id)
+
+    def archive(self, game_id: str, secret: str | None, archived: bool = True) -> None:
+        """Hide a game from the list of saved games (``archived=False``: show it again)."""
+        self._check(self._fresh(game_id), secret)
+        self.store.set_archived(game_id, archived)
+
+    def drop_untouched(self, secrets: Collection[str], keep: str | None = None
+                       ) -> builtins.list[str]:
+        """Forget the games of ``secrets`` left empty since they were started (none of their
+        deals, names or settings ever written), but ``keep``; their ids."""
+        gone = self.store.delete_untouched({secret_hash(s) for s in secrets}, keep)
+        for game_id in gone:
+            self._forget(game_id)
+        return gone
+
+    def can_write(self) -> bool:
+        """The store takes a write now (for ``/healthz``)."""
+        return self.store.can_write()
+
+    def games_of(self, secrets: Mapping[str, str]) -> builtins.list[GameView]:
+        """Every game (archived ones too) whose ``{id: secret}`` is in ``secrets``, parsed and
+        scored, the latest first: what statistics are counted from."""
+        rows = self.store.list({secret_hash(s) for s in secrets.values()}, len(secrets) or 1,
+                               0, archived=None)
+        return [self._fresh(row.id) for row in rows]
 
 
 def check_limits(match: Match) -> None:
@@ -424,4 +539,5 @@ __all__ = [
     "GameView",
     "check_limits",
     "read_deal",
+    "read_meta",
 ]
