@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from rebelote.arena import ArenaConfig, run_arena
 from rebelote.bots import known_specs
 
 
@@ -66,6 +65,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Match two bots on duplicate deals: the mean mark difference with its 95% interval,
         games won, decision times."""
+        from rebelote.arena import ArenaConfig, run_arena  # here: other commands start faster
+
         try:
             opts = json.loads(options) if options else None
             config = ArenaConfig(a=a, b=b, game=game, rules=rules, deals=deals, games=games,
