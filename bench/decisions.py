@@ -28,8 +28,10 @@ GOAL_MEDIAN_MS = 300.0
 GOAL_WORST_MS = 1000.0
 
 
-def decision_times(spec: str, game: str, deals: int, seed: int) -> dict[str, list[float]]:
-    """The bot's decision times (ms), by phase, over ``deals`` deals."""
+def decision_times(spec: str, game: str, deals: int, seed: int, searches: list[int]
+                   ) -> dict[str, list[float]]:
+    """The bot's decision times (ms), by phase, over ``deals`` deals; a search player's
+    decisions searched and answered by its heuristic fallback are added to ``searches``."""
     rules = Rules.preset("official", game)
     out: dict[str, list[float]] = {"auction": [], "play": []}
     for d in range(deals):
@@ -46,6 +48,9 @@ def decision_times(spec: str, game: str, deals: int, seed: int) -> dict[str, lis
             if seat % 2 == 0 and len(choices) > 1:
                 out["auction" if state.phase == AUCTION else "play"].append(ms)
             state = state.apply(action)
+        for bot in bots[0], bots[2]:
+            searches[0] += getattr(bot, "searched", 0)
+            searches[1] += getattr(bot, "fell_back", 0)
     return out
 
 
@@ -68,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = []
     for spec in [s.strip() for s in args.bots.split(",") if s.strip()]:
         every: list[float] = []
+        searches = [0, 0]
         for game in ("belote", "coinche"):
-            times = decision_times(spec, game, args.deals, args.seed)
+            times = decision_times(spec, game, args.deals, args.seed, searches)
             for phase, values in times.items():
                 every.extend(values)
                 if values:
@@ -80,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
             med, worst = statistics.median(every), max(every)
             print(f"{spec:>12} {'both':>8} {'all':>8} {len(every):>9} {med:>9.2f} "
                   f"{p99(every):>9.2f} {worst:>9.2f}")
+            if sum(searches):
+                print(f"{spec:>12}: {searches[0]} decisions searched, {searches[1]} answered by "
+                      "the heuristic for want of time (hopeless hands' passes and forced cards "
+                      "apart)")
             if spec == "pimc":
                 met = med <= GOAL_MEDIAN_MS and worst <= GOAL_WORST_MS
                 verdicts.append(f"goal: pimc (default budget) median <= {GOAL_MEDIAN_MS:.0f} ms "

@@ -103,6 +103,22 @@ def test_the_last_trick_forced_card_is_played_without_search() -> None:
     assert PimcBot(budget=TINY).act(obs, random.Random(0)) == obs.legal[0]
 
 
+def test_a_time_limit_too_short_for_a_world_falls_back_on_the_heuristic() -> None:
+    """A card with no time for the least number of worlds is the heuristic's card; the bot
+    counts its searched and fallen-back decisions."""
+    state = auctioned(COINCHE, 10)
+    for _ in range(4):
+        state = state.apply(state.legal_actions()[0])
+    obs = observe(state, state.player)
+    hurried = PimcBot(budget=Budget(worlds=32, bid_worlds=24, seconds=1e-9, min_worlds=3))
+    assert hurried.act(obs, random.Random(0)) == \
+        make_bot("heuristic").act(obs, random.Random(0))
+    assert (hurried.searched, hurried.fell_back) == (0, 1)
+    counted = PimcBot(budget=TINY)
+    counted.act(obs, random.Random(0))
+    assert (counted.searched, counted.fell_back) == (1, 0)
+
+
 # -- weights -----------------------------------------------------------------------------------
 def test_a_bidder_holding_trumps_weighs_more_than_one_without() -> None:
     """E bid 100 hearts: a world where E holds the trump jack, nine and ace is likelier than

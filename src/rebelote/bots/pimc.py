@@ -99,6 +99,10 @@ class PimcBot:
         self.budget = budget or budget_of(level)
         self.fallback = HeuristicBot()
         self.clock = CLOCK
+        #: Decisions searched (worlds solved) and answered by the heuristic for want of
+        #: time, since the bot was made (for the benches).
+        self.searched = 0
+        self.fell_back = 0
 
     @property
     def worlds(self) -> int:
@@ -120,7 +124,9 @@ class PimcBot:
             return cards[0]
         values = card_marks(observation, rng, self.budget, self.clock)
         if not values:
+            self.fell_back += 1
             return self.fallback.act(observation, rng)
+        self.searched += 1
         return max(cards, key=lambda a: values[a.card])
 
     def _bid(self, obs: Observation, rng: random.Random) -> Action:
@@ -131,7 +137,9 @@ class PimcBot:
             return PASS
         sims = bid_marks(obs, rng, self.budget, self.clock)
         if sims is None:
+            self.fell_back += 1
             return self.fallback.act(obs, rng)
+        self.searched += 1
         return choose_call(legal, sims)
 
 
