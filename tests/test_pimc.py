@@ -23,9 +23,11 @@ from rebelote.cards import cards_mask, parse_cards
 from rebelote.deal import AUCTION, OVER, PLAY, DealState
 from rebelote.observation import observe
 from rebelote.rules import HEARTS, Rules
+from rebelote.solver import position_of_state, solve
 
 COINCHE = Rules.preset("official", "coinche")
 BELOTE = Rules.preset("official", "belote")
+CONTREE = Rules.preset(None, "contree")
 TINY = Budget(worlds=2, bid_worlds=2, min_worlds=1)
 
 
@@ -57,7 +59,7 @@ def test_levels_and_counts_by_spec() -> None:
 
 
 # -- play --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("rules", [COINCHE, BELOTE], ids=["coinche", "belote"])
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE, CONTREE], ids=["coinche", "belote", "contree"])
 def test_pimc_plays_only_legal_cards_to_the_end(rules: Rules) -> None:
     bot = PimcBot(budget=TINY)
     state = auctioned(rules, 3)
@@ -68,6 +70,23 @@ def test_pimc_plays_only_legal_cards_to_the_end(rules: Rules) -> None:
         assert action in obs.legal
         state = state.apply(action)
     assert len(state.tricks) == 8
+
+
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE, CONTREE], ids=["coinche", "belote", "contree"])
+def test_pimc_bids_legally_through_whole_auctions(rules: Rules) -> None:
+    """Four search players bid whole auctions of every game (contrée too) with legal calls."""
+    bot = PimcBot(budget=Budget(worlds=2, bid_worlds=4, min_worlds=1, bid_least=2))
+    rng = random.Random(2)
+    calls = 0
+    for seed in range(3):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        while state.phase == AUCTION:
+            obs = observe(state, state.player)
+            action = bot.act(obs, rng)
+            assert action in obs.legal
+            state = state.apply(action)
+            calls += 1
+    assert calls >= 3  # one call at least an auction
 
 
 def test_pimc_is_reproducible_from_a_seed_at_a_count_budget() -> None:
@@ -166,6 +185,32 @@ def test_marks_come_from_the_scoring_threshold_and_coinche() -> None:
                                     best=((), (), (), ())), 0, contract, 2)
     assert coinched.mark(0, 99, True, 1) > marker.mark(0, 99, True, 1)  # EW gains more
     assert marker.mark(0, 252, True, 0) > marker.mark(0, 161, True, 0)  # a capot
+
+
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE, CONTREE, Rules.preset("house", "coinche")],
+                         ids=["coinche", "belote", "contree", "coinche-house"])
+def test_a_solved_last_trick_marks_what_the_engine_scores(rules: Rules) -> None:
+    """At the last trick, the solver's value through the marker is the deal's result as the
+    engine scores it (contract, coinche, capot, declarations, belote, by the rule set)."""
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(12):
+        state = auctioned(rules, rng.randrange(10_000))
+        heuristic = make_bot("heuristic")
+        while len(state.tricks) < 7:
+            state = state.apply(heuristic.act(observe(state, state.player), rng))
+        obs = observe(state, state.player)
+        mover = state.player & 1
+        value = next(iter(solve(position_of_state(state), rules).values()))
+        won = tricks_won(state.tricks, state.leader)[mover] > 0
+        mark = Marker(state, state.taker, obs.contract, obs.multiplier).mark(
+            mover, value, won, mover)
+        end = state
+        while end.phase != OVER:
+            end = end.apply(end.legal_actions()[0])
+        assert mark == end.returns()[state.player]
+        checked += 1
+    assert checked == 12
 
 
 def test_tricks_won_by_each_team() -> None:

@@ -43,7 +43,7 @@ from rebelote.cards import TEAMS, Mask
 from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
 from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
 from rebelote.observation import Observation
-from rebelote.rules import IllegalActionError
+from rebelote.rules import AUCTION_GAMES, IllegalActionError
 from rebelote.scoring import DealSummary, score_deal
 from rebelote.solver import best_value, position_of_state, solve
 
@@ -337,7 +337,7 @@ class Marker:
             pts[team] = points
             pts[1 - team] = self.total - points
         contract: int | str | None = None
-        if rules.game == "coinche" and self.contract is not None:
+        if rules.game in AUCTION_GAMES and self.contract is not None:
             c = self.contract
             contract = c.value if c.kind == "value" else c.kind
         summary = DealSummary(
@@ -518,7 +518,7 @@ def _played_worlds(world: DealState, takers: set[tuple[int, int]]
         start = _start_play(world, taker, mode)
         if start is None:
             continue
-        pts = by_mode.get(mode) if rules.game == "coinche" else None
+        pts = by_mode.get(mode) if rules.game in AUCTION_GAMES else None
         if pts is None:
             v = best_value(position_of(start), rules)
             other = _other(v, start)
@@ -592,7 +592,7 @@ def _call_mark(action: Bid, obs: Observation, played: dict[tuple[int, int], Play
     if got is None:
         return None
     start, pts = got
-    bid = action if rules.game == "coinche" else None
+    bid = action if rules.game in AUCTION_GAMES else None
     own = pts[team]
     if 0 < own < rules.capot_total(mode):
         own = max(1, own - DD_MARGIN)
