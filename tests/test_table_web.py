@@ -236,6 +236,42 @@ def test_slow_and_crashing_bots_never_block_a_table(client: TestClient) -> None:
         _REGISTRY.pop("slow", None)
 
 
+def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestClient) -> None:
+    """The start form offers every spec of the registry (``name`` and ``name:level``), the API
+    takes them per seat, and the seat plays with the bot of that level."""
+    made: list[str | None] = []
+
+    class Levelled(RandomBot):
+        name = "levelled"
+
+        def __init__(self, level: str | None = None) -> None:
+            if level not in (None, "fast", "deep"):
+                raise ValueError(f"no level {level!r}")
+            super().__init__()
+            made.append(level)
+
+    register_bot("levelled", Levelled, levels=("fast", "deep"))  # type: ignore[arg-type]
+    try:
+        form = client.get("/tables/new").text
+        for spec in ("random", "levelled", "levelled:fast", "levelled:deep"):
+            assert f'<option value="{spec}"' in form
+        t = new_table(client, bots={"N": "Levelled:Deep", "E": "levelled:fast",
+                                    "W": "random"})
+        assert t["seats"]["N"]["bot"] == "levelled:deep"
+        assert t["seats"]["E"]["bot"] == "levelled:fast"
+        view = t
+        while view["deal"] == 1 and not view["over"]:
+            view = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                               json={"action": view["legal"][0]}).json()
+        assert {"deep", "fast"} <= set(made)
+        bad = client.post("/api/tables", json={"game": "coinche",
+                                               "bots": {"N": "levelled:huge"}})
+        assert bad.status_code == 422 and bad.json()["error"].startswith("bots.N: ")
+        assert "levelled:fast" in bad.json()["error"]
+    finally:
+        _REGISTRY.pop("levelled", None)
+
+
 def test_the_clock_hands_a_silent_seat_to_its_bot(client: TestClient) -> None:
     t = new_table(client, clock=1)
     tid, token = t["id"], t["token"]

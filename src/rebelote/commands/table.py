@@ -52,9 +52,9 @@ def register(app: typer.Typer) -> None:
         """Play at the table in the terminal: you sit South; type a number or an action."""
         from rich.console import Console
 
-        from rebelote.bots import known_bots
+        from rebelote.errors import InputError
         from rebelote.rules import IllegalActionError, Rules, RulesError
-        from rebelote.table.model import default_bot
+        from rebelote.table.model import bot_spec, default_bot
         from rebelote.table.terminal import LocalTable, RemoteTable
         from rebelote.table.terminal import play as play_table
 
@@ -68,12 +68,11 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(play_table(remote, console, deals=deals))
         try:
             chosen = Rules.preset(rules, game)
-            names = [b.strip().lower() for b in (bots or default_bot()).split(",")]
+            names = [bot_spec(b, "--bots") for b in (bots or default_bot()).split(",")]
             if len(names) == 1:
                 names *= 3
-            if len(names) != 3 or any(n not in known_bots() for n in names):
-                raise ValueError(f"--bots: one bot name or three (N,E,W) among "
-                                 f"{', '.join(known_bots())}, not {bots!r}")
+            if len(names) != 3:
+                raise InputError("--bots", f"one bot or three (N,E,W), not {bots!r}")
             if target <= 0:
                 raise ValueError("--target: must be a positive number of points")
         except (ValueError, RulesError) as e:

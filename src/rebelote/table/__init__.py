@@ -10,6 +10,7 @@ from rebelote.table.model import (
     Replay,
     Seat,
     Table,
+    bot_spec,
     default_bot,
     token_hash,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "Replay",
     "Seat",
     "Table",
+    "bot_spec",
     "commitment",
     "deck_of",
     "default_bot",

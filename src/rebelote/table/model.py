@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final, Literal
 
-from rebelote.bots import Bot, known_bots
+from rebelote.bots import Bot, bot_levels, known_bots, known_specs, make_bot, parse_bot_spec
 from rebelote.cards import SEATS, Team
 from rebelote.deal import DealState, parse_action
 from rebelote.errors import InputError
@@ -53,6 +53,27 @@ def default_bot() -> str:
     """The heuristic bot once it is registered, else the random one."""
     known = known_bots()
     return next((b for b in PREFERRED_BOTS if b in known), known[0])
+
+
+def bot_spec(text: object, field: str = "bots") -> str:
+    """The registry's spec of a bot (``heuristic``, ``pimc:fast``) in its written form; an
+    :class:`InputError` on ``field`` naming the specs the registry knows otherwise.
+
+    >>> bot_spec(" Random ")
+    'random'
+    >>> bot_spec("nobody")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rebelote.errors.InputError: bots: 'nobody' is not a bot (known: heuristic, ...)
+    """
+    try:
+        spec = parse_bot_spec(text)
+        if spec.level is not None and spec.level not in bot_levels(spec.name):
+            make_bot(spec)  # a level beyond the named ones (a budget...): the bot says
+        return str(spec)
+    except ValueError:
+        raise InputError(field, f"{text!r} is not a bot (known: {', '.join(known_specs())})"
+                         ) from None
 
 
 class NotYourTurnError(IllegalActionError):
@@ -339,5 +360,5 @@ class Table:
         )
 
 
-__all__ = ["DealLog", "NotYourTurnError", "Replay", "Seat", "Table", "default_bot",
+__all__ = ["DealLog", "NotYourTurnError", "Replay", "Seat", "Table", "bot_spec", "default_bot",
            "token_hash"]

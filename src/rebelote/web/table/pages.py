@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from rebelote import __version__
-from rebelote.bots import known_bots
+from rebelote.bots import known_specs
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
@@ -76,7 +76,7 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 def start_form_context(shared: Rules | None = None, lang: str = "fr") -> dict[str, Any]:
     """What the start form offers: games, rule sets, targets, bots, paces; ``shared``, the rule
     set of a shared link (web/share.py), replaces the game and rule-set choices."""
-    out: dict[str, Any] = {"bots": known_bots(), "default_bot": default_bot(), "shared": shared}
+    out: dict[str, Any] = {"bots": known_specs(), "default_bot": default_bot(), "shared": shared}
     if shared is not None:
         out["shared_words"] = label_text(lang, "web.shared.table",
                                          rules=rules_name(lang, shared))

@@ -30,7 +30,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
-from rebelote.bots import Bot, known_bots, make_bot
+from rebelote.bots import Bot, make_bot
 from rebelote.cards import SEATS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
@@ -42,7 +42,7 @@ from rebelote.store.tables import (
     TableStore,
     new_code,
 )
-from rebelote.table import Seat, Table, default_bot, table_view, token_hash
+from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token_hash
 from rebelote.table.view import turn_seat
 
 T = TypeVar("T")
@@ -130,7 +130,6 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
         field = "rules" if str(e).startswith("rules") else "options"
         raise InputError(field, str(e).removeprefix("rules: ")) from None
     target = _int(obj, "target", rules.target, 1, 100_000)
-    known = known_bots()
     bots_raw = obj.get("bots") or default_bot()
     per_seat: dict[int, str] = {}
     if isinstance(bots_raw, str):
@@ -145,9 +144,7 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     bots = {}
     for s in (0, 1, 3):
         b = per_seat.get(s, default_bot())
-        if not isinstance(b, str) or b.strip().lower() not in known:
-            raise InputError("bots", f"{b!r} is not a bot (known: {', '.join(known)})")
-        bots[s] = b.strip().lower()
+        bots[s] = bot_spec(b, f"bots.{SEATS[s]}" if isinstance(bots_raw, Mapping) else "bots")
     friends = obj.get("friends") or []
     if not isinstance(friends, list) or any(f not in ("N", "E", "W") for f in friends):
         raise InputError("friends", "a list of the seats kept for friends: N, E, W")
