@@ -8,17 +8,31 @@ from collections.abc import Iterator
 from typing import Any
 
 CARD = re.compile(r"\b[789TJQKA][SHDC]\b")
-#: A card as the French page prints it: V♥, 10♠, D♦...
-FACE = re.compile(r"(10|[789VDRA])([♠♥♦♣])")
+#: A card as a page prints it, French or English (their letters differ but for A): V♥, 10♠,
+#: D♦, J♥, Q♠...
+FACE = re.compile(r"(10|[789VDRAJQK])([♠♥♦♣])")
+#: A card as a screen reader says it: ``valet de cœur``, ``jack of hearts``.
+WORDS_FR = re.compile(r"\b(sept|huit|neuf|dix|valet|dame|roi|as) de (pique|cœur|carreau|trèfle)\b",
+                      re.IGNORECASE)
+WORDS_EN = re.compile(r"\b(seven|eight|nine|ten|jack|queen|king|ace) of "
+                      r"(spades|hearts|diamonds|clubs)\b", re.IGNORECASE)
 _RANKS = {"10": "T", "V": "J", "D": "Q", "R": "K"}
 _SUITS = dict(zip("♠♥♦♣", "SHDC", strict=True))
+_WORD_RANKS = dict(zip(("sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as"), "789TJQKA",
+                       strict=True)) | dict(zip(("seven", "eight", "nine", "ten", "jack", "queen",
+                                                 "king", "ace"), "789TJQKA", strict=True))
+_WORD_SUITS = dict(zip(("pique", "cœur", "carreau", "trèfle"), "SHDC", strict=True)) | dict(
+    zip(("spades", "hearts", "diamonds", "clubs"), "SHDC", strict=True))
 
 
 def cards_in_html(html: str) -> set[str]:
-    """Every card a French page names: as a code (``JH``) or as printed (``V♥``)."""
+    """Every card a page names: as a code (``JH``), as printed (``V♥``, ``J♥`` in English) or
+    in words for a screen reader (``valet de cœur``, ``jack of hearts``)."""
     out = set(CARD.findall(html))
     for rank, suit in FACE.findall(html):
         out.add(_RANKS.get(rank, rank) + _SUITS[suit])
+    for rank, suit in (*WORDS_FR.findall(html), *WORDS_EN.findall(html)):
+        out.add(_WORD_RANKS[rank.lower()] + _WORD_SUITS[suit.lower()])
     return out
 
 

@@ -1,10 +1,14 @@
 """The play table in a real browser (Debian's chromium, Playwright) against ``rebelote serve``
-in a subprocess: a whole deal of each game played through the page, and a room of two friends
-in two browser contexts with two bots."""
+in a subprocess: a whole deal of each game played through the page on a phone (390x844) and on a
+desktop, a whole game of Coinche to its target reading each result card, and a room of two
+friends in two browser contexts with two bots. Every response and WebSocket frame the browser
+receives is scanned for a card its player could not see yet."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -13,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from table_helpers import cards_in_html, leaks, public_cards
 from web_fixtures import live_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -45,33 +50,117 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+class Traffic:
+    """Every same-origin response body and WebSocket frame a page receives, then checked: no
+    view and no HTML names a card that the seat neither held by then nor could see."""
+
+    def __init__(self, page: Any, base: str) -> None:
+        self.base = base
+        self.views: list[dict[str, Any]] = []
+        self.bodies: list[tuple[str, str]] = []
+        page.on("websocket", self._socket)
+        page.on("response", self._response)
+
+    def _socket(self, ws: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            msg = json.loads(payload)
+            if isinstance(msg, dict) and "hand" in msg:
+                self.views.append(msg)
+        ws.on("framereceived", frame)
+
+    def _response(self, response: Any) -> None:
+        url = response.url
+        if not url.startswith(self.base) or "/static/" in url or url.endswith(".svg"):
+            return
+        try:
+            body = response.text()
+        except Exception:  # a redirect or an aborted fetch has no body
+            return
+        self.bodies.append((url, body))
+
+    def check(self) -> tuple[int, int]:
+        """Scan everything received; the number of views and of HTML bodies checked."""
+        by_version: dict[int, dict[str, Any]] = {}
+        held: dict[int, set[str]] = {}  # deal -> cards held so far, in version order
+        for view in sorted(self.views, key=lambda v: v["version"]):
+            seen = held.setdefault(view["deal"], set())
+            seen |= set(view["hand"])
+            bad = leaks(view, seen)
+            assert not bad, f"a WebSocket frame shows {bad} to {view['seat']}"
+            by_version[view["version"]] = view | {"_held": set(seen)}
+        checked = 0
+        for url, body in self.bodies:
+            if body.lstrip().startswith("{"):
+                data = json.loads(body)
+                if isinstance(data, dict) and "hand" in data:
+                    held_now = set(data["hand"]) | held.get(data["deal"], set())
+                    assert not leaks(data, held_now), (url, leaks(data, held_now))
+                continue
+            m = re.search(r'class="tbl[^"]*"[^>]*data-version="(\d+)"', body) or re.search(
+                r'data-version="(\d+)"', body)
+            if not m or int(m.group(1)) not in by_version:
+                continue
+            view = by_version[int(m.group(1))]
+            table = body
+            if 'id="result"' in body:  # the finished deal's card is public: not scanned
+                table = re.sub(r'<section[^>]*id="result".*?</section>', "", body, flags=re.S)
+            shown = cards_in_html(table)
+            bad = shown - view["_held"] - public_cards(view)
+            assert not bad, f"{url} (version {m.group(1)}) shows {bad}"
+            checked += 1
+        return len(by_version), checked
+
+
 def version(page: Any) -> str:
     return str(page.locator(".tbl").get_attribute("data-version"))
 
 
-def act_once(page: Any) -> bool:
-    """Make one move if it is this page's turn (bid to play a contract, else the first legal
-    card); True if a move was made."""
+def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = True) -> bool:
+    """Make one move with the keyboard if it is this page's turn; True if a move was made.
+
+    Without ``rng``: bid to play a contract (take, or the lowest value in hearts), else the
+    first legal card. With ``rng``: any call on offer (a contract value picked in the grid, a
+    trump, a suit, coinche, surcoinche, pass) or any legal card."""
     before = version(page)
-    for sel in ("#bid-take", ".trumps button.trump-hearts", "#bid-pass",
-                ".cards .pc.legal"):
-        loc = page.locator(sel)
-        if loc.count():
-            loc.first.focus()  # played with the keyboard: focus, then Enter
-            page.keyboard.press("Enter")
-            page.wait_for_function(
-                "v => document.querySelector('.tbl') && "
-                "document.querySelector('.tbl').dataset.version !== v", arg=before)
-            return True
-    return False
+    if rng is None:
+        choices = [next((sel for sel in ("#bid-take", ".trumps button.trump-hearts",
+                                         "#bid-pass", ".cards .pc.legal")
+                         if page.locator(sel).count()), "")]
+    else:
+        # each kind of call on offer once (pass five times: coinches end games fast)
+        choices = [sel for sel, weight in (("#bid-take", 1), (".suit-bid", 1),
+                                           (".trumps button", 1), ("#bid-coinche", 1),
+                                           ("#bid-surcoinche", int(surcoinche)),
+                                           ("#bid-pass", 5),
+                                           (".cards .pc.legal", 1))
+                   if page.locator(sel).count() for _ in range(weight)]
+    choices = [c for c in choices if c]
+    if not choices:
+        return False
+    sel = rng.choice(choices) if rng else choices[0]
+    loc = page.locator(sel)
+    target = loc.nth(rng.randrange(loc.count())) if rng else loc.first
+    values = page.locator(".values input[type=radio]")
+    if rng and sel == ".trumps button" and values.count() > 1:
+        pick = values.nth(rng.randrange(min(values.count(), 3)))
+        pick.focus()
+        page.keyboard.press("Space")  # a contract value chosen with the keyboard
+        assert pick.is_checked()
+    target.focus()  # played with the keyboard: focus, then Enter
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => document.querySelector('.tbl') && "
+        "document.querySelector('.tbl').dataset.version !== v", arg=before)
+    return True
 
 
-def start(page: Any, base: str, game: str, friends: str | None = None) -> None:
+def start(page: Any, base: str, game: str, friends: str | None = None,
+          bots: str = "random", target: int = 501) -> None:
     page.goto(base + "/")
     page.click("#play-link")
     page.check(f"input[name=game][value={game}]", force=True)
-    page.check("input[name=target][value='501']", force=True)
-    page.select_option("select[name=bots]", "random")
+    page.check(f"input[name=target][value='{target}']", force=True)
+    page.select_option("select[name=bots]", bots)
     page.select_option("select[name=pace]", "0")
     if friends:
         page.check(f"input[name=friends][value={friends}]")
@@ -79,12 +168,26 @@ def start(page: Any, base: str, game: str, friends: str | None = None) -> None:
     page.wait_for_selector(".tbl")
 
 
-@pytest.mark.parametrize("game", ["coinche", "belote"])
-def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def no_overflow(page: Any) -> None:
+    """Nothing wider than the screen: no sideways scrolling."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+
+
+@pytest.mark.parametrize(("game", "screen"), [("coinche", "phone"), ("belote", "phone"),
+                                              ("belote", "desktop")])
+def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
+                                         screen: str) -> None:
+    ctx = browser.new_context(viewport=PHONE if screen == "phone" else DESKTOP)
     page = ctx.new_page()
+    traffic = Traffic(page, server)
     start(page, server, game)
     assert page.locator("#announce").count() == 1
+    no_overflow(page)
     deadline = time.monotonic() + 120
     while not page.locator("#result").count() and time.monotonic() < deadline:
         if not act_once(page):
@@ -96,18 +199,65 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str) -
     assert page.locator("#result .lines tbody tr").count() >= 2
     assert "✓" in page.locator("#result .shuffle summary").inner_text()
     assert page.locator("#live").inner_text().strip()  # the screen reader's live region
-    page.screenshot(path=str(SHOTS / f"table-{game}-result.png"), full_page=True)
+    no_overflow(page)
+    page.screenshot(path=str(SHOTS / f"table-{game}-{screen}-result.png"), full_page=True)
+    views, pages = traffic.check()
+    assert views >= 2 and pages >= 2, (views, pages)
+    ctx.close()
+
+
+def read_result(page: Any, read: dict[str, str]) -> None:
+    """Read the result card on the page if it is a new one: its lines, the checked shuffle,
+    and the score sheet one row longer."""
+    if not page.locator("#result").count():
+        return
+    title = page.locator("#result-title").inner_text()
+    if title in read:
+        return
+    read[title] = page.locator("#result").inner_text()
+    assert page.locator("#result .lines tbody tr").count() >= 1, read[title]
+    assert "✓" in page.locator("#result .shuffle summary").inner_text()
+    assert page.locator("#sheet tbody tr").count() == len(read), read
+
+
+def test_a_whole_game_of_coinche_reading_each_result_card(browser: Any, server: str) -> None:
+    """A new user's game: Coinche to 1000 against the bots on a desktop, with every kind of call
+    the page offers; after each deal its result card (lines, marks, the checked shuffle) and
+    the score sheet; at the end the winner and a new game."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    traffic = Traffic(page, server)
+    start(page, server, "coinche", bots="heuristic", target=1000)
+    rng = random.Random(1)
+    read: dict[str, str] = {}
+    deadline = time.monotonic() + 240
+    while not page.locator("#winner").count() and time.monotonic() < deadline:
+        read_result(page, read)
+        if not act_once(page, rng, surcoinche=False):  # a ×4 often ends the game at once
+            page.wait_for_timeout(200)
+    assert page.locator("#winner").count(), page.locator(".tbl").inner_text()
+    read_result(page, read)
+    deals = page.locator("#sheet tbody tr").count()
+    # the shuffle is the server's: the game lasts 3 to 6 deals as a rule, one at the least
+    assert deals >= 1 and len(read) == deals, (deals, list(read))
+    page.screenshot(path=str(SHOTS / "table-coinche-game-over.png"), full_page=True)
+    assert page.locator("#winner").get_by_role("button").count() + page.locator(
+        "#winner a").count() >= 1  # a new game
+    views, pages = traffic.check()
+    assert views >= 10 and pages >= 10, (views, pages)
     ctx.close()
 
 
 def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
     host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     host = host_ctx.new_page()
+    host_traffic = Traffic(host, server)
     start(host, server, "coinche", friends="N")
     invite = host.locator("#invite-link").get_attribute("href")
     assert invite and "/t/" in invite
     friend_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     friend = friend_ctx.new_page()
+    friend_traffic = Traffic(friend, server)
     friend.goto(invite)
     friend.fill("input[name=name]", "Bo")
     friend.click("#join")
@@ -129,5 +279,8 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
         host.locator(".tbl").inner_text() + friend.locator(".tbl").inner_text()
     host.screenshot(path=str(SHOTS / "table-room-host.png"), full_page=True)
     friend.screenshot(path=str(SHOTS / "table-room-friend.png"), full_page=True)
+    for traffic in (host_traffic, friend_traffic):
+        views, pages = traffic.check()
+        assert views >= 2 and pages >= 2, (views, pages)
     host_ctx.close()
     friend_ctx.close()

@@ -27,7 +27,7 @@ from rebelote.table import (
     table_view,
     verify_record,
 )
-from table_helpers import cards_in, counting_entropy, leaks
+from table_helpers import cards_in, cards_in_html, counting_entropy, leaks
 
 
 @pytest.mark.parametrize("module", [rebelote.table.model, rebelote.table.shuffle,
@@ -213,3 +213,6 @@ def test_the_leak_scan_sees_a_hidden_card() -> None:
     other = table_view(table, 0)["hand"][0]
     assert not leaks(view, set(view["hand"]))
     assert leaks({**view, "hint": f"North holds {other}"}, set(view["hand"])) == {other}
+    said = '<span aria-label="Nord : valet de cœur">V♥</span> 10♠ Q♦ <i>king of clubs</i>'
+    assert cards_in_html(said) == {"JH", "TS", "QD", "KC"}
+    assert cards_in_html("dix de der, 80 cœur, tout atout, coinche ×2") == set()
