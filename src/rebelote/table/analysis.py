@@ -12,23 +12,20 @@ A value of the capot total is the team's capot; a value of 0 is read as the othe
 (the solver counts card points, not tricks: the other side making every trick is the line that
 leaves 0, save for tricks of cards worth nothing).
 
-The compiled solver keeps one transposition table per process and is not re-entrant across
-threads: analyses run one at a time (a lock), whatever thread the web server gives them.
+The web server runs analyses in threads, beside bots that search: the solver takes turns
+itself (a process-wide lock around its compiled search).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
-import threading
 from typing import Any
 
 from rebelote.cards import SEATS, TEAMS, card_str
 from rebelote.deal import DealState
 from rebelote.rules import IllegalActionError, trick_points
 from rebelote.scoring import score_deal
-
-_SOLVING = threading.Lock()
 
 
 def solver_available() -> bool:
@@ -67,11 +64,6 @@ def analyse(state: DealState) -> list[dict[str, Any]]:
         raise IllegalActionError("analysis: the deal is not over")
     if state.is_void:
         return []
-    with _SOLVING:
-        return _analyse(state)
-
-
-def _analyse(state: DealState) -> list[dict[str, Any]]:
     solver = importlib.import_module("rebelote.solver")
     rules = state.rules
     step = state.step
