@@ -294,7 +294,7 @@ def check(rec: Mapping[str, Any]) -> dict[str, Any]:
         "belote": {k: v for k, v in belote.items() if v},
         "held_over": rec.get("held_over", 0),
     }
-    if game == "coinche":
+    if game != "belote":  # coinche and contrée
         summary["contract"] = contract["contract"]
         summary["coinche"] = {1: "none", 2: "coinche", 4: "surcoinche"}[contract["coinche"]]
     answer = score_summary(summary)

@@ -40,6 +40,7 @@ from rebelote.sheets import points_table_pdf, score_sheet_pdf
 from rebelote.sheets.labels import text
 from rebelote.sheets.points_table import counting_examples
 from rebelote.sheets.rule_words import counting_rows, rules_name
+from record_checker import check
 
 MADE = {"trump": "hearts", "taker": "NS", "contract": 100, "points": {"NS": 110, "EW": 52},
         "belote": "NS"}
@@ -363,6 +364,28 @@ def test_a_contree_auction_offers_contracts_but_no_generale(seed: int) -> None:
     words = {str(a) for a in state.legal_actions()}
     assert any("80" in w for w in words) and any("capot" in w for w in words)
     assert not any("generale" in w for w in words)
+
+
+@pytest.mark.parametrize("rules", [*PRESETS["contree"], "contree:ffb,generale=on,coinche_form=base,"
+                                   "belote_multiplied=on,rounding_scope=points"])
+def test_bots_bid_play_and_score_contree_as_the_independent_checker_reads_it(rules: str) -> None:
+    """Deals the bots play under each contrée rule set (no declarations, contracts, coinches,
+    the belote prenable): every bid, card and score held to ``tests/record_checker.py``."""
+    from typer.testing import CliRunner
+
+    records = []
+    for bots in ("heuristic", "random"):
+        res = CliRunner().invoke(app, ["deal", "--game", "contree", "--rules", rules, "--bots",
+                                       bots, "--count", "60", "--seed", "11"])
+        assert res.exit_code == 0, res.output
+        records += [json.loads(line) for line in res.output.splitlines()]
+    assert len(records) == 120
+    for rec in records:
+        assert rec["game"] == "contree" and not rec["declarations"]
+        assert check(rec) == rec["result"], rec
+    outcomes = {rec["result"]["outcome"] for rec in records}
+    assert {"made", "failed"} <= outcomes
+    assert any(bid[1] in ("coinche", "surcoinche") for rec in records for bid in rec["auction"])
 
 
 def test_the_cli_deals_contree_with_a_text_form() -> None:
