@@ -92,6 +92,22 @@ def test_the_same_seed_deals_the_same_cards() -> None:
     assert a == b and a != DealState.new(COINCHE, 0, seed=43)
 
 
+def test_a_seed_deals_the_cards_it_always_dealt() -> None:
+    # records and tables keep the seed (and the table commits to it before the deal), so the
+    # shuffle and cut of a seed are part of the interface: these are the cards seed 42 and 7
+    # have always dealt
+    state = DealState.new(COINCHE, 0, seed=42)
+    assert [" ".join(names(h)) for h in state.hands] == [
+        "8S JS AH JD QD KD 8C JC", "9S AS 9H QH KH 7D TD KC",
+        "QS JH 8D 9D AD 9C QC AC", "7S TS KS 7H 8H TH 7C TC"]
+    state = DealState.new(BELOTE, 1, seed=7)
+    assert [" ".join(names(h)) for h in state.hands] == [
+        "JS 7H TD QD 8C", "7S 9H JH 7D 9C", "8S 8H KH QC AC", "9S TS AH TC JC"]
+    assert card_str(state.turned) == "KD"
+    assert [card_str(c) for c in state.stock] == [
+        "7C", "KS", "KC", "AS", "9D", "JD", "8D", "QH", "AD", "TH", "QS"]
+
+
 def test_a_deck_must_hold_every_card_once() -> None:
     with pytest.raises(IllegalActionError, match="32 cards once"):
         DealState.from_deck(COINCHE, 0, [0] * 32)
@@ -336,6 +352,32 @@ def test_playout_equals_playing_the_same_cards_one_by_one(rules: Rules) -> None:
 def test_terminal_summary_only_when_over() -> None:
     with pytest.raises(IllegalActionError, match="not over"):
         generale_deal().summary()
+
+
+@pytest.mark.parametrize("rules", [COINCHE, BELOTE])
+def test_the_dix_de_der_goes_to_the_last_tricks_winner_and_returns_are_per_team(
+        rules: Rules) -> None:
+    rng = random.Random(3)
+    seen = set()
+    while len(seen) < 2:
+        state = DealState.new(rules, rng.randrange(4), rng=rng)
+        first = True
+        while state.phase == AUCTION:  # the first seat to speak takes, the others pass
+            legal = state.legal_actions()
+            state = state.apply(legal[1] if first else legal[0])
+            first = False
+        state = state.playout(rng)
+        summary = state.summary()
+        if summary.capot:
+            continue
+        last = state.leader & 1  # the winner of the last trick leads "the next"
+        seen.add(last)
+        cards = list(state.points)
+        cards[last] += 10
+        assert summary.points == tuple(cards)
+        ns, ew = state.score().score
+        assert state.returns() == (ns - ew, ew - ns, ns - ew, ew - ns)
+    assert seen == {0, 1}  # both teams won a last trick
 
 
 # -- a game ------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from rebelote.cards import (
     Card,
     Mask,
     Seat,
+    card_str,
     suit_of,
 )
 from rebelote.errors import IllegalActionError as IllegalActionError
@@ -677,8 +678,6 @@ def legal_cards(hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rule
 def why_illegal(card: Card, hand: Mask, trick: Sequence[Card], trump: TrumpMode, rules: Rules
                 ) -> str | None:
     """``None`` if ``card`` may be played, else the rule that forbids it, as a sentence."""
-    from rebelote.cards import card_str
-
     name = card_str(card)
     if not hand >> card & 1:
         return f"{name} is not in the hand"
