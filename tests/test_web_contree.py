@@ -4,15 +4,20 @@ link and QR code, the sheet naming its preset, and the points table of the chose
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
 
+from oracle.compare import expected_score
 from rebelote.rules import PRESETS, Rules, parse_rules
 from rebelote.web.app import create_app
+from rebelote.web.i18n import number
 from rebelote.web.pages import new_game_json
 from rebelote.web.share import qr_svg, rules_from_query, rules_path
 from web_fixtures import keyed_client
@@ -167,3 +172,53 @@ def test_a_shared_rule_set_opens_the_play_table_with_it(client: TestClient) -> N
     assert bad.status_code == 422 and "options.surcoinche" in bad.text
     r = client.post("/tables", data={"rules_text": "contree:house"})
     assert r.status_code == 422 and "contree" in r.text
+
+
+# A table's evening under each of the three ways of counting the issue names: deals entered on
+# the counter's form as a player does, the totals held to the independent oracle, the sheet
+# printed with the preset named.
+EVENING: list[tuple[dict[str, str], dict[str, Any]]] = [
+    ({"taker": "NS", "contract": "100", "points": "110", "belote": "NS"},
+     {"taker": "NS", "contract": 100, "points": {"NS": 110}, "belote": "NS"}),
+    ({"taker": "EW", "contract": "90", "coinche": "coinche", "points": "96"},
+     {"taker": "EW", "contract": 90, "coinche": "coinche", "points": {"EW": 96}}),
+    ({"taker": "NS", "contract": "120", "points": "70", "belote": "NS"},
+     {"taker": "NS", "contract": 120, "points": {"NS": 70}, "belote": "NS"}),
+    ({"taker": "EW", "contract": "100", "coinche": "surcoinche", "points": "85"},
+     {"taker": "EW", "contract": 100, "coinche": "surcoinche", "points": {"EW": 85}}),
+    ({"taker": "NS", "contract": "capot", "capot": "taker", "belote": "EW"},
+     {"taker": "NS", "contract": "capot", "capot": "NS", "points": {"NS": 252},
+      "belote": "EW"}),
+]
+
+
+@pytest.mark.parametrize(("preset", "words"), [
+    ("ffb", "FFB (barème 2016)"), ("cannes-2016", "Championnat de France, Cannes 2016"),
+    ("annonces", "points annoncés")])
+def test_an_evening_under_ffb_cannes_or_annonces_is_kept_and_printed(
+        client: TestClient, preset: str, words: str, tmp_path: Path) -> None:
+    gid = start(client, game="contree", contree_rules=preset, target="", team_NS="Alix",
+                team_EW="Baptiste")
+    for form, _ in EVENING:
+        r = client.post(f"/games/{gid}/deals", headers=HX, data={"trump": "hearts", **form})
+        assert r.status_code == 200 and 'id="error"' not in r.text, r.text[:300]
+    want = expected_score({"game": "contree", "rules": preset,
+                           "deals": [{"trump": "hearts", **deal} for _, deal in EVENING]})
+    game = client.get(f"{API}/{gid}").json()
+    got = [d["score"] for d in game["deals"]]
+    assert got == [d["score"] for d in want["deals"]]
+    assert game["totals"] == want["totals"]
+    page = client.get(f"/games/{gid}").text
+    assert total(page, "NS") == number(want["totals"]["NS"], "fr")
+    assert total(page, "EW") == number(want["totals"]["EW"], "fr")
+    sheet = client.get(f"{API}/{gid}/sheet.pdf")
+    assert sheet.status_code == 200 and sheet.content[:5] == b"%PDF-"
+    if shutil.which("pdftotext"):
+        path = tmp_path / "sheet.pdf"
+        path.write_bytes(sheet.content)
+        text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                              check=True, text=True).stdout
+        assert words in text and "Alix" in text
+        totals = re.search(r"Totaux\s+(\d+)\s+(\d+)", text)
+        assert totals, text
+        assert (int(totals[1]), int(totals[2])) == (want["totals"]["NS"], want["totals"]["EW"])
