@@ -443,6 +443,20 @@ def test_the_points_table_of_a_contree_rule_set(lang: str, tmp_path: Path) -> No
     assert text(lang, "opt.rounding.six_up") in got
     plain = pdf_text(points_table_pdf(lang), tmp_path)
     assert rules_name(lang, rules) not in plain
+    # built from the rule set: its counting first, its belote without declarations, none of
+    # the other games' cases
+    preset = text(lang, "rules.cannes-2016")
+    assert got.index(text(lang, "table.counting", rules=preset)) < got.index(
+        text(lang, "table.cards"))
+    assert text(lang, "decl.prenable") in got.replace("\n", " ")
+    assert text(lang, "decl.tierce") not in got and text(lang, "decl.tierce") in plain
+    assert text(lang, "table.cases") not in got and text(lang, "table.cases") in plain
+    taken = pdf_text(points_table_pdf(lang, rules.replace(belote_prenable=False)), tmp_path)
+    assert text(lang, "decl.imprenable") in taken.replace("\n", " ")
+    # a coinche rule set keeps its declarations and cases, and adds its counting
+    coinche = pdf_text(points_table_pdf(lang, Rules.preset("house", "coinche")), tmp_path)
+    assert text(lang, "decl.tierce") in coinche and text(lang, "table.cases") in coinche
+    assert text(lang, "table.counting", rules=text(lang, "rules.house")) in coinche
 
 
 @needs_pdftotext
@@ -469,3 +483,20 @@ def test_a_contree_game_round_trips_through_csv_and_reads_french_names() -> None
     got = match_from_csv(typed)
     assert (got.rules.game, got.rules.name, got.result().totals) == (
         "contree", "cannes-2016", (210, 50))
+
+
+@needs_pdftotext
+def test_the_points_table_command_takes_a_rule_set(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    out = tmp_path / "points.pdf"
+    res = CliRunner().invoke(app, ["points-table", "-o", str(out), "--rules",
+                                   "contree:ffb-ludique,rounding=none"])
+    assert res.exit_code == 0, res.output
+    got = pdf_text(out.read_bytes(), tmp_path)
+    assert "FFB, édition « Équipe Ludique »" in got or "Équipe Ludique" in got
+    assert "Arrondi" in got and "au point près" in got
+    for figure in ("230", "52", "380", "480", "280"):  # exact marks: the defense's 52 kept
+        assert figure in got
+    bad = CliRunner().invoke(app, ["points-table", "-o", str(out), "--rules", "contree:nope"])
+    assert bad.exit_code == 2 and "rules: 'nope' is not a rule set of contree" in bad.output

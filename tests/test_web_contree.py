@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,14 @@ def test_the_points_table_of_the_games_rules(client: TestClient) -> None:
     r = client.get("/sheets/points-table.pdf", params={"rules": "contree:annonces"})
     assert r.status_code == 200 and r.content[:5] == b"%PDF-"
     plain = client.get("/sheets/points-table.pdf")
-    assert len(r.content) > len(plain.content)
+    assert plain.status_code == 200 and r.content != plain.content
+    if shutil.which("pdftotext"):
+        path = Path(tempfile.mkdtemp()) / "points.pdf"
+        path.write_bytes(r.content)
+        got = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                             check=True, text=True).stdout
+        assert "Comptage : points annoncés" in got and "sans annonces" in got
+        assert "Réussi contré" in got and "Marquer une donne" not in got
     assert client.get("/sheets/points-table.pdf", params={"rules": "x"}).status_code == 422
     blank = client.get("/sheets/blank.pdf", params={"game": "contree"})
     assert blank.status_code == 200 and blank.content[:5] == b"%PDF-"

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rebelote.errors import InputError
+from rebelote.errors import InputError, RulesError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import Match
 from rebelote.sheets import MAX_ROWS, MIN_ROWS
@@ -115,12 +115,21 @@ def sheet(
 def points_table(
     output: Annotated[str, typer.Option("-o", "--output", help=OUTPUT_HELP)],
     lang: Annotated[str, typer.Option("--lang", help=LANG_HELP)] = "fr",
+    rules: Annotated[str | None, typer.Option(
+        "--rules", help="A rule set's text form (contree:cannes-2016,surcoinche=4): the table "
+                        "opens with its ways of counting and the worked example under them."
+    )] = None,
 ) -> None:
     """Print the points table (card values, declarations, scoring cases) as a PDF."""
+    from rebelote.rules import parse_rules
     from rebelote.sheets import points_table_pdf
 
     try:
-        pdf = points_table_pdf(lang)
+        chosen = parse_rules(rules) if rules is not None else None
+    except RulesError as e:
+        raise _fail(str(e), 2) from None
+    try:
+        pdf = points_table_pdf(lang, chosen)
     except InputError as e:
         raise _fail(str(e), 2) from None
     _write(output, pdf)

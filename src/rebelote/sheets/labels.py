@@ -168,6 +168,13 @@ _FR: Final[dict[str, str]] = {
     ),
     "example.score": "{ns} / {ew}",
     "table.note": "Valeurs tirées du moteur de rebelote (règles officielles sauf mention).",
+    "table.note.rules": "Valeurs tirées du moteur de rebelote, pour les règles : {rules}.",
+    "decl.none": (
+        "Ces règles se jouent sans annonces : seule la belote (roi et dame d’atout) compte, "
+        "20 points. {prenable}"
+    ),
+    "decl.prenable": "Elle est prenable : si le contrat chute, elle va à la défense.",
+    "decl.imprenable": "Elle reste à l’équipe qui l’a, même si le contrat chute.",
     # the counter's new-game page and sheet (rule sets)
     "web.game.contree": "Contrée",
     "web.target.rules": "selon les règles",
@@ -435,6 +442,13 @@ _EN: Final[dict[str, str]] = {
     ),
     "example.score": "{ns} / {ew}",
     "table.note": "Values taken from the rebelote engine (official rules unless stated).",
+    "table.note.rules": "Values taken from the rebelote engine, for the rules: {rules}.",
+    "decl.none": (
+        "These rules are played without declarations: only the belote (king and queen of "
+        "trump) counts, 20 points. {prenable}"
+    ),
+    "decl.prenable": "It can be taken: when the contract fails, it goes to the defense.",
+    "decl.imprenable": "It stays with its team, even when the contract fails.",
     # the counter's new-game page and sheet (rule sets)
     "web.game.contree": "Contrée",
     "web.target.rules": "as the rules say",

@@ -42,7 +42,7 @@ from rebelote.sheets.document import (
     SheetDocument,
 )
 from rebelote.sheets.labels import CARRE_OF, RANK_NAMES, RANK_SHORT, check_lang, text
-from rebelote.sheets.rule_words import counting_rows, rules_name
+from rebelote.sheets.rule_words import counting_rows, preset_label, rules_name
 from rebelote.sheets.words import describe
 
 # The declarations, strongest carré first: sequences of 3, 4 and 5+ cards, carrés by rank.
@@ -136,6 +136,15 @@ def _carre_groups() -> list[tuple[int, ...]]:
         else:
             groups.append((rank,))
     return groups
+
+
+def _no_declarations_section(pdf: SheetDocument, rules: Rules) -> None:
+    """A rule set without declarations (contrée): only the belote, taken or not."""
+    lang = pdf.lang
+    pdf.section(text(lang, "table.declarations"))
+    prenable = text(lang, "decl.prenable" if rules.belote_prenable else "decl.imprenable")
+    pdf.paragraph(text(lang, "decl.none", prenable=prenable))
+    pdf.ln(2)
 
 
 def _declarations_section(pdf: SheetDocument) -> None:
@@ -297,8 +306,10 @@ def _counting_section(pdf: SheetDocument, rules: Rules) -> None:
 def points_table_pdf(lang: str = "fr", rules: Rules | None = None) -> bytes:
     """The points table as a PDF (A4 portrait), in French (``fr``, default) or English (``en``).
 
-    With the ``rules`` of a coinche or contrée game, it ends with that rule set's ways of
-    counting in words and the survey's worked example scored under them.
+    With the ``rules`` of a coinche or contrée game, it opens with that rule set's ways of
+    counting in words and the survey's worked example scored under them; a rule set without
+    declarations shows only its belote (taken or not), and a contrée rule set leaves out the
+    scoring cases of the other games.
 
     >>> points_table_pdf()[:5]
     b'%PDF-'
@@ -306,16 +317,29 @@ def points_table_pdf(lang: str = "fr", rules: Rules | None = None) -> bytes:
     lang = check_lang(lang)
     official = Rules.preset("official", "coinche")
     house = Rules.preset("house", "coinche")
-    pdf = SheetDocument(lang, text(lang, "table.title"), text(lang, "table.note"))
+    chosen = rules is not None and rules.has_auction
+    note = (text(lang, "table.note.rules", rules=preset_label(lang, rules.game, rules.name))
+            if rules is not None and chosen else text(lang, "table.note"))
+    pdf = SheetDocument(lang, text(lang, "table.title"), note)
     pdf.add_page()
-    _card_values_section(pdf, official, house)
-    _totals_section(pdf, official, house)
-    _declarations_section(pdf)
-    if pdf.get_y() > pdf.bottom - 110:
-        pdf.add_page()
-    _cases_section(pdf, official)
-    if rules is not None and rules.has_auction:
-        if pdf.get_y() > pdf.bottom - 160:
-            pdf.add_page()
+    if rules is not None and chosen:  # the table's own rules first
         _counting_section(pdf, rules)
+        if pdf.get_y() > pdf.bottom - 80:
+            pdf.add_page()
+    _card_values_section(pdf, official, house)
+    if pdf.get_y() > pdf.bottom - 50:
+        pdf.add_page()
+    _totals_section(pdf, official, house)
+    if pdf.get_y() > pdf.bottom - 40:
+        pdf.add_page()
+    if rules is not None and chosen and not rules.declarations:
+        _no_declarations_section(pdf, rules)
+    else:
+        _declarations_section(pdf)
+    # the scoring cases of the source documents' belote and coinche; a contrée rule set's own
+    # cases are its counting section's
+    if rules is None or rules.game != "contree":
+        if pdf.get_y() > pdf.bottom - 110:
+            pdf.add_page()
+        _cases_section(pdf, official)
     return pdf.pdf_bytes()
