@@ -180,12 +180,8 @@ def hopeless(obs: Observation, legal: list[Bid]) -> bool:
 #: for a coinche, of making a coinched contract for a surcoinche: the worlds are few and the
 #: best of many noisy estimates is optimistic, so a call needs a margin beyond its mean mark.
 BID_CHANCE: Final = 0.65
-#: A value bid (coinche, contrée) needs more: the best mean climbs to the highest value that
-#: clears the bar, where the double-dummy play's optimism costs the most (measured in the
-#: arena, pimc:4 against the heuristic, 0.65 took 68% of the plays and made 68% of them).
-VALUE_CHANCE: Final = 0.8
-COINCHE_CHANCE: Final = 0.85
-SURCOINCHE_CHANCE: Final = 0.9
+COINCHE_CHANCE: Final = 0.75
+SURCOINCHE_CHANCE: Final = 0.8
 #: Card points taken off the bidder's team in its own contract's simulations: a double-dummy
 #: play is too good for the side that holds the contract (its partner "sees" its hand).
 DD_MARGIN: Final = 10
@@ -204,8 +200,7 @@ def choose_call(legal: list[Bid], sims: dict[Bid, tuple[float, float]]) -> Bid:
             continue
         mark, chance = got
         need = COINCHE_CHANCE if bid.kind == "coinche" else \
-            SURCOINCHE_CHANCE if bid.kind == "surcoinche" else \
-            VALUE_CHANCE if bid.kind == "value" else BID_CHANCE
+            SURCOINCHE_CHANCE if bid.kind == "surcoinche" else BID_CHANCE
         if chance >= need and mark > best_mark:
             best, best_mark = bid, mark
     return best
