@@ -274,7 +274,8 @@ def test_compiled_catalog_matches_its_po(lang: str) -> None:
         def filled(value: Any) -> bool:
             return any(value) if isinstance(value, (list, tuple)) else bool(value)
 
-        return {key(m.id): key(m.string) for m in catalog if m.id and filled(m.string)}
+        return {f"{m.context or ''}\x04{key(m.id)}": key(m.string) for m in catalog
+                if m.id and filled(m.string)}
 
     assert strings(po) == strings(mo)
 
@@ -284,7 +285,8 @@ def test_every_french_message_is_translated() -> None:
         po = read_po(f, locale="fr")
     with (LOCALE / "rebelote.pot").open("rb") as f:
         pot = read_po(f)
-    missing = [m.id for m in pot if m.id and not (po.get(m.id) and po[m.id].string)]
+    missing = [(m.context, m.id) for m in pot
+               if m.id and not (po.get(m.id, m.context) and po.get(m.id, m.context).string)]
     assert not missing
 
 

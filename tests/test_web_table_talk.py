@@ -5,6 +5,8 @@ of the page and the printables, the CSV's litige column, and the refusals a scor
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -317,3 +319,64 @@ def test_saved_games_keep_their_meta_through_migration(tmp_path: Path) -> None:
     assert store.get("abc").meta == {}
     assert [row.archived for row in store.list({"h"}, archived=None)] == [False]
     engine.dispose()
+def test_the_csv_names_the_litige_on_the_deal_that_receives_it(client: TestClient) -> None:
+    created = client.post(API, json={"game": "belote", "target": 1000, "deals": [
+        {"taker": "NS", "trump": "hearts", "points": {"NS": 81}},
+        {"taker": "EW", "trump": "hearts", "points": {"EW": 100}},
+        {"taker": "NS", "trump": "hearts", "points": {"NS": 100}},
+    ]}).json()
+    for lang, word in (("fr", "Litige reçu"), ("en", "Litige in")):
+        rows = [line.split(",") for line in client.get(
+            f"{API}/{created['id']}/export.csv?lang={lang}").text.splitlines()]
+        head = next(i for i, row in enumerate(rows) if row[0] in ("Donne", "Deal"))
+        column = rows[head].index(word)
+        assert [row[column] for row in rows[head + 1:]] == ["0", "81", "0"], lang
+    back = client.post(f"{API}/import", content=client.get(
+        f"{API}/{created['id']}/export.csv").content, headers={"Content-Type": "text/csv"})
+    assert back.status_code == 201, back.text
+    assert back.json()["totals"] == created["totals"]
+    assert back.json()["deals"] == created["deals"]
+
+
+# -- one translation system for the pages, the PDFs and the CSV headers -----------------------
+def test_every_label_of_the_sheets_and_files_has_its_french_in_the_catalog() -> None:
+    from babel.messages.pofile import read_po
+
+    from rebelote.sheets import labels
+
+    locale = Path(labels.__file__).parent.parent / "locale"
+    with (locale / "fr" / "LC_MESSAGES" / "rebelote.po").open("rb") as f:
+        catalog = read_po(f, locale="fr")
+    missing = [key for key, english in labels.LABELS["en"].items() if english
+               and not (catalog.get(english, key) and catalog.get(english, key).string)]
+    assert missing == []
+    assert labels.text("fr", "csv.col.held_over") == "Litige reçu"
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None,
+                    reason="pdftotext is missing (Debian's poppler-utils)")
+def test_passed_deals_and_corrections_have_one_name_on_the_page_the_pdf_and_the_csv(
+        client: TestClient, tmp_path: Path) -> None:
+    gid = start(client)
+    client.post(f"/games/{gid}/deals", data={"kind": "void"})
+    page = client.post(f"/games/{gid}/deals", data={"kind": "adjust", "adj_NS": "20"},
+                       headers=HX).text
+    badges = re.findall(r'class="badge (?:void|adjust)">([^<]*)<', page)
+    assert badges == ["correction", "passe"]  # newest first
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(client.get(f"{API}/{gid}/sheet.pdf?lang=fr").content)
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "passe" in text and "correction" in text
+    assert "donne nulle" not in text and "ajustement" not in text
+    rows = client.get(f"{API}/{gid}/export.csv").text.splitlines()[-2:]
+    assert [row.split(",")[-5] for row in rows] == ["passe", "correction"]
+    english = client.get(f"/games/{gid}?lang=en").text
+    assert re.findall(r'class="badge (?:void|adjust)">([^<]*)<', english) == ["adjustment",
+                                                                              "passed"]
+    # a file written with the earlier words still reads back
+    old = client.get(f"{API}/{gid}/export.csv").text.replace(",passe,", ",donne nulle,") \
+        .replace(",correction,", ",ajustement,")
+    back = client.post(f"{API}/import", content=old.encode(),
+                       headers={"Content-Type": "text/csv"})
+    assert back.status_code == 201 and back.json()["totals"] == {"NS": 20, "EW": 0}

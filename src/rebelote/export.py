@@ -32,6 +32,7 @@ import io
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from rebelote.cards import TEAMS
@@ -55,37 +56,18 @@ __all__ = [
 ]
 
 
-# Column keys, in file order, with their headers in each language.
-COLUMNS: Final[tuple[tuple[str, str, str], ...]] = (
-    ("deal", "Donne", "Deal"),
-    ("taker", "Preneur", "Taker"),
-    ("trump", "Atout", "Trump"),
-    ("contract", "Contrat", "Contract"),
-    ("coinche", "Coinche", "Coinche"),
-    ("points.NS", "Points NS", "Points NS"),
-    ("points.EW", "Points EW", "Points EW"),
-    ("declarations.NS", "Annonces NS", "Declarations NS"),
-    ("declarations.EW", "Annonces EW", "Declarations EW"),
-    ("belote.NS", "Belote NS", "Belote NS"),
-    ("belote.EW", "Belote EW", "Belote EW"),
-    ("capot", "Capot", "Capot"),
-    ("generale", "Générale", "Générale"),
-    ("held_over", "Litige reçu", "Litige in"),
-    ("outcome", "Issue", "Outcome"),
-    ("marks.NS", "Marque NS", "Marks NS"),
-    ("marks.EW", "Marque EW", "Marks EW"),
-    ("totals.NS", "Total NS", "Total NS"),
-    ("totals.EW", "Total EW", "Total EW"),
-)
-# The lines about the game, before the deals.
-META: Final[tuple[tuple[str, str, str], ...]] = (
-    ("game", "Partie", "Game"),
-    ("rules", "Règles", "Rules"),
-    ("options", "Options", "Options"),
-    ("target", "Objectif", "Target"),
-    ("teams", "Équipes", "Teams"),
-    ("start", "Départ", "Start"),
-)
+# Column keys, in file order, with their headers in each language (labels ``csv.col.<key>``
+# of the one translation system).
+COLUMNS: Final[tuple[tuple[str, str, str], ...]] = tuple(
+    (key, label("fr", f"csv.col.{key}"), label("en", f"csv.col.{key}")) for key in (
+        "deal", "taker", "trump", "contract", "coinche", "points.NS", "points.EW",
+        "declarations.NS", "declarations.EW", "belote.NS", "belote.EW", "capot", "generale",
+        "held_over", "outcome", "marks.NS", "marks.EW", "totals.NS", "totals.EW",
+    ))
+# The lines about the game, before the deals (labels ``csv.meta.<key>``).
+META: Final[tuple[tuple[str, str, str], ...]] = tuple(
+    (key, label("fr", f"csv.meta.{key}"), label("en", f"csv.meta.{key}"))
+    for key in ("game", "rules", "options", "target", "teams", "start"))
 _LANG_INDEX: Final = {"fr": 1, "en": 2}
 _YES: Final = frozenset({"oui", "yes", "true", "1", "x", "o", "y"})
 _NO: Final = frozenset({"", "non", "no", "false", "0"})
@@ -106,7 +88,9 @@ _META_OF: Final = {_norm(m[i]): m[0] for m in META for i in (0, 1, 2)}
 _KINDS: Final = {
     _norm(LABELS[lang][f"outcome.{kind}"]): kind
     for lang in LABELS for kind in ("void", "adjust")
-} | {"void": "void", "adjust": "adjust", "nulle": "void"}
+} | {"void": "void", "adjust": "adjust", "nulle": "void", "donne nulle": "void",
+     "ajustement": "adjust", "adjustment": "adjust", "correction": "adjust", "passe": "void",
+     "passed": "void"}  # and the words of earlier files
 _GAMES: Final = {_norm(LABELS[lang][f"game.{g}"]): g for lang in LABELS
                   for g in GAMES} | {g: g for g in GAMES} | {"contree": "contree"}
 _RULE_SETS: Final = {_norm(LABELS[lang][f"rules.{r}"]): r for lang in LABELS
@@ -163,9 +147,13 @@ def match_to_csv(match: Match, lang: str = "fr") -> str:
     writer.writerow([])
     writer.writerow([c[i] for c in COLUMNS])
     result = match.result()
+    carried = 0  # the litige reserve a deal receives from the deals before it
     for n, (deal, score, running) in enumerate(
             zip(match.deals, result.deals, result.running, strict=True), start=1):
         row = _deal_cells(deal, lang)
+        if deal.kind == "deal":
+            row["held_over"] = str(carried or deal.held_over)
+        carried = score.held_over
         row.update({
             "deal": str(n), "outcome": outcome_word(lang, score.outcome),
             "marks.NS": str(score.score[0]), "marks.EW": str(score.score[1]),
@@ -284,10 +272,17 @@ def match_from_csv(text: str) -> Match:
     game["deals"] = deals
     try:
         match = Match.from_json(game)
-        match.result()  # the litige reserve brought in must agree with the game's
+        result = match.result()  # the litige reserve brought in must agree with the game's
     except InputError as e:
         raise _locate(sheet, e) from None
-    return match
+    # The reserve written on the deal that received it is the game's own, not an input: the
+    # game read back is the game written.
+    deals_read = list(match.deals)
+    for n in range(1, len(deals_read)):
+        carried = result.deals[n - 1].held_over
+        if deals_read[n].kind == "deal" and carried and deals_read[n].held_over == carried:
+            deals_read[n] = replace(deals_read[n], held_over=0)
+    return replace(match, deals=tuple(deals_read))
 
 
 def _game_json(sheet: _Sheet) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""The words printed on the sheets and written in CSV headers, French first, then English.
+"""The words printed on the sheets and written in CSV files, by key.
 
-Each language is one flat dict from a key to a text; texts with ``{name}`` slots are filled by
-:func:`text`. The sheets never print a word that is not here, so adding a language is adding
-one dict.
+The English texts are written here, one flat dict from a key to a text; the other languages
+come from the project's one translation system, the gettext catalogs (:mod:`rebelote.catalogs`:
+the key is the message's context, the English text its id), which the pages read too. Texts
+with ``{name}`` slots are filled by :func:`text`. The sheets never print a word that is not
+here.
 
 >>> text("fr", "outcome.failed"), text("en", "winner", team="Nous", deal=7)
 ('chute', 'Winner: Nous, after deal 7')
@@ -12,290 +14,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from rebelote.catalogs import pgettext
 from rebelote.errors import InputError
 
 LANGS: Final = ("fr", "en")
-
-_FR: Final[dict[str, str]] = {
-    # games, rule sets, teams
-    "game.belote": "Belote classique",
-    "game.coinche": "Belote coinchée",
-    "rules.official": "règles officielles",
-    "rules.house": "règles maison",
-    "team.default.0": "Nous",
-    "team.default.1": "Eux",
-    "target": "Partie en {target} points",
-    "target.blank": "Partie en ______ points",
-    "versus": "{a} contre {b}",
-    # score sheet
-    "sheet.title": "Feuille de marque",
-    "sheet.col.deal": "Donne",
-    "sheet.col.taker": "Preneur",
-    "sheet.col.trump": "Atout",
-    "sheet.col.contract": "Contrat",
-    "sheet.col.marks": "Marque",
-    "sheet.col.total": "Total",
-    "sheet.col.outcome": "Issue",
-    "sheet.start": "Départ",
-    "sheet.carried": "Report",
-    "sheet.totals": "Totaux",
-    "sheet.reserve": "réserve {points}",
-    "sheet.reserve.waiting": "Litige en réserve : {points} points pour la prochaine donne jouée.",
-    "sheet.no_winner": "Pas encore de vainqueur.",
-    "sheet.hint.belote": (
-        "Preneur : l’équipe qui a pris. Atout : ♠ ♥ ♦ ♣, SA (sans atout) ou TA (tout atout). "
-        "Issue : réussi, chute (dedans) ou litige."
-    ),
-    "sheet.hint.coinche": (
-        "Contrat : 80 à 160, capot ou générale ; ×2 coinché, ×4 surcoinché. "
-        "Issue : réussi ou chute. Marques arrondies à la dizaine (règles officielles)."
-    ),
-    "winner": "Vainqueur : {team}, après la donne {deal}",
-    "page": "Page {page} / {pages}",
-    "footer": "rebelote · {title}",
-    # trump modes, short (sheet) and long (CSV)
-    "trump.short.4": "SA",
-    "trump.short.5": "TA",
-    "trump.0": "pique",
-    "trump.1": "cœur",
-    "trump.2": "carreau",
-    "trump.3": "trèfle",
-    "trump.4": "sans-atout",
-    "trump.5": "tout-atout",
-    "contract.capot": "capot",
-    "contract.generale": "générale",
-    "coinche.2": "coinché",
-    "coinche.4": "surcoinché",
-    "outcome.made": "réussi",
-    "outcome.failed": "chute",
-    "outcome.litige": "litige",
-    "outcome.void": "donne nulle",
-    "outcome.adjust": "ajustement",
-    "yes": "oui",
-    "word.declarations": "annonces",
-    "word.belote": "belote",
-    "word.capot": "capot",
-    # points table
-    "table.title": "Tableau des points",
-    "table.cards": "Valeur des cartes",
-    "table.col.card": "Carte",
-    "table.col.trump": "Atout",
-    "table.col.plain": "Hors atout",
-    "table.col.nt_official": "Sans atout\n(officiel, as {ace})",
-    "table.col.nt_house": "Sans atout\n(maison, as {ace})",
-    "table.col.all_trump": "Tout atout",
-    "table.suit_total": "Total d’une couleur",
-    "table.order": (
-        "Ordre, de la plus forte à la plus faible — à l’atout (et au tout atout) : {trump} ; "
-        "hors atout et sans atout : {plain}"
-    ),
-    "table.totals": "Totaux d’une donne",
-    "table.col.what": "",
-    "table.col.suit": "Couleur d’atout",
-    "table.col.nt": "Sans atout\n(officiel / maison)",
-    "table.col.at": "Tout atout",
-    "table.cards_total": "Cartes",
-    "table.dix_de_der": "Dix de der (dernier pli)",
-    "table.deal_total": "Donne",
-    "table.capot_total": "Capot (les huit plis, dernier pli {last})",
-    "table.fall_base": "Chute à la coinche (donne arrondie)",
-    "table.capot_base": "Capot à la coinche (arrondi)",
-    "table.declarations": "Annonces et belote",
-    "table.col.declaration": "Annonce",
-    "table.col.points": "Points",
-    "table.col.nt_points": "Sans atout",
-    "decl.tierce": "Tierce (3 cartes qui se suivent)",
-    "decl.cinquante": "Cinquante (4 cartes)",
-    "decl.cent": "Cent (5 cartes ou plus)",
-    "decl.carre": "Carré {ranks}",
-    "decl.carre.or": " ou ",
-    "decl.belote": "Belote-rebelote (roi et dame d’atout)",
-    "decl.note": (
-        "Une seule équipe marque ses annonces : celle qui montre la plus forte. "
-        "La belote reste toujours à l’équipe qui l’a (imprenable) ; "
-        "tout atout : une par couleur ; sans atout : aucune."
-    ),
-    "table.cases": "Marquer une donne",
-    "table.col.case": "Cas",
-    "table.col.rule": "Qui marque quoi",
-    "table.col.example": "Exemple",
-    "case.belote": "Belote classique (au point près)",
-    "case.coinche": (
-        "Coinche (contrat {low} à {high}, capot {capot_contract}, générale {generale})"
-    ),
-    "case.b.made": "Réussi",
-    "case.b.made.rule": "Total du preneur supérieur à la défense : chacun marque son total.",
-    "case.b.failed": "Chute (dedans)",
-    "case.b.failed.rule": (
-        "Total du preneur inférieur : la défense marque {deal} + toutes les annonces + sa "
-        "belote ; le preneur garde sa belote."
-    ),
-    "case.b.litige": "Litige",
-    "case.b.litige.rule": (
-        "Totaux égaux : la défense marque son total ; celui du preneur (hors belote) est mis "
-        "en réserve pour l’équipe qui gagne la donne suivante."
-    ),
-    "case.b.capot": "Capot",
-    "case.b.capot.rule": (
-        "Le preneur fait les huit plis : {capot} + sa belote + toutes les annonces."
-    ),
-    "case.c.made": "Réussi",
-    "case.c.made.rule": (
-        "Total ≥ contrat et > défense : le preneur marque son total + le contrat, "
-        "la défense son total."
-    ),
-    "case.c.failed": "Chute",
-    "case.c.failed.rule": (
-        "La défense marque {fall} + le contrat + toutes les annonces + sa belote ; "
-        "le preneur garde sa belote. Égalité : chute."
-    ),
-    "case.c.coinche": "Coinché ×2",
-    "case.c.coinche.rule": (
-        "Réussi : ({fall} + annonces + belote + contrat) × 2 au preneur ({capot_base} si "
-        "capot), la défense garde sa belote. Chuté : la défense marque le double."
-    ),
-    "case.c.surcoinche": "Surcoinché ×4",
-    "case.c.surcoinche.rule": "Comme coinché, multiplié par 4.",
-    "case.c.capot": "Capot",
-    "case.c.capot.rule": (
-        "Les huit plis : {capot} + belote + toutes les annonces + le contrat "
-        "({capot_base} s’il a été demandé)."
-    ),
-    "case.c.rounding": "Arrondi",
-    "case.c.rounding.rule": (
-        "Chaque marque à la dizaine la plus proche, 5 au-dessus (règles officielles) ; "
-        "le contrat se juge sur les totaux exacts."
-    ),
-    "example.score": "{ns} / {ew}",
-    "table.note": "Valeurs tirées du moteur de rebelote (règles officielles sauf mention).",
-    "table.note.rules": "Valeurs tirées du moteur de rebelote, pour les règles : {rules}.",
-    "decl.none": (
-        "Ces règles se jouent sans annonces : seule la belote (roi et dame d’atout) compte, "
-        "20 points. {prenable}"
-    ),
-    "decl.prenable": "Elle est prenable : si le contrat chute, elle va à la défense.",
-    "decl.imprenable": "Elle reste à l’équipe qui l’a, même si le contrat chute.",
-    # the counter's new-game page and sheet (rule sets)
-    "web.game.contree": "Contrée",
-    "web.target.rules": "selon les règles",
-    "web.presets": "Règles de la table",
-    "web.preset.ffb": (
-        "Barème FFB 2016 : points faits + demandés ; chute : 160 + contrat + belote ; "
-        "contré 320 + 2 × contrat, surcontré 640 + 4 × contrat ; capot 500 ; arrondi "
-        "5 au-dessus ; 2000 points."
-    ),
-    "web.preset.ffb-ludique": (
-        "Édition « Équipe Ludique » : contré 160 + 2 × contrat, surcontré 160 + 3 × contrat ; "
-        "capot contrat de 250 ; arrondi 6 au-dessus ; dernière donne au point près."
-    ),
-    "web.preset.cannes-2016": (
-        "Championnat de France 2016 : base 162, contré 162 + 2 × contrat, surcontré ×3 ; "
-        "capot 270 ; arrondi 6 au-dessus ; dernière donne au point près ; 2001 points."
-    ),
-    "web.preset.annonces": (
-        "Points annoncés : le gagnant de la donne marque le contrat seul (× 2 contré, × 4 "
-        "surcontré) ; pas d’arrondi ; 1000 points."
-    ),
-    "web.preset.exact": "Barème FFB 2016 compté au point près, sans arrondi.",
-    "web.options": "Modifier le comptage",
-    "web.options.hint": (
-        "Chaque réglage laissé sur « selon les règles » garde la valeur des règles choisies."
-    ),
-    "web.as_rules": "selon les règles",
-    "group.counting": "Comptage",
-    "group.belote": "Belote",
-    "group.contract": "Contrat",
-    "group.capot": "Capot",
-    "group.rounding": "Arrondi",
-    "group.end": "Fin de partie",
-    "web.shared": "Règles partagées",
-    "web.rules_text": "Règles en texte",
-    "web.rules_text.hint": (
-        "Ces règles viennent d’un lien partagé ; elles remplacent les choix de la rubrique "
-        "Règles. Videz le champ pour choisir vous-même."
-    ),
-    "web.share": "Partager ces règles",
-    "web.share.hint": (
-        "Ce lien ou ce code QR ouvre une nouvelle partie avec les mêmes règles."
-    ),
-    "web.share.qr": "Code QR du lien des règles",
-    "web.share.table": "Jouer ces règles à une table contre l’ordinateur ou entre amis",
-    "web.shared.table": "Cette table jouera les règles d’un lien partagé : {rules}.",
-    "web.shared.other": "choisir d’autres règles",
-    "web.points_table": "Tableau des points de ces règles (PDF)",
-    # contrée and the ways of counting (docs/counting.md)
-    "game.contree": "Belote contrée",
-    "rules.ffb": "FFB (barème 2016)",
-    "rules.ffb-ludique": "FFB « Équipe Ludique »",
-    "rules.cannes-2016": "Championnat de France, Cannes 2016",
-    "rules.annonces": "points annoncés",
-    "rules.exact": "FFB sans arrondi",
-    "rules.changed": "{rules}, modifiées : {options}",
-    "sheet.hint.contree": (
-        "Contrat : 80 à 160 ou capot ; ×2 contré, surcontré. Issue : réussi ou chute. "
-        "Sans annonces ; le contrat seul décide."
-    ),
-    "opt.counting": "Comptage",
-    "opt.counting.made_plus_bid": "points faits + points demandés",
-    "opt.counting.made": "points faits (sommes fixes à la coinche et au capot)",
-    "opt.counting.bid": "points annoncés seuls",
-    "opt.failure_base": "Base d’une chute ou d’une coinche",
-    "opt.failure_base.160": "160 (la donne arrondie)",
-    "opt.failure_base.162": "162 (la donne exacte)",
-    "opt.failure_base.0": "0 (le contrat seul)",
-    "opt.coinche_form": "Coinche",
-    "opt.coinche_form.whole": "(base + contrat) × 2",
-    "opt.coinche_form.contract": "base + contrat × 2",
-    "opt.coinche_form.flat": "sommes fixes 320 / 640",
-    "opt.coinche_form.base": "base × 2 + contrat",
-    "opt.surcoinche": "Surcoinche",
-    "opt.surcoinche.4": "× 4",
-    "opt.surcoinche.3": "× 3",
-    "opt.belote_prenable": "Belote prenable (à la défense si le contrat chute)",
-    "opt.belote_multiplied": "Belote multipliée par la coinche",
-    "opt.belote_counts_for_contract": "Belote comptée pour le contrat",
-    "opt.must_outscore": "Le preneur doit aussi battre la défense",
-    "opt.declarations": "Annonces",
-    "opt.generale": "Générale",
-    "opt.capot_bid": "Capot demandé",
-    "opt.capot_bid.contract": "un contrat ({value})",
-    "opt.capot_bid.prime": "une prime de 500 (1000 contré, 2000 surcontré)",
-    "opt.capot_value": "Valeur du contrat capot",
-    "opt.capot_unbid": "Capot non demandé",
-    "opt.capot_unbid.252": "252 (cartes et 100 de der)",
-    "opt.capot_unbid.250": "250",
-    "opt.capot_failed": "Capot demandé et chuté",
-    "opt.capot_failed.formula": "comme une chute (base + valeur du capot)",
-    "opt.capot_failed.prime": "500 à la défense",
-    "opt.rounding": "Arrondi",
-    "opt.rounding.nearest": "à la dizaine, 5 au-dessus (85 → 90)",
-    "opt.rounding.six_up": "à la dizaine, 6 au-dessus (85 → 80, 86 → 90)",
-    "opt.rounding.none": "aucun, au point près",
-    "opt.rounding_scope": "Ce qui est arrondi",
-    "opt.rounding_scope.mark": "la marque entière",
-    "opt.rounding_scope.points": "les points faits, avant le contrat",
-    "opt.last_deal_exact": "Dernière donne comptée au point près",
-    "opt.target": "But de la partie",
-    "opt.target_rule": "Fin de partie",
-    "opt.target_rule.reach": "atteindre le but",
-    "opt.target_rule.exceed": "dépasser le but",
-    "opt.pair": "{option} : {value}",
-    "opt.on": "oui",
-    "opt.off": "non",
-    "table.counting": "Comptage : {rules}",
-    "table.counting.example": (
-        "Exemple : contrat 100 ♥, le preneur fait 110 avec la belote, la défense 52 ; "
-        "chuté : 70 + 20 de belote contre 92."
-    ),
-    "table.counting.made": "Réussi",
-    "table.counting.coinched": "Réussi contré",
-    "table.counting.surcoinched": "Réussi surcontré",
-    "table.counting.failed": "Chuté",
-    "table.counting.failed_coinched": "Chuté contré",
-    "table.counting.marks": "{taker} / {defense}",
-    "table.col.takers": "Preneur",
-    "table.col.defense": "Défense",
-}
 
 _EN: Final[dict[str, str]] = {
     "game.belote": "Classic belote",
@@ -347,7 +69,7 @@ _EN: Final[dict[str, str]] = {
     "outcome.made": "made",
     "outcome.failed": "failed",
     "outcome.litige": "litige",
-    "outcome.void": "void",
+    "outcome.void": "passed",
     "outcome.adjust": "adjustment",
     "yes": "yes",
     "word.declarations": "declarations",
@@ -564,9 +286,41 @@ _EN: Final[dict[str, str]] = {
     "table.counting.marks": "{taker} / {defense}",
     "table.col.takers": "Takers",
     "table.col.defense": "Defense",
+    # the CSV file's header row and lines about the game (rebelote.export)
+    "csv.col.deal": "Deal",
+    "csv.col.taker": "Taker",
+    "csv.col.trump": "Trump",
+    "csv.col.contract": "Contract",
+    "csv.col.coinche": "Coinche",
+    "csv.col.points.NS": "Points NS",
+    "csv.col.points.EW": "Points EW",
+    "csv.col.declarations.NS": "Declarations NS",
+    "csv.col.declarations.EW": "Declarations EW",
+    "csv.col.belote.NS": "Belote NS",
+    "csv.col.belote.EW": "Belote EW",
+    "csv.col.capot": "Capot",
+    "csv.col.generale": "Générale",
+    "csv.col.held_over": "Litige in",
+    "csv.col.outcome": "Outcome",
+    "csv.col.marks.NS": "Marks NS",
+    "csv.col.marks.EW": "Marks EW",
+    "csv.col.totals.NS": "Total NS",
+    "csv.col.totals.EW": "Total EW",
+    "csv.meta.game": "Game",
+    "csv.meta.rules": "Rules",
+    "csv.meta.options": "Options",
+    "csv.meta.target": "Target",
+    "csv.meta.teams": "Teams",
+    "csv.meta.start": "Start",
 }
 
-LABELS: Final[dict[str, dict[str, str]]] = {"fr": _FR, "en": _EN}
+#: Every label in each language: English as written above, French from the catalogs (the
+#: label's key is its message's context).
+LABELS: Final[dict[str, dict[str, str]]] = {
+    "en": _EN,
+    "fr": {key: pgettext("fr", key, english) if english else ""
+           for key, english in _EN.items()},
+}
 
 RANK_NAMES: Final[dict[str, tuple[str, ...]]] = {
     # by rank index 7 8 9 10 J Q K A

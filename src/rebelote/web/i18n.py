@@ -1,61 +1,27 @@
-"""French and English: gettext catalogs (Babel), the language of a request, translated
-result-card lines and outcome names.
+"""French and English on the pages: the language of a request, translated result-card lines
+and errors.
 
-The catalogs are ``rebelote/locale/{fr,en}/LC_MESSAGES/rebelote.po``; the compiled ``.mo`` files
-are shipped beside them, and a ``.po`` newer than its ``.mo`` (or without one) is compiled in
-memory at start, so a fresh install always speaks both languages. French is the default; the
-choice is remembered in a cookie.
+The words come from the project's one translation system, :mod:`rebelote.catalogs` (the
+gettext catalogs ``rebelote/locale/{fr,en}``), which the PDF sheets and the CSV headers read
+too. French is the default; the choice is remembered in a cookie.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
-from functools import cache
-from importlib.resources import as_file, files
-from pathlib import Path
 from typing import Final
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from babel.support import Translations
 from starlette.requests import Request
 
 from rebelote.cards import TEAMS
+from rebelote.catalogs import gettext as gettext
+from rebelote.catalogs import translations as translations
 from rebelote.scoring import DealSummary, LineKey, MarkCase, ResultLine
 
 LANGS: Final = ("fr", "en")
 DEFAULT_LANG: Final = "fr"
 COOKIE: Final = "rebelote_lang"
-DOMAIN: Final = "rebelote"
-
-
-def _catalog_paths(lang: str) -> tuple[Path, Path]:
-    with as_file(files("rebelote") / "locale" / lang / "LC_MESSAGES") as folder:
-        return Path(folder) / f"{DOMAIN}.po", Path(folder) / f"{DOMAIN}.mo"
-
-
-@cache
-def translations(lang: str) -> Translations:
-    """The gettext catalog of ``lang`` (``fr`` or ``en``)."""
-    po, mo = _catalog_paths(lang)
-    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
-        with mo.open("rb") as fp:
-            return Translations(fp, domain=DOMAIN)
-    if po.exists():
-        with po.open("rb") as fp:
-            catalog = read_po(fp, locale=lang, domain=DOMAIN)
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        return Translations(buffer, domain=DOMAIN)
-    return Translations(None, domain=DOMAIN)
-
-
-def gettext(lang: str, message: str) -> str:
-    """``message`` (English) in ``lang``."""
-    return translations(lang).gettext(message)
 
 
 def check_lang(value: object) -> str | None:
@@ -94,14 +60,6 @@ def _(message: str) -> str:
     """Marks a message for extraction; translated later by :func:`gettext`."""
     return message
 
-
-OUTCOMES: Final[Mapping[str, str]] = {
-    "made": _("made"),
-    "failed": _("failed"),
-    "litige": _("litige"),
-    "void": _("passed"),
-    "adjust": _("adjustment"),
-}
 
 TRUMPS: Final[tuple[str, ...]] = (
     _("spades"), _("hearts"), _("diamonds"), _("clubs"), _("no-trump"), _("all-trump"),

@@ -38,6 +38,7 @@ from rebelote.rules import (
 from rebelote.scoring import CONTRACTS
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import option_label, option_value, rules_name
+from rebelote.sheets.words import outcome_word
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
 from rebelote.web.chances import chances
@@ -169,8 +170,7 @@ def sheet_rows(view: GameView, lang: str) -> list[dict[str, Any]]:
             "kind": deal.kind,
             "label": _deal_label(view, n, lang),
             "outcome": score.outcome,
-            "outcome_text": i18n.gettext(lang, i18n.OUTCOMES.get(score.outcome,
-                                                                 score.outcome)),
+            "outcome_text": outcome_word(lang, score.outcome),
             "score": score.score,
             "running": running,
             "held_over": score.held_over,

@@ -1,0 +1,63 @@
+"""The project's one translation system: the gettext catalogs ``rebelote/locale/{fr,en}``.
+
+The pages, the PDF sheets and the CSV headers all read their words here: the pages by English
+message (``gettext``), the sheets and files by key (``pgettext``, the key being the message's
+context, since one English word may have two French ones). The compiled ``.mo`` files are
+shipped beside the ``.po`` ones, and a ``.po`` newer than its ``.mo`` (or without one) is
+compiled in memory at start, so a fresh install always speaks both languages.
+
+>>> gettext("fr", "Deal %(n)s") % {"n": 3}
+'Donne 3'
+>>> pgettext("fr", "outcome.void", "passed"), pgettext("en", "outcome.void", "passed")
+('passe', 'passed')
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Final
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LANGS: Final = ("fr", "en")
+DOMAIN: Final = "rebelote"
+
+
+def _catalog_paths(lang: str) -> tuple[Path, Path]:
+    with as_file(files("rebelote") / "locale" / lang / "LC_MESSAGES") as folder:
+        return Path(folder) / f"{DOMAIN}.po", Path(folder) / f"{DOMAIN}.mo"
+
+
+@cache
+def translations(lang: str) -> Translations:
+    """The gettext catalog of ``lang`` (``fr`` or ``en``)."""
+    po, mo = _catalog_paths(lang)
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as fp:
+            return Translations(fp, domain=DOMAIN)
+    if po.exists():
+        with po.open("rb") as fp:
+            catalog = read_po(fp, locale=lang, domain=DOMAIN)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        return Translations(buffer, domain=DOMAIN)
+    return Translations(None, domain=DOMAIN)
+
+
+def gettext(lang: str, message: str) -> str:
+    """``message`` (English) in ``lang``."""
+    return translations(lang).gettext(message)
+
+
+def pgettext(lang: str, context: str, message: str) -> str:
+    """``message`` (English) in ``lang``, as meant by ``context`` (a label's key)."""
+    return str(translations(lang).pgettext(context, message))
+
+
+__all__ = ["DOMAIN", "LANGS", "gettext", "pgettext", "translations"]
