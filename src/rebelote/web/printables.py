@@ -106,7 +106,7 @@ def make_printables(service: CounterService) -> APIRouter:
                 openapi_extra=pdf_doc)
     async def blank_sheet(
         request: Request,
-        game: Annotated[str, Query(description="belote, coinche or contree")] = "belote",
+        game: Annotated[str, Query(description="The game: " + ", ".join(GAMES))] = "belote",
         rows: Annotated[int, Query(description="Deal lines a page", ge=1, le=60)] = 18,
         ns: Annotated[str, Query(alias="NS", max_length=40)] = DEFAULT_TEAMS[0],
         ew: Annotated[str, Query(alias="EW", max_length=40)] = DEFAULT_TEAMS[1],

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, TypeVar
 
-from starlette.concurrency import run_in_threadpool
-
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match, MatchResult
 from rebelote.rules import next_seat
 from rebelote.scoring import DealSummary
 from rebelote.store import GameConflictError, GameNotFoundError, GameRow, GameStore, GameSummary
+from rebelote.web.calls import StoreCalls
 from rebelote.web.security import new_secret, secret_hash, secret_matches
 
 T = TypeVar("T")
@@ -219,6 +218,9 @@ class CounterService:
                  inline: bool = True) -> None:
         self.store = store
         self.inline = inline
+        #: ``await service.call(fn, *args)``: the one way every route calls the service, on
+        #: the event loop (inline) or in the thread pool (:class:`StoreCalls`).
+        self.call = StoreCalls(inline)
         self._cache: OrderedDict[str, GameView] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -227,12 +229,6 @@ class CounterService:
         self._write_locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         self._listeners: dict[str, set[Callable[[GameView], None]]] = {}
 
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the event loop (inline) or in the thread pool: the one way every
-        route calls the service."""
-        if self.inline:
-            return fn(*args)
-        return await run_in_threadpool(fn, *args)
 
     # -- live updates ----------------------------------------------------------------------
     def subscribe(self, game_id: str, listener: Callable[[GameView], None]) -> None:

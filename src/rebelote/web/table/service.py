@@ -22,7 +22,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -44,6 +44,7 @@ from rebelote.store.tables import (
 )
 from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token_hash
 from rebelote.table.view import turn_seat
+from rebelote.web.calls import StoreCalls
 
 T = TypeVar("T")
 log = logging.getLogger("rebelote.table")
@@ -168,6 +169,7 @@ class TableService:
     def __init__(self, store: TableStore, inline: bool, engine: Engine | None = None) -> None:
         self.store = store
         self.inline = inline
+        self._call = StoreCalls(inline)  # the web layer's one way to call a store
         self.engine = engine
         self._cache: OrderedDict[str, Table] = OrderedDict()
         self._versions: dict[str, int] = {}
@@ -183,10 +185,6 @@ class TableService:
         self.bot_timeout = BOT_TIMEOUT
         self.notify_pg = engine is not None and engine.dialect.name == "postgresql"
 
-    async def _call(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
-        if self.inline:
-            return fn(*args, **kw)
-        return await run_in_threadpool(fn, *args, **kw)
 
     # -- loading and saving -------------------------------------------------------------------
     async def load(self, table_id: str) -> Loaded:
