@@ -324,7 +324,7 @@ def _parse_summary(obj: Mapping[str, Any], rules: Rules) -> DealSummary:
 def _parse_contract(raw: Any, rules: Rules) -> int | str:
     if isinstance(raw, str):
         word = raw.strip().lower().replace("é", "e")
-        if word in ("capot", str(CAPOT_VALUE)):
+        if word == "capot":  # "250" is read as the number below
             return "capot"
         if word == "generale":
             if not rules.generale:
