@@ -380,3 +380,23 @@ def test_passed_deals_and_corrections_have_one_name_on_the_page_the_pdf_and_the_
     back = client.post(f"{API}/import", content=old.encode(),
                        headers={"Content-Type": "text/csv"})
     assert back.status_code == 201 and back.json()["totals"] == {"NS": 20, "EW": 0}
+
+
+def test_archiving_needs_the_secret_and_the_same_site(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'safe.sqlite3'}")
+    with keyed_client(app) as owner, TestClient(app) as stranger:
+        created = owner.post(API, json={"game": "belote"}).json()
+        gid = created["id"]
+        r = stranger.post(f"/games/{gid}/archive", data={"archived": "1"})
+        assert r.status_code == 403 and r.headers["content-type"].startswith("text/html")
+        r = stranger.patch(f"{API}/{gid}", json={"archived": True})
+        assert r.status_code == 403
+        owner.get(f"/join/{gid}?key={created['token']}")
+        r = owner.post(f"/games/{gid}/archive", data={"archived": "1"},
+                       headers={"Origin": "https://elsewhere.example"})
+        assert r.status_code == 403
+        head = {"Authorization": f"Bearer {created['token']}"}
+        assert [g["archived"] for g in owner.get(f"{API}?archived=all", headers=head
+                                                 ).json()["games"]] == [False]
+        assert stranger.get("/stats").status_code == 200  # no game of its own: nothing shown
+        assert "Pas encore de partie" in stranger.get("/stats").text
