@@ -370,7 +370,7 @@ def make_table_pages(service: TableService) -> APIRouter:
     @router.get("/t/{code}", response_class=HTMLResponse, name="join_page")
     async def join_page(code: str, request: Request) -> Response:
         try:
-            table_id = await service._call(service.store.id_of_code, code)
+            table_id = await service.id_of_code(code)
             loaded = await service.load(table_id)
         except TableNotFoundError:
             return render(request, "table/missing.html", 404)

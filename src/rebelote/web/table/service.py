@@ -187,6 +187,12 @@ class TableService:
 
 
     # -- loading and saving -------------------------------------------------------------------
+    async def id_of_code(self, code: str) -> str:
+        """The id of the table whose room code is ``code`` (:class:`TableNotFoundError` if
+        none)."""
+        table_id: str = await self._call(self.store.id_of_code, code)
+        return table_id
+
     async def load(self, table_id: str) -> Loaded:
         stored: StoredTable = await self._call(self.store.get, table_id)
         return self._parsed(stored)
