@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rebelote.cards import parse_cards
 from rebelote.rules import (
     ALL_TRUMP,
     HEARTS,
@@ -13,6 +14,9 @@ from rebelote.rules import (
     RulesError,
     option_from_text,
     parse_rules,
+    parse_trump,
+    round_mark,
+    trick_points,
 )
 
 
@@ -109,3 +113,47 @@ def test_an_option_without_a_value_in_the_text_form() -> None:
     with pytest.raises(RulesError) as e:
         parse_rules("coinche:official,rounding")
     assert (e.value.field, e.value.reason) == ("options.rounding", "write rounding=value")
+
+
+# -- rounding, card points, trumps, the text form -------------------------------------------------
+def test_rounding_to_ten_both_ways_and_none() -> None:
+    assert [round_mark(x) for x in (84, 85, 86, 0)] == [80, 90, 90, 0]  # nearest, the default
+    assert [round_mark(x, "six_up") for x in (85, 86)] == [80, 90]
+    assert [round_mark(x, "none") for x in (87, -3)] == [87, -3]
+    # a negative mark rounds as its opposite (a team marking points against itself)
+    assert [round_mark(x, "nearest") for x in (-84, -85, -86)] == [-80, -90, -90]
+    assert [round_mark(x, "six_up") for x in (-85, -86, -126)] == [-80, -90, -130]
+
+
+def test_trick_points_read_the_rule_sets_card_values() -> None:
+    trick = parse_cards(["JS", "9S", "AS", "TS"])
+    official = Rules.preset("official", "coinche")
+    assert trick_points(trick, ALL_TRUMP) == trick_points(trick, ALL_TRUMP, official) == 34
+    assert trick_points(trick, ALL_TRUMP, official.replace(all_trump_scale="trump")) == 55
+    aces = parse_cards(["AS", "AH"])
+    assert trick_points(aces, NO_TRUMP) == 38
+    assert trick_points(aces, NO_TRUMP, Rules.preset("house", "coinche")) == 22
+
+
+def test_a_trump_that_cannot_be_read_is_refused_with_the_choices() -> None:
+    assert [parse_trump(t) for t in ("Hearts", " sa ", "tout-atout", "♣")] == [
+        HEARTS, NO_TRUMP, ALL_TRUMP, 3]
+    for bad in ("cups", 3, None):
+        with pytest.raises(RulesError) as e:
+            parse_trump(bad)
+        assert (e.value.field, e.value.reason) == (
+            "", f"{bad!r} is not a trump: spades, hearts, diamonds, clubs, no-trump or all-trump")
+
+
+def test_the_text_form_writes_yes_no_options_as_on_and_off() -> None:
+    rules = Rules.preset("official", "coinche").replace(belote_prenable=True, generale=False)
+    assert rules.to_text() == "coinche:official,generale=off,belote_prenable=on"
+    assert parse_rules(rules.to_text()) == rules
+
+
+def test_rules_from_options_default_to_official_coinche() -> None:
+    assert Rules.from_options() == Rules.preset("official", "coinche")
+    assert Rules.from_options("house", "belote", {"target": 501}).target == 501
+    with pytest.raises(RulesError) as e:
+        Rules.from_options(options=["target"])  # type: ignore[arg-type]
+    assert (e.value.field, e.value.reason) == ("options", "must be an object of rule options")

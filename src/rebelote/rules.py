@@ -100,7 +100,6 @@ __all__ = [
     "above_masks",
     "beater_masks",
     "card_powers",
-    "card_value",
     "card_values",
     "legal_cards",
     "legal_mask",
@@ -562,10 +561,6 @@ def _values_for(trump: TrumpMode, rules: Rules | None) -> tuple[int, ...]:
     if rules is None:
         return card_values(trump)
     return card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
-
-
-def card_value(card: Card, trump: TrumpMode, rules: Rules | None = None) -> int:
-    return _values_for(trump, rules)[card]
 
 
 def trick_points(trick: Sequence[Card], trump: TrumpMode, rules: Rules | None = None) -> int:
