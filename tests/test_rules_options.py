@@ -157,3 +157,32 @@ def test_rules_from_options_default_to_official_coinche() -> None:
     with pytest.raises(RulesError) as e:
         Rules.from_options(options=["target"])  # type: ignore[arg-type]
     assert (e.value.field, e.value.reason) == ("options", "must be an object of rule options")
+
+
+def test_presets_by_name_and_game() -> None:
+    assert Rules.preset() == Rules.preset("official", "coinche") == Rules()
+    for make in (lambda: Rules.preset("official", "tarot"), lambda: parse_rules("tarot:ffb")):
+        with pytest.raises(RulesError) as e:
+            make()
+        assert (e.value.field, e.value.reason) == (
+            "game", "'tarot' is not a game (belote, coinche, contree)")
+
+
+def test_the_text_form_skips_empty_pairs_and_reads_one_colon() -> None:
+    assert parse_rules("coinche:official,,target=1500, ").target == 1500
+    with pytest.raises(RulesError) as e:
+        parse_rules("coinche:house:x")
+    assert e.value.field == "rules"  # the preset "house:x" of coinche, not a game "coinche:house"
+    with pytest.raises(RulesError) as e:
+        parse_rules("  ")
+    assert (e.value.field, e.value.reason) == ("rules",
+                                               "empty; write game:preset, like contree:ffb")
+    with pytest.raises(RulesError) as e:
+        parse_rules("coinche:official,speed=3")
+    assert e.value.reason == "unknown rule option (known: " + ", ".join(
+        Rules().options()) + ")"
+
+
+def test_a_rule_set_of_its_own_name_changes_the_games_default() -> None:
+    mine = Rules(game="coinche", name="mine", target=1500, rounding="none")
+    assert mine.changed_options() == {"rounding": "none", "target": 1500}
