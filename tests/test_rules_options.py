@@ -168,6 +168,14 @@ def test_presets_by_name_and_game() -> None:
             "game", "'tarot' is not a game (belote, coinche, contree)")
 
 
+def test_a_preset_that_does_not_exist_is_refused_with_the_games_presets() -> None:
+    with pytest.raises(RulesError) as e:
+        Rules.preset("nope", "coinche")
+    assert (e.value.field, e.value.reason) == (
+        "rules", "'nope' is not a rule set of coinche (official, house)")
+    assert Rules.preset("official", "contree") == Rules.preset("ffb", "contree")  # an alias
+
+
 def test_the_text_form_skips_empty_pairs_and_reads_one_colon() -> None:
     assert parse_rules("coinche:official,,target=1500, ").target == 1500
     with pytest.raises(RulesError) as e:
