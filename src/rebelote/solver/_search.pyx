@@ -125,8 +125,14 @@ cdef inline int remaining_points(Ctx* c, uint32_t rem) noexcept nogil:
 
 cdef inline int redundant(Ctx* c, int card, uint32_t hand) noexcept nogil:
     """Whether ``card`` has an equivalent card just below it in the same hand."""
+    return equivalent_below(c, card, hand) >= 0
+
+
+cdef inline int equivalent_below(Ctx* c, int card, uint32_t hand) noexcept nogil:
+    """The card of ``hand`` just below ``card`` in strength among the cards still in play,
+    when it has the same points (the two give the same value), else -1."""
     if not c.eq_below[card]:
-        return 0
+        return -1
     cdef uint32_t live = ~c.gone & SUIT_MASK[card >> 3]
     cdef int p = c.power[card]
     cdef int best = -1
@@ -139,9 +145,9 @@ cdef inline int redundant(Ctx* c, int card, uint32_t hand) noexcept nogil:
         if c.power[x] > bp:
             bp = c.power[x]
             best = x
-    if best < 0:
-        return 0
-    return (hand >> best) & 1 and c.values[best] == c.values[card]
+    if best < 0 or not (hand >> best) & 1 or c.values[best] != c.values[card]:
+        return -1
+    return best
 
 
 cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noexcept nogil:
@@ -463,13 +469,21 @@ def solve_cards(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, i
     cdef uint32_t hand = c.hands[mover]
     cdef uint32_t moves = legal(c, hand)
     cdef int oldwin = c.twin
-    cdef int card, v, prev = -1
+    cdef int card, v, same, prev = -1
+    cdef int known[32]
     cards = []
     vals = []
     cdef uint32_t m = moves
     while m:
         card = __builtin_ctz(m)
         m &= m - 1
+        same = equivalent_below(c, card, hand)
+        if same >= 0 and (moves >> same) & 1 and same < card:
+            # an equivalent card, already searched (lower cards come first): the same value
+            known[card] = known[same]
+            cards.append(card)
+            vals.append(known[card])
+            continue
         c.hands[mover] = hand & ~(1u << card)
         c.left -= 1
         c.tcards[tn] = card
@@ -480,6 +494,7 @@ def solve_cards(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, i
         with nogil:
             v = root_value(c, tn, prev)
         prev = v
+        known[card] = v
         c.twin = oldwin
         c.left += 1
         c.hands[mover] = hand
