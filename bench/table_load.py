@@ -16,6 +16,7 @@ Prints actions per second, p50/p99 latency of an action's answer, the ratios to 
 and to the counter, and whether the goal (50 tables, p99 < 100 ms on SQLite) is met.
 
     .venv/bin/python bench/table_load.py --clients 50 --requests 5000 --seconds 20
+    .venv/bin/python bench/table_load.py --db postgresql+psycopg://.../db --workers 2
 """
 
 from __future__ import annotations
@@ -142,7 +143,12 @@ def main() -> int:
     parser.add_argument("--no-sockets", dest="sockets", action="store_false",
                         help="no WebSocket per table")
     parser.add_argument("--workers", type=int, default=1, help="server processes")
+    parser.add_argument("--db", help="the started server's database URL (default: a temporary "
+                                     "SQLite file; PostgreSQL for --workers 2 and more)")
     args = parser.parse_args()
+    if args.workers > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error("--workers: several workers share tables through PostgreSQL only "
+                     "(--db postgresql+psycopg://...)")
 
     load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     proc = None
@@ -150,8 +156,11 @@ def main() -> int:
     if args.url:
         base_url, db = args.url, "(the server's)"
     else:
-        tmp = tempfile.TemporaryDirectory(prefix="rebelote-bench-")
-        db = f"sqlite:///{tmp.name}/tables.sqlite3"
+        if args.db:
+            db = args.db
+        else:
+            tmp = tempfile.TemporaryDirectory(prefix="rebelote-bench-")
+            db = f"sqlite:///{tmp.name}/tables.sqlite3"
         proc, base_url = start_server(db, args.workers)
     parts = urlsplit(base_url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
