@@ -111,6 +111,16 @@ class Traffic:
         return len(by_version), checked
 
 
+#: WCAG 2.1 AA checks of a page as displayed: text contrast, controls' size (table_a11y.js).
+A11Y_JS = (Path(__file__).parent / "table_a11y.js").read_text()
+
+
+def accessible(page: Any) -> None:
+    found = page.evaluate(A11Y_JS)
+    assert not found["bad"], f"text below AA contrast: {found['bad']}"
+    assert not found["small"], f"controls smaller than 24x24: {found['small']}"
+
+
 def version(page: Any) -> str:
     return str(page.locator(".tbl").get_attribute("data-version"))
 
@@ -185,11 +195,20 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
     ctx = browser.new_context(viewport=PHONE if screen == "phone" else DESKTOP)
     page = ctx.new_page()
     traffic = Traffic(page, server)
+    page.goto(server + "/tables/new")
+    accessible(page)
     start(page, server, game)
     assert page.locator("#announce").count() == 1
     no_overflow(page)
+    accessible(page)
     deadline = time.monotonic() + 120
+    checked_play = False
     while not page.locator("#result").count() and time.monotonic() < deadline:
+        if not checked_play and page.locator(".cards .pc:disabled").count() and page.locator(
+                ".cards .pc.legal").count():
+            accessible(page)  # legal and disabled cards side by side
+            no_overflow(page)
+            checked_play = True
         if not act_once(page):
             page.wait_for_timeout(200)
     result = page.locator("#result")
@@ -200,6 +219,7 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
     assert "✓" in page.locator("#result .shuffle summary").inner_text()
     assert page.locator("#live").inner_text().strip()  # the screen reader's live region
     no_overflow(page)
+    accessible(page)
     page.screenshot(path=str(SHOTS / f"table-{game}-{screen}-result.png"), full_page=True)
     views, pages = traffic.check()
     assert views >= 2 and pages >= 2, (views, pages)
@@ -259,6 +279,7 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
     friend = friend_ctx.new_page()
     friend_traffic = Traffic(friend, server)
     friend.goto(invite)
+    accessible(friend)  # the join page
     friend.fill("input[name=name]", "Bo")
     friend.click("#join")
     friend.wait_for_selector(".tbl")
@@ -279,6 +300,8 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
         host.locator(".tbl").inner_text() + friend.locator(".tbl").inner_text()
     host.screenshot(path=str(SHOTS / "table-room-host.png"), full_page=True)
     friend.screenshot(path=str(SHOTS / "table-room-friend.png"), full_page=True)
+    accessible(host)
+    accessible(friend)
     for traffic in (host_traffic, friend_traffic):
         views, pages = traffic.check()
         assert views >= 2 and pages >= 2, (views, pages)
