@@ -217,7 +217,18 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
     assert re.search(r"Résultat de la donne 1", text)
     assert page.locator("#result .lines tbody tr").count() >= 2
     assert "✓" in page.locator("#result .shuffle summary").inner_text()
+    # the browser hashed the revealed seed and salt itself: the commitment it was shown
+    said = "() => document.querySelector('#browser-check').textContent.length > 0"
+    page.wait_for_function(said)
+    assert page.locator("#browser-check").text_content().startswith("✓")
     assert page.locator("#live").inner_text().strip()  # the screen reader's live region
+    if screen == "desktop":  # as if the server had shown another commitment before the deal
+        table_id = page.locator("#table").get_attribute("data-id")
+        page.evaluate("id => localStorage.setItem('rebelote.commit.' + id + '.1', "
+                      "'0'.repeat(64))", table_id)
+        page.reload()
+        page.wait_for_function(said)
+        assert page.locator("#browser-check").text_content().startswith("✗")
     no_overflow(page)
     accessible(page)
     page.screenshot(path=str(SHOTS / f"table-{game}-{screen}-result.png"), full_page=True)

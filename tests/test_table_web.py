@@ -203,6 +203,43 @@ def test_a_table_survives_a_restart(tmp_path: Path) -> None:
     assert again == view
 
 
+def test_the_api_checks_each_deal_s_shuffle_against_the_commitment_shown(tmp_path: Path) -> None:
+    """GET .../deals/{n}/verify recomputes the commitment from the revealed seed and salt and
+    deals the seed again: it is the one the player was shown before the deal. A salt changed
+    in the database afterwards (a server revealing another secret than the one it committed
+    to) gives another commitment than the one shown: the player who kept it sees the lie. (A
+    changed seed does not even replay: the table's actions no longer fit its cards.)"""
+    import json as jsonlib
+
+    import sqlalchemy
+
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    with TestClient(create_app(url)) as c:
+        t = new_table(c)
+        shown = t["commitment"]  # before the first card
+        view, rng = t, random.Random(3)
+        while view["deal"] == 1:
+            view = c.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                          json={"action": choose(view, rng)}).json()
+        r = c.get(f"/api/tables/{t['id']}/deals/1/verify", headers=auth(t["token"]))
+        assert r.status_code == 200, r.text
+        assert r.json()["verified"] is True and r.json()["commitment"] == shown
+        assert c.get(f"/api/tables/{t['id']}/deals/1/verify").status_code == 403
+        assert c.get(f"/api/tables/{t['id']}/deals/2/verify",
+                     headers=auth(t["token"])).status_code == 404
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:
+        data = jsonlib.loads(conn.execute(sqlalchemy.text(
+            "SELECT data FROM play_tables WHERE id = :i"), {"i": t["id"]}).scalar_one())
+        data["deals"][0]["salt"] = "0" * 32
+        conn.execute(sqlalchemy.text("UPDATE play_tables SET data = :d WHERE id = :i"),
+                     {"d": jsonlib.dumps(data), "i": t["id"]})
+    engine.dispose()
+    with TestClient(create_app(url)) as c:
+        r = c.get(f"/api/tables/{t['id']}/deals/1/verify", headers=auth(t["token"]))
+    assert r.status_code == 200 and r.json()["commitment"] != shown
+
+
 def test_slow_and_crashing_bots_never_block_a_table(client: TestClient) -> None:
     class Crash:
         name = "crash"

@@ -17,6 +17,42 @@
   }
   var socket = null, pollTimer = null, backoff = 1000, loading = false, again = false;
 
+  // The shuffle checked by this browser: it keeps each deal's commitment as first shown, and
+  // when the deal's seed and salt are revealed it hashes them itself (SHA-256 of "seed:salt")
+  // and compares with what it was shown before the deal.
+  function commitKey(deal) { return "rebelote.commit." + id + "." + deal; }
+  function store() { try { return window.localStorage; } catch (e) { return null; } }
+  function remember() {
+    var c = root.querySelector(".commit[data-commitment]"), s = store();
+    if (c && s && !s.getItem(commitKey(c.dataset.deal))) {
+      s.setItem(commitKey(c.dataset.deal), c.dataset.commitment);
+    }
+  }
+  function checkShuffle() {
+    var el = root.querySelector("#browser-check");
+    if (!el || el.dataset.done) return;
+    el.dataset.done = "1";
+    if (!(window.crypto && window.crypto.subtle && window.TextEncoder)) {
+      el.textContent = el.dataset.nocrypto;
+      return;
+    }
+    var data = new TextEncoder().encode(el.dataset.seed + ":" + el.dataset.salt);
+    window.crypto.subtle.digest("SHA-256", data).then(function (buf) {
+      var hex = Array.prototype.map.call(new Uint8Array(buf), function (b) {
+        return ("0" + b.toString(16)).slice(-2);
+      }).join("");
+      var s = store(), seen = s ? s.getItem(commitKey(el.dataset.deal)) : null;
+      el.dataset.computed = hex;
+      if (hex !== el.dataset.commitment || (seen && seen !== hex)) {
+        el.textContent = el.dataset.other;
+        el.classList.add("error");
+      } else {
+        el.textContent = seen ? el.dataset.same : el.dataset.unseen;
+      }
+    });
+  }
+  function shown() { remember(); checkShuffle(); }
+
   function currentVersion() {
     var inner = root.querySelector(".tbl");
     return inner ? parseInt(inner.dataset.version, 10) || version : version;
@@ -35,6 +71,7 @@
           root.innerHTML = html;
           if (window.htmx) window.htmx.process(root);
           announce();
+          shown();
           if (key) {
             var el = root.querySelector('[data-card="' + key + '"]') || document.getElementById(key);
             if (el && !el.disabled) el.focus();
@@ -78,8 +115,10 @@
   });
   document.body.addEventListener("htmx:afterSwap", function () {
     announce();
+    shown();
     var first = root.querySelector(".cards .pc.legal, .bids button, .bids input");
     if (first && root.contains(document.activeElement) === false) first.focus();
   });
+  shown();
   connect();
 })();

@@ -24,6 +24,7 @@ from starlette.requests import HTTPConnection
 from rebelote.errors import InputError
 from rebelote.rules import IllegalActionError
 from rebelote.store.tables import TableConflictError, TableNotFoundError
+from rebelote.table import verify_record
 from rebelote.web import schemas
 from rebelote.web.api import parse_if_match
 from rebelote.web.security import KEYS_COOKIE, KeyRing, read_json
@@ -83,6 +84,10 @@ VIEW: Final[dict[str, Any]] = {
 }
 RECORD: Final[dict[str, Any]] = {
     "type": "object", "required": ["hands", "auction", "tricks", "commitment", "seed", "salt"]}
+CHECK: Final[dict[str, Any]] = {
+    "type": "object", "required": ["deal", "commitment", "verified"],
+    "properties": {"deal": {"type": "integer"}, "commitment": {"type": "string"},
+                   "verified": {"type": "boolean"}, "error": {"type": "string"}}}
 ANALYSIS: Final[dict[str, Any]] = {
     "type": "object", "required": ["deal", "cards"],
     "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"}}}
@@ -232,6 +237,26 @@ def make_table_router(service: TableService) -> APIRouter:
                                     status_code=404)
             return JSONResponse(loaded.table.record(n), headers={
                 "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
+        return await answer(make)
+
+    @router.get("/{table_id}/deals/{n}/verify", summary="The shuffle of a finished deal "
+                "checked: the commitment shown before the deal recomputed from the revealed "
+                "seed and salt, the seed's deck dealt again, every call and card replayed",
+                openapi_extra=_doc(None, 200, CHECK, "The check", *_READ))
+    async def verify(table_id: str, n: int, request: Request) -> JSONResponse:
+        async def make() -> JSONResponse:
+            loaded = await service.load(table_id)
+            service.seat_of(loaded, bearer(request, table_id))
+            if not 1 <= n <= len(loaded.table.replay.finished):
+                return JSONResponse({"error": f"n: deal {n} of this table is not finished"},
+                                    status_code=404)
+            record = loaded.table.record(n)
+            out: dict[str, Any] = {"deal": n, "commitment": record["commitment"]}
+            try:
+                out |= verify_record(record)
+            except InputError as e:
+                out |= {"verified": False, "error": str(e)}
+            return JSONResponse(out)
         return await answer(make)
 
     @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "

@@ -89,6 +89,19 @@ FR: Final[dict[str, str]] = {
         "La graine et le sel révélés redonnent l'engagement affiché avant la donne, et les "
         "cartes distribuées : vérifié.",
     "Verification failed": "Échec de la vérification",
+    "Your browser recomputed the commitment: it is the one shown before the deal.":
+        "Votre navigateur a recalculé l'engagement : c'est celui affiché avant la donne.",
+    "Your browser recomputed the commitment: it is NOT the one shown before the deal.":
+        "Votre navigateur a recalculé l'engagement : ce n'est PAS celui affiché avant la "
+        "donne.",
+    "Your browser recomputed the commitment from the seed and salt; it did not see this deal "
+    "before it ended.":
+        "Votre navigateur a recalculé l'engagement depuis la graine et le sel ; il n'a pas vu "
+        "cette donne avant sa fin.",
+    "This browser cannot compute SHA-256 on a page served without HTTPS: check the record "
+    "with rebelote verify.":
+        "Ce navigateur ne calcule pas de SHA-256 sur une page servie sans HTTPS : vérifiez "
+        "l'enregistrement avec rebelote verify.",
     "Invite friends": "Inviter des amis",
     "Join code": "Code",
     "Invite link": "Lien d'invitation",
