@@ -14,6 +14,7 @@ import pytest
 import rebelote.table.model
 import rebelote.table.shuffle
 import rebelote.table.view
+import rebelote.web.table.words
 from rebelote.bots import make_bot
 from rebelote.cards import SEATS
 from rebelote.deal import PLAY
@@ -31,7 +32,7 @@ from table_helpers import cards_in, cards_in_html, counting_entropy, leaks
 
 
 @pytest.mark.parametrize("module", [rebelote.table.model, rebelote.table.shuffle,
-                                    rebelote.table.view])
+                                    rebelote.table.view, rebelote.web.table.words])
 def test_doctests(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 

@@ -292,6 +292,7 @@ def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestCli
         form = client.get("/tables/new").text
         for spec in ("random", "levelled", "levelled:fast", "levelled:deep"):
             assert f'<option value="{spec}"' in form
+        assert ">recherche (pimc) · rapide</option>" in form  # the specs said in words
         t = new_table(client, bots={"N": "Levelled:Deep", "E": "levelled:fast",
                                     "W": "random"})
         assert t["seats"]["N"]["bot"] == "levelled:deep"

@@ -61,6 +61,7 @@ def environment(lang: str) -> Environment:
         red=words.is_red,
         bid_said=lambda bid: words.bid_words(bid, lang),
         seat_said=lambda seat: words.seat_word(seat, lang),
+        bot_said=lambda spec: words.bot_words(spec, lang),
     )
     env.filters["num"] = lambda value: i18n.number(int(value), lang)
     return env

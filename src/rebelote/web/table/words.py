@@ -186,6 +186,31 @@ def is_red(card: str) -> bool:
     return card[1] in ("H", "D")
 
 
+#: The bots of the registry as the start form names them (a spec it does not know is shown as
+#: it is written).
+_BOT_WORDS: Final = {"random": "random play", "heuristic": "heuristic (quick)",
+                     "pimc": "search (pimc)"}
+_LEVEL_WORDS: Final = {"default": "about a quarter of a second a card", "fast": "fast",
+                       "strong": "strong"}
+FR.update({"random play": "au hasard", "heuristic (quick)": "heuristique (rapide)",
+           "search (pimc)": "recherche (pimc)",
+           "about a quarter of a second a card": "un quart de seconde par carte",
+           "strong": "fort"})
+
+
+def bot_words(spec: str, lang: str) -> str:
+    """A bot's spec as the start form says it: ``recherche (pimc) · rapide`` for ``pimc:fast``.
+
+    >>> bot_words("pimc:fast", "fr"), bot_words("heuristic", "en"), bot_words("odd:9", "fr")
+    ('recherche (pimc) · rapide', 'heuristic (quick)', 'odd · 9')
+    """
+    name, _, level = spec.partition(":")
+    out = tr(lang, _BOT_WORDS.get(name, name))
+    if level:
+        out += " · " + tr(lang, _LEVEL_WORDS.get(level, level))
+    return out
+
+
 def bid_words(bid: str, lang: str) -> str:
     """A call as said: ``90 cœur``, ``passe``, ``capot pique``, ``coinche``."""
     return " ".join(tr(lang, w) for w in bid.split())
