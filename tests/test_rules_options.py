@@ -10,6 +10,7 @@ from rebelote.rules import (
     ALL_TRUMP,
     HEARTS,
     NO_TRUMP,
+    OPTION_NAMES,
     Rules,
     RulesError,
     option_from_text,
@@ -47,6 +48,13 @@ def test_a_coinche_doubles_and_a_surcoinche_multiplies_by_the_option(
         surcoinche: int, multipliers: tuple[int, int, int]) -> None:
     rules = Rules.preset("ffb", "contree").replace(surcoinche=surcoinche)
     assert tuple(rules.coinche_multiplier(c) for c in (1, 2, 4)) == multipliers
+
+
+def test_the_options_are_every_field_but_the_game_and_the_rule_sets_name() -> None:
+    rules = Rules.preset("house", "belote")
+    assert tuple(rules.options()) == OPTION_NAMES
+    assert "game" not in rules.options() and "name" not in rules.options()
+    assert rules.options()["no_trump_aces"] == 11
 
 
 def test_the_undertrump_flag_reads_the_option() -> None:

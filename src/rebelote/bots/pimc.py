@@ -39,7 +39,7 @@ from typing import Final
 
 from rebelote.auction import PASS, Bid
 from rebelote.bots.heuristic import HeuristicBot, contract_points
-from rebelote.cards import TEAMS, Mask
+from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
 from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
 from rebelote.observation import Observation
@@ -159,7 +159,7 @@ def hopeless(obs: Observation, legal: list[Bid]) -> bool:
         if obs.turned < 0:
             return False
         hand = obs.hand | 1 << obs.turned
-        modes = {obs.turned >> 3 if b.kind == "take" else b.trump for b in legal
+        modes = {suit_of(obs.turned) if b.kind == "take" else b.trump for b in legal
                  if b.kind in ("take", "suit")}
         floor = 86.0
     else:
@@ -250,13 +250,13 @@ def world_weight(world: DealState, obs: Observation) -> float:
         hand = hands[seat]
         if rules.game == "belote":
             if bid.kind in ("take", "suit"):
-                trump = turned >> 3 if bid.kind == "take" else bid.trump
+                trump = suit_of(turned) if bid.kind == "take" else bid.trump
                 if trump >= 4:
                     continue
                 e = contract_points(hand | 1 << turned, trump, rules.declarations)
                 weight *= max(FLOOR, _logistic((e - 76.0) / BID_SCALE))
             elif bid == PASS and turned >= 0:
-                e = contract_points(hand | 1 << turned, turned >> 3, rules.declarations)
+                e = contract_points(hand | 1 << turned, suit_of(turned), rules.declarations)
                 weight *= max(FLOOR, _logistic((96.0 - e) / PASS_SCALE))
         else:
             if bid.kind == "value" and bid.trump >= 0:
@@ -451,7 +451,7 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
     contract = obs.contract if holder >= 0 else None
     # the trump modes worth solving: the contract in force, and the seat's own bids, the most
     # promising few by the hand's evaluation
-    own = {obs.turned >> 3 if b.kind == "take" else b.trump for b in legal
+    own = {suit_of(obs.turned) if b.kind == "take" else b.trump for b in legal
            if b.kind in ("take", "suit", "value") and (b.kind == "take" or b.trump >= 0)}
     hand = obs.hand | (1 << obs.turned if rules.game == "belote" and obs.turned >= 0 else 0)
     ranked = sorted(own, key=lambda t: -contract_points(hand, t, rules.declarations))
@@ -583,7 +583,7 @@ def _call_mark(action: Bid, obs: Observation, played: dict[tuple[int, int], Play
         start, pts = got
         return Marker(start, holder, contract, mult).mark(0, pts[0], pts[0] > 0, team)
     if action.kind == "take":
-        mode = obs.turned >> 3
+        mode = suit_of(obs.turned)
     elif action.kind in ("suit", "value") and action.trump >= 0:
         mode = action.trump
     else:

@@ -33,7 +33,7 @@ def playout(state: DealState, rng: random.Random) -> DealState:
     if phase != PLAY:
         raise IllegalActionError("playout", "the deal is not in its play")
     step = auction.step
-    ot, mu = rules.overtrump_partner, rules.undertrump == "must"
+    ot, mu = rules.overtrump_partner, rules.must_undertrump
     values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
     hands = list(hands_now)
     declared = list(declared_now)
