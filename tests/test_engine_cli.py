@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import hashlib
 import json
 import subprocess
 import sys
@@ -117,3 +118,25 @@ def test_random_deals_played_out_equal_random_bots_card_by_card(game: str) -> No
     fast = deal_records(rules, 5, 40, [RandomBot() for _ in range(4)])
     slow = deal_records(rules, 5, 40, [_SteppingRandomBot() for _ in range(4)])
     assert fast == slow and sum(1 for r in fast if r["tricks"]) > 5
+
+
+#: sha256 of ``rebelote deal --game G --bots random --seed S --count 500``'s output, written by
+#: the engine before its fast paths (play-out, record encoding, light start) were added: the
+#: fast paths must write the same records byte for byte. A change of the rules or of the
+#: random bot that changes the records legitimately changes these digests too.
+GOLDEN_DIGESTS = {
+    ("belote", 1): "00d43669f27d0f13a2a5173e3ab098e5cd085b5ee2b58f5b745811cd005a6f81",
+    ("belote", 2): "d30f428dcc4bbd0f224321b21d496f58d1ccfe934847bdb3e32d3a1c31dd02ea",
+    ("coinche", 1): "d9c649ff8b8458cd9105bebd9750431f07d07bffd5f629a3736d9e0d51554857",
+    ("contree", 2): "d812ec9e976aff84d99eb66b9c43bb8050a9c2d3276775daba4ce9467eff656c",
+}
+
+
+@pytest.mark.parametrize(("game", "seed"), list(GOLDEN_DIGESTS))
+def test_deal_writes_the_same_bytes_as_before_its_fast_paths(game: str, seed: int) -> None:
+    out = subprocess.run([sys.executable, "-m", "rebelote.cli", "deal", "--game", game,
+                          "--bots", "random", "--seed", str(seed), "--count", "500"],
+                         capture_output=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count(b"\n") == 500
+    assert hashlib.sha256(out.stdout).hexdigest() == GOLDEN_DIGESTS[game, seed]
