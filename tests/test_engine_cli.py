@@ -140,3 +140,64 @@ def test_deal_writes_the_same_bytes_as_before_its_fast_paths(game: str, seed: in
     assert out.returncode == 0, out.stderr
     assert out.stdout.count(b"\n") == 500
     assert hashlib.sha256(out.stdout).hexdigest() == GOLDEN_DIGESTS[game, seed]
+
+
+def test_the_light_deal_options_are_the_typer_commands() -> None:
+    from typer.main import get_command
+
+    from rebelote.cli import app
+    from rebelote.commands._deal import DEAL_OPTIONS
+
+    command = get_command(app).commands["deal"]  # type: ignore[attr-defined]
+    typer_options = {p.name: p.default for p in command.params if p.name != "help"}
+    assert typer_options == DEAL_OPTIONS
+
+
+@pytest.mark.parametrize("args", [
+    ["--help"], ["--game"], ["--seed", "-3"], ["--count", "1e3"], ["--count", "٣"],
+    ["--count", "3", "extra"], ["--nobody", "x"], ["-h"], ["--game", "--count", "3"],
+])
+def test_deal_options_that_are_not_plain_go_to_typer(args: list[str]) -> None:
+    from rebelote.commands._deal import read_deal_options
+
+    assert read_deal_options(args) is None
+
+
+def test_plain_deal_options_are_read_like_typer_reads_them() -> None:
+    from rebelote.commands._deal import read_deal_options
+
+    assert read_deal_options([]) == {}
+    assert read_deal_options(["--game=belote", "--count", "0030", "--seed=7", "--rules",
+                              "contree:ffb", "--bots", "random,heuristic,random,random",
+                              "--dealer", "s", "--options", '{"target": 500}',
+                              "--game", "coinche"]) == {
+        "game": "coinche", "count": 30, "seed": 7, "rules": "contree:ffb",
+        "bots": "random,heuristic,random,random", "dealer": "s", "options": '{"target": 500}'}
+
+
+@pytest.mark.parametrize("args", [
+    ["--game", "belote", "--seed", "3", "--count", "4", "--dealer", "w"],
+    ["--game=contree", "--rules", "ffb", "--count=3", "--bots", "heuristic,random,random,random"],
+    ["--bots", "random,deep-blue,random,random"], ["--dealer", "X"], ["--count", "0"],
+    ["--options", "{bad"], ["--game", "tarot"], ["--rules", "contree:nonsense"],
+])
+def test_the_light_start_answers_deal_like_the_typer_command(args: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from rebelote.cli import app
+
+    light = run("deal", *args)
+    typer = CliRunner().invoke(app, ["deal", *args])
+    assert (light.returncode, light.stdout, light.stderr) == \
+        (typer.exit_code, typer.stdout, typer.stderr)
+
+
+def test_rebelote_deal_starts_without_typer_pydantic_or_the_other_commands() -> None:
+    out = subprocess.run([sys.executable, "-X", "importtime", "-m", "rebelote.cli", "deal",
+                          "--game", "belote", "--count", "2"],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and len(lines(out.stdout)) == 2
+    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines()}
+    assert "rebelote.record" in imported
+    for heavy in ("typer", "click", "pydantic", "rebelote.commands.arena", "rebelote.jsonio"):
+        assert heavy not in imported

@@ -1,90 +1,45 @@
-"""The ``rebelote`` command line (Typer): JSON lines in, JSON lines out (docs/interfaces.md).
+"""The ``rebelote`` program (docs/interfaces.md): its start, kept light.
 
-``score`` and ``legal`` live here; other commands are plugins in :mod:`rebelote.commands`, each
-module defining ``register(app)``.
+The commands are a Typer application (:mod:`rebelote.commands._app`); importing Typer (and the
+pydantic it reads options with) and every command plugin costs more than playing 3000 random
+deals. ``rebelote deal`` with plain options (:func:`rebelote.commands._deal.read_deal_options`)
+is answered without them, by the same function as the Typer command; every other command line,
+``--help`` and mistakes included, goes to the Typer application.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
-from rebelote import __version__
-from rebelote.commands._lines import answer_lines, closing_input
-from rebelote.jsonio import answer_legal, answer_score
-
-app = typer.Typer(
-    name="rebelote",
-    help="Belote and Coinche: exact scoring, legal cards, deals, a point counter and a table.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-INPUT_HELP = "A file of JSON objects, one per line; '-' or nothing for standard input."
+__all__ = ["main"]  # and ``app``, by __getattr__
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"rebelote {__version__}")
-        raise typer.Exit()
+def __getattr__(name: str) -> typer.Typer:
+    """``rebelote.cli.app``: the Typer application, imported when first asked for."""
+    if name == "app":
+        from rebelote.commands._app import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@app.callback()
-def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
-) -> None:
-    """Belote and Coinche: exact scoring, legal cards, deals, a point counter and a table."""
-
-
-@app.command()
-def score(
-    file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Add the result card's lines.")]
-    = False,
-) -> None:
-    """Score deal summaries and games: one JSON answer per line (docs/interfaces.md)."""
-    with closing_input(file) as stream:
-        code = answer_lines(stream, lambda obj: answer_score(obj, explain))
-    raise typer.Exit(code)
-
-
-@app.command()
-def legal(file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None) -> None:
-    """The cards a player may play; a full trick's winner and points."""
-    with closing_input(file) as stream:
-        code = answer_lines(stream, answer_legal)
-    raise typer.Exit(code)
-
-
-def _load_plugins() -> None:
-    import rebelote.commands as commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        try:
-            module = importlib.import_module(f"rebelote.commands.{info.name}")
-        except Exception as e:  # one broken plugin must not take the other commands down
-            print(f"rebelote: the {info.name} commands are unavailable: {e}", file=sys.stderr)
-            continue
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(app)
-
-
-_load_plugins()
-
-
-def main() -> None:
-    """The console entry point."""
+def main(argv: list[str] | None = None) -> None:
+    """The console entry point (``argv``: the arguments, ``sys.argv[1:]`` by default)."""
+    args = sys.argv[1:] if argv is None else argv
     try:
-        app()
+        if args[:1] == ["deal"]:
+            from rebelote.commands._deal import read_deal_options, run_deal
+
+            options = read_deal_options(args[1:])
+            if options is not None:
+                sys.exit(run_deal(**options))
+        from rebelote.commands._app import app
+
+        app(args=args)
     except KeyboardInterrupt:
         sys.exit(130)
 

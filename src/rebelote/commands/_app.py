@@ -1,0 +1,84 @@
+"""The ``rebelote`` command line's Typer application: JSON lines in, JSON lines out
+(docs/interfaces.md). The program starts in :mod:`rebelote.cli`, which imports this module
+(Typer, pydantic and every command) only when the command needs it.
+
+``score`` and ``legal`` live here; other commands are plugins in :mod:`rebelote.commands`, each
+module defining ``register(app)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from typing import Annotated
+
+import typer
+
+from rebelote import __version__
+from rebelote.commands._lines import answer_lines, closing_input
+from rebelote.jsonio import answer_legal, answer_score
+
+app = typer.Typer(
+    name="rebelote",
+    help="Belote and Coinche: exact scoring, legal cards, deals, a point counter and a table.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+INPUT_HELP = "A file of JSON objects, one per line; '-' or nothing for standard input."
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"rebelote {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Belote and Coinche: exact scoring, legal cards, deals, a point counter and a table."""
+
+
+@app.command()
+def score(
+    file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Add the result card's lines.")]
+    = False,
+) -> None:
+    """Score deal summaries and games: one JSON answer per line (docs/interfaces.md)."""
+    with closing_input(file) as stream:
+        code = answer_lines(stream, lambda obj: answer_score(obj, explain))
+    raise typer.Exit(code)
+
+
+@app.command()
+def legal(file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None) -> None:
+    """The cards a player may play; a full trick's winner and points."""
+    with closing_input(file) as stream:
+        code = answer_lines(stream, answer_legal)
+    raise typer.Exit(code)
+
+
+def _load_plugins() -> None:
+    import rebelote.commands as commands
+
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        try:
+            module = importlib.import_module(f"rebelote.commands.{info.name}")
+        except Exception as e:  # one broken plugin must not take the other commands down
+            print(f"rebelote: the {info.name} commands are unavailable: {e}", file=sys.stderr)
+            continue
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(app)
+
+
+_load_plugins()
+

@@ -1,0 +1,146 @@
+"""``rebelote deal`` without the command line framework: the deals played by bots and written as
+records, and a light reading of the command's options.
+
+The Typer command (:mod:`rebelote.commands.engine`) and the start of the ``rebelote`` program
+(:func:`rebelote.cli.main`) both write deals with :func:`run_deal`. The program answers
+``rebelote deal`` with plain options (``--game belote``, ``--count=3000``) without importing
+Typer and pydantic, which cost more than 3000 random deals (docs/engine.md); anything else
+(``--help``, an unknown option, a number that is not plain digits) goes through Typer, which
+reads it and explains the mistake as for every command.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from rebelote.cards import SEATS
+from rebelote.deal import OVER, PLAY, DealState
+from rebelote.errors import RulesError
+from rebelote.observation import observe
+from rebelote.record import record_of
+from rebelote.rules import Rules, parse_rules, seat_step
+
+if TYPE_CHECKING:
+    from rebelote.bots import Bot
+
+#: The options of ``rebelote deal`` and their defaults (the Typer command declares the same;
+#: a test holds the two equal). ``None``: no default.
+DEAL_OPTIONS: Final[dict[str, str | int | None]] = {
+    "game": "coinche",
+    "rules": None,
+    "seed": 0,
+    "count": 1,
+    "bots": "random",
+    "dealer": "N",
+    "options": None,
+}
+_NUMBERS: Final = frozenset({"seed", "count"})
+
+
+def parse_bots(text: str) -> list[Bot]:
+    """``random`` for every seat, or four names ``N,E,S,W``; :class:`ValueError` otherwise."""
+    from rebelote.bots import make_bot
+
+    names = [t.strip() for t in text.split(",")]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4:
+        raise ValueError(f"--bots: one bot name or four (N,E,S,W), not {len(names)}")
+    return [make_bot(n) for n in names]
+
+
+def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealState:
+    """Play a deal to its end, each seat's bot acting on that seat's observation. When every
+    seat's bot plays uniformly random legal cards (``uniform_play``), the cards are played by
+    :meth:`DealState.playout`, which draws the same cards from ``rng`` without building a
+    state and an observation per card."""
+    uniform = all(getattr(b, "uniform_play", False) for b in bots)
+    while state.phase != OVER:
+        if uniform and state.phase == PLAY:
+            return state.playout(rng)
+        seat = state.player
+        state = state.apply(bots[seat].act(observe(state, seat), rng))
+    return state
+
+
+def deal_records(rules: Rules, seed: int, count: int, bots: list[Bot], dealer: int = 0
+                 ) -> list[dict[str, Any]]:
+    """``count`` deals played by ``bots`` from ``seed``, the dealer moving every deal."""
+    rng = random.Random(seed)
+    out = []
+    step = seat_step(rules)
+    for _ in range(count):
+        state = play_deal(DealState.new(rules, dealer, rng=rng), bots, rng)
+        out.append(record_of(state))
+        dealer = (dealer + step) % 4
+    return out
+
+
+def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, count: int = 1,
+             bots: str = "random", dealer: str = "N", options: str | None = None,
+             out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Play ``count`` deals and write their records to ``out`` (standard output), one JSON line
+    each; the exit status: 0, or 2 after a message on ``err`` naming the bad option."""
+    out = out or sys.stdout
+    try:
+        opts = json.loads(options) if options else None
+        if rules is not None and ":" in rules:
+            chosen = parse_rules(rules)
+            chosen = chosen.replace(**opts) if opts else chosen
+        else:
+            chosen = Rules.from_options(rules, game, opts)
+        players = parse_bots(bots)
+        if dealer.strip().upper() not in SEATS:
+            raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")
+        if count < 0:
+            raise ValueError("--count: must be 0 or more")
+    except json.JSONDecodeError as e:
+        print(f"rebelote: --options: not JSON: {e.msg}", file=err or sys.stderr, flush=True)
+        return 2
+    except (ValueError, RulesError) as e:
+        print(f"rebelote: {e}", file=err or sys.stderr, flush=True)
+        return 2
+    first = SEATS.index(dealer.strip().upper())
+    rng = random.Random(seed)
+    step = seat_step(chosen)
+    write = out.write
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    for _ in range(count):
+        state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
+        write(dumps(record_of(state)) + "\n")
+        first = (first + step) % 4
+    out.flush()
+    return 0
+
+
+def read_deal_options(args: list[str]) -> dict[str, Any] | None:
+    """The options of ``rebelote deal ARGS`` when they are all plain (``--name value`` or
+    ``--name=value`` of :data:`DEAL_OPTIONS`, no value starting with ``-``, numbers in plain
+    digits), else ``None``: the command line framework reads them and explains any mistake."""
+    got: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--"):
+            return None
+        name, eq, value = arg[2:].partition("=")
+        if name not in DEAL_OPTIONS:
+            return None
+        if not eq:
+            if i + 1 >= len(args):
+                return None
+            value = args[i + 1]
+            i += 1
+        i += 1
+        if value.startswith("-"):  # a negative number, or an option where a value should be
+            return None
+        if name in _NUMBERS:
+            if not (value.isascii() and value.isdigit() and len(value) <= 18):
+                return None
+            got[name] = int(value)
+        else:
+            got[name] = value
+    return got
