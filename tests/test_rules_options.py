@@ -98,6 +98,7 @@ def test_number_options_are_read_as_numbers() -> None:
     ("generale_value", 505, "must be a positive multiple of ten, not 505"),
     ("generale_value", 0, "must be a positive multiple of ten, not 0"),
     ("generale_value", False, "must be a positive multiple of ten, not False"),
+    ("generale_value", "600", "must be a positive multiple of ten, not '600'"),
     ("declarations", 1, "must be true or false, not 1"),
     ("surcoinche", True, "True is not one of 4, 3"),
     ("rounding", "up", "'up' is not one of nearest, six_up, none"),
