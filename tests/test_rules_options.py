@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rebelote.cards import parse_cards
+from rebelote.errors import IllegalActionError
 from rebelote.rules import (
     ALL_TRUMP,
     HEARTS,
@@ -18,6 +19,7 @@ from rebelote.rules import (
     parse_trump,
     round_mark,
     trick_points,
+    trick_winner,
 )
 
 
@@ -142,6 +144,12 @@ def test_trick_points_read_the_rule_sets_card_values() -> None:
     aces = parse_cards(["AS", "AH"])
     assert trick_points(aces, NO_TRUMP) == 38
     assert trick_points(aces, NO_TRUMP, Rules.preset("house", "coinche")) == 22
+
+
+def test_an_empty_trick_has_no_winner() -> None:
+    with pytest.raises(IllegalActionError) as e:
+        trick_winner([], HEARTS)
+    assert (e.value.field, e.value.reason) == ("trick", "an empty trick has no winner")
 
 
 def test_a_trump_that_cannot_be_read_is_refused_with_the_choices() -> None:
