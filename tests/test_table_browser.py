@@ -232,6 +232,22 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
     no_overflow(page)
     accessible(page)
     page.screenshot(path=str(SHOTS / f"table-{game}-{screen}-result.png"), full_page=True)
+    if screen == "phone" and game == "coinche":  # the deal analysed by the solver, card by card
+        from rebelote.table.analysis import solver_available
+
+        if solver_available():
+            page.click("#analysis-link")
+            page.wait_for_selector("#analysis")
+            assert page.locator("#analysis tbody tr").count() == 32
+            assert page.locator("#totals tbody tr").count() == 4
+            no_overflow(page)
+            fits = page.evaluate("() => { const t = document.querySelector('#analysis'); "
+                                 "return [t.scrollWidth, t.parentElement.clientWidth]; }")
+            assert fits[0] <= fits[1], f"the analysis is {fits[0]} px wide in {fits[1]} px"
+            accessible(page)
+            page.screenshot(path=str(SHOTS / "table-analysis-phone.png"), full_page=True)
+            page.go_back()
+            page.wait_for_selector("#result")
     views, pages = traffic.check()
     assert views >= 2 and pages >= 2, (views, pages)
     ctx.close()
