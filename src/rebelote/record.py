@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -33,6 +34,7 @@ from rebelote.summary import summary_rules
 
 __all__ = [
     "check_record",
+    "record_line",
     "record_of",
     "replay_record",
     "result_of",
@@ -97,6 +99,106 @@ def record_of(state: DealState) -> dict[str, Any]:
         out["held_over"] = state.held_over
     out["result"] = result_of(state)
     return out
+
+
+#: The JSON encoder of records (``rebelote deal`` writes one record a line with it).
+_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
+#: Each card's and each seat's name as a JSON string, and per suit and byte of a mask the
+#: JSON strings of its cards (lowest first).
+_JNAMES: Final = tuple(_encode(n) for n in _NAMES)
+_JSEATS: Final = tuple(_encode(n) for n in SEATS)
+_JNAMES8: Final = tuple(tuple(tuple(_encode(n) for n in names) for names in suit)
+                        for suit in _NAMES8)
+_HANDS_KEYS: Final = tuple(f"{_encode(n)}: [" for n in SEATS)
+#: The JSON text of the strings, the rule sets' first fields and the declarations seen so far
+#: (bounded: beyond _CACHED entries each is encoded again).
+_CACHED: Final = 4096
+_jstrings: dict[str, str] = {}
+_jheads: dict[Rules, str] = {}
+_jcombos: dict[tuple[str, int], str] = {}
+
+
+def _jstr(text: str) -> str:
+    got = _jstrings.get(text)
+    if got is None:
+        got = _encode(text)
+        if len(_jstrings) < _CACHED:
+            _jstrings[text] = got
+    return got
+
+
+def _jint(value: object) -> str:
+    return str(value) if type(value) is int else _encode(value)
+
+
+def _jhead(rules: Rules) -> str:
+    """``{"game": ..., "rules": ..., "options": ..., "dealer": `` for a rule set."""
+    got = _jheads.get(rules)
+    if got is None:
+        got = (f'{{"game": {_encode(rules.game)}, "rules": {_encode(rules.name)}, '
+               f'"options": {_encode(_changed_options(rules))}, "dealer": ')
+        if len(_jheads) < _CACHED:
+            _jheads[rules] = got
+    return got
+
+
+def _jcombo(combo: Combo) -> str:
+    key = (combo.kind, combo.cards)
+    got = _jcombos.get(key)
+    if got is None:
+        got = _encode(combo.to_json())
+        if len(_jcombos) < _CACHED:
+            _jcombos[key] = got
+    return got
+
+
+def _jcards(mask: int) -> str:
+    """The JSON strings of the cards of a mask, lowest first, separated by ``, ``."""
+    j = _JNAMES8
+    return ", ".join([*j[0][mask & 255], *j[1][mask >> 8 & 255], *j[2][mask >> 16 & 255],
+                      *j[3][mask >> 24 & 255]])
+
+
+def record_line(state: DealState) -> str:
+    """The record of a finished deal as one line of JSON, without building the record:
+    ``json.JSONEncoder(ensure_ascii=False).encode(record_of(state))``, character for character
+    (held equal by the tests); ``rebelote deal`` writes its records with it."""
+    if not state.is_terminal:
+        raise IllegalActionError("record", "the deal is not over")
+    rules = state.rules
+    void = state.is_void
+    hands = state.hands if void else state.start_hands
+    keys = _HANDS_KEYS
+    parts = [_jhead(rules), _JSEATS[state.dealer], ', "hands": {',
+             keys[0], _jcards(hands[0]), "], ", keys[1], _jcards(hands[1]), "], ",
+             keys[2], _jcards(hands[2]), "], ", keys[3], _jcards(hands[3]), ']}, "turned": ',
+             _JNAMES[state.turned] if state.turned >= 0 else "null"]
+    if void and rules.game == "belote":
+        parts.append(', "stock": [')
+        parts.append(", ".join([_JNAMES[c] for c in state.stock]))
+        parts.append("]")
+    seats = _JSEATS
+    parts.append(', "auction": [')
+    parts.append(", ".join([f"[{seats[s]}, {_jstr(str(b))}]" for s, b in state.auction.history]))
+    parts.append('], "declarations": {')
+    if not void:
+        parts.append(", ".join([f"{seats[s]}: [{', '.join([_jcombo(c) for c in d])}]"
+                                for s, d in enumerate(state.declared) if d]))
+    parts.append('}, "tricks": [')
+    names = _JNAMES
+    parts.append(", ".join([f"[{seats[lead]}, {names[t[0]]}, {names[t[1]]}, {names[t[2]]}, "
+                            f"{names[t[3]]}]" for lead, t in state.tricks]))
+    parts.append("]")
+    if state.held_over:
+        parts.append(f', "held_over": {_jint(state.held_over)}')
+    score = state.score()
+    parts.append(f', "result": {{"outcome": {_jstr(score.outcome)}, "score": {{"NS": '
+                 f'{_jint(score.score[0])}, "EW": {_jint(score.score[1])}}}')
+    if not void:
+        parts.append(f', "points": {{"NS": {_jint(score.points[0])}, "EW": '
+                     f"{_jint(score.points[1])}}}")
+    parts.append("}}")
+    return "".join(parts)
 
 
 def result_of(state: DealState) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from rebelote.cards import SEATS
 from rebelote.deal import OVER, PLAY, DealState
 from rebelote.errors import RulesError
 from rebelote.observation import observe
-from rebelote.record import record_of
+from rebelote.record import record_line, record_of
 from rebelote.rules import Rules, parse_rules, seat_step
 
 if TYPE_CHECKING:
@@ -107,10 +107,9 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
     rng = random.Random(seed)
     step = seat_step(chosen)
     write = out.write
-    dumps = json.JSONEncoder(ensure_ascii=False).encode
     for _ in range(count):
         state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
-        write(dumps(record_of(state)) + "\n")
+        write(record_line(state) + "\n")
         first = (first + step) % 4
     out.flush()
     return 0

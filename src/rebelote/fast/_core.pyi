@@ -11,3 +11,9 @@ def playout(hands: Sequence[int], trump: int, leader: int, trick: Sequence[int],
 def random_playouts(hands: Sequence[int], trump: int, leader: int, overtrump_partner: bool,
                     must_undertrump: bool, step: int, above: Sequence[int],
                     values: Sequence[int], count: int, seed: int) -> tuple[int, int]: ...
+def random_play(hands: Sequence[int], trump: int, leader: int, trick: Sequence[int],
+                overtrump_partner: bool, must_undertrump: bool, step: int,
+                above: Sequence[int], values: Sequence[int], belote_cards: int,
+                draws: Sequence[float]
+                ) -> tuple[list[int], list[int], int, int, int, int,
+                           tuple[int, int, int, int], list[tuple[int, int]]]: ...

@@ -252,3 +252,63 @@ def random_playouts(hands, int trump, int leader, bint overtrump_partner,
             ns += out[0]
             ew += out[1]
     return ns, ew
+
+
+def random_play(hands, int trump, int leader, trick, bint overtrump_partner,
+                bint must_undertrump, int step, above, values, int belote_cards, draws):
+    """The play of a deal to its end from ``hands`` and the cards of ``trick`` (led by
+    ``leader``), as :func:`rebelote.fast.playout.reference_playout` plays it: for each ``u`` of
+    ``draws`` (floats in [0, 1), one per card left), the card ``legal[int(u * len(legal))]`` of
+    the legal cards lowest first. Returns the cards played (in order), the leader of each
+    trick completed, the card points of NS and of EW in those tricks (no dix de der), the mask
+    of the seats that won one of them, the last trick's winner, the hands left and the
+    ``(seat, card)`` of each card of ``belote_cards`` played, in order."""
+    cdef Tables t
+    cdef uint32_t h[4]
+    cdef int cards[4]
+    cdef int n = len(trick)
+    cdef int i, seat, count, card, win, team
+    cdef int winners = 0
+    cdef int pts[2]
+    cdef double u
+    cdef uint32_t legal
+    if n > 3:
+        raise ValueError("trick: at most three cards before the player")
+    fill(&t, trump, overtrump_partner, must_undertrump, above, values)
+    for i in range(4):
+        h[i] = hands[i]
+    for i in range(n):
+        cards[i] = trick[i]
+    win = c_winner(&t, cards, n) if n else 0
+    pts[0] = 0
+    pts[1] = 0
+    played = []
+    leaders = []
+    belote = []
+    for x in draws:
+        u = x
+        seat = (leader + step * n) & 3
+        legal = c_legal(&t, h[seat], cards, n, win)
+        count = __builtin_popcount(legal)
+        if count == 0:
+            raise ValueError(f"hands: the seat {seat} has no card to play")
+        card = nth_bit(legal, <int> (u * count))
+        h[seat] &= ~(1u << card)
+        if n and (t.beaters[cards[win]] >> card) & 1:
+            win = n
+        cards[n] = card
+        n += 1
+        played.append(card)
+        if (belote_cards >> card) & 1:
+            belote.append((seat, card))
+        if n < 4:
+            continue
+        leaders.append(leader)
+        leader = (leader + step * win) & 3
+        pts[leader & 1] += (t.values[cards[0]] + t.values[cards[1]] + t.values[cards[2]]
+                            + t.values[cards[3]])
+        winners |= 1 << leader
+        n = 0
+        win = 0
+    return (played, leaders, pts[0], pts[1], winners, leader, (h[0], h[1], h[2], h[3]),
+            belote)
