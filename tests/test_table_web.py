@@ -400,6 +400,27 @@ def test_pages_start_play_and_join(client: TestClient) -> None:
     assert "Invite friends" in english.text
 
 
+def test_the_start_form_offers_contrees_presets(client: TestClient) -> None:
+    page = client.get("/tables/new").text
+    for name in ("ffb", "ffb-ludique", "cannes-2016", "annonces", "exact"):
+        assert f'name="contree_rules" value="{name}"' in page
+    # the official/house radios are still sent (hidden for contrée): contrée's choice wins
+    r = client.post("/tables", data={"game": "contree", "rules": "official",
+                                     "contree_rules": "cannes-2016", "target": "2000",
+                                     "bots": "random", "pace": "0"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    table = client.get(f"/api/tables/{tid}").json()
+    assert (table["game"], table["rules"]) == ("contree", "cannes-2016")
+    # coinche ignores a contrée preset left checked in the hidden group
+    r = client.post("/tables", data={"game": "coinche", "rules": "house",
+                                     "contree_rules": "ffb", "bots": "random", "pace": "0"},
+                    follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    table = client.get(f"/api/tables/{tid}").json()
+    assert (table["game"], table["rules"]) == ("coinche", "house")
+
+
 def test_a_seat_kept_for_a_friend_waits_until_taken_or_given_to_its_bot(
         client: TestClient) -> None:
     t = new_table(client, friends=["N"])  # N speaks first

@@ -24,7 +24,7 @@ from rebelote.bots import known_specs
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
-from rebelote.rules import CONTRACTS, TRUMP_NAMES, Rules
+from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.tables import TableNotFoundError
@@ -77,7 +77,11 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 def start_form_context(shared: Rules | None = None, lang: str = "fr") -> dict[str, Any]:
     """What the start form offers: games, rule sets, targets, bots, paces; ``shared``, the rule
     set of a shared link (web/share.py), replaces the game and rule-set choices."""
-    out: dict[str, Any] = {"bots": known_specs(), "default_bot": default_bot(), "shared": shared}
+    out: dict[str, Any] = {"bots": known_specs(), "default_bot": default_bot(), "shared": shared,
+                           "contree_word": label_text(lang, "web.game.contree"),
+                           "contree_presets": [(name, label_text(lang, f"rules.{name}"),
+                                                label_text(lang, f"web.preset.{name}"))
+                                               for name in PRESETS["contree"]]}
     if shared is not None:
         out["shared_words"] = label_text(lang, "web.shared.table",
                                          rules=rules_name(lang, shared))
@@ -206,8 +210,11 @@ def make_table_pages(service: TableService) -> APIRouter:
     @router.post("/tables")
     async def create(request: Request) -> Response:
         form = await request.form()
-        body: dict[str, Any] = {"game": form.get("game") or "coinche",
-                                "rules": form.get("rules") or "official",
+        game = str(form.get("game") or "coinche")
+        # contrée has presets of its own (rules.PRESETS), chosen in their own group
+        rules_field = "contree_rules" if game == "contree" else "rules"
+        rules = form.get(rules_field) or DEFAULT_PRESETS.get(game, "official")
+        body: dict[str, Any] = {"game": game, "rules": rules,
                                 "bots": form.get("bots") or default_bot(),
                                 "name": form.get("name") or None}
         shared, error = rules_from_query(str(form.get("rules_text") or "").strip() or None)
