@@ -22,6 +22,12 @@ from rebelote.rules import Rules
 
 
 def summary(lines: list[dict[str, object]]) -> str:
+    """The mean and interval over the deals of ``lines``, each deal once (a run resumed with
+    ``--start`` may repeat the deal it was stopped on; a deal's result is the same each time)."""
+    by_deal: dict[object, dict[str, object]] = {}
+    for r in lines:
+        by_deal.setdefault(r["deal"], r)
+    lines = list(by_deal.values())
     diffs = [float(r["diff"]) for r in lines]  # type: ignore[arg-type]
     if not diffs:
         return "no deals"
