@@ -70,3 +70,16 @@ def test_a_record_line_of_an_unfinished_deal_is_refused() -> None:
     state = DealState.new(Rules.preset("official", "belote"), 0, seed=1)
     with pytest.raises(Exception, match="the deal is not over"):
         record_line(state)
+
+
+def test_without_the_compiled_core_the_playout_is_the_plain_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import rebelote.fast.playout as module
+
+    rules = Rules.preset("official", "coinche")
+    state = DealState.new(rules, 0, seed=5).apply("80 hearts")
+    for _ in range(3):
+        state = state.apply("pass")
+    compiled = state.playout(random.Random(2))
+    monkeypatch.setattr(module, "_core", None)
+    assert state.playout(random.Random(2)) == compiled

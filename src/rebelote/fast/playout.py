@@ -16,12 +16,16 @@ from typing import TYPE_CHECKING
 from rebelote.actions import OVER, PLAY
 from rebelote.declarations import belote_holders
 from rebelote.errors import IllegalActionError
-from rebelote.fast._core import random_play
 from rebelote.fast.tables import BEATERS, cards_of, legal
 from rebelote.rules import ABOVE, card_values
 
 if TYPE_CHECKING:
     from rebelote.deal import DealState
+
+try:
+    from rebelote.fast import _core
+except ImportError:  # a source tree whose compiled core is not built: the plain play-out
+    _core = None  # type: ignore[assignment]
 
 __all__ = ["playout", "reference_playout"]
 
@@ -37,9 +41,11 @@ def playout(state: DealState, rng: random.Random) -> DealState:
      held_over, scores, _) = state
     if phase != PLAY:
         raise IllegalActionError("playout", "the deal is not in its play")
+    if _core is None:
+        return reference_playout(state, rng)
     rand = rng.random
     draws = [rand() for _ in range(32 - 4 * len(tricks_now) - len(trick_now))]
-    played, leaders, ns, ew, won, leader, hands, belote = random_play(
+    played, leaders, ns, ew, won, leader, hands, belote = _core.random_play(
         hands_now, trump, leader, trick_now, rules.overtrump_partner,
         rules.must_undertrump, auction.step, ABOVE[trump],
         card_values(trump, rules.no_trump_aces, rules.all_trump_scale),
