@@ -201,3 +201,14 @@ def test_rebelote_deal_starts_without_typer_pydantic_or_the_other_commands() -> 
     assert "rebelote.record" in imported
     for heavy in ("typer", "click", "pydantic", "rebelote.commands.arena", "rebelote.jsonio"):
         assert heavy not in imported
+
+
+def test_a_reader_that_stops_early_ends_deal_without_a_traceback() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "rebelote.cli", "deal", "--count", "20000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.read(100)
+    proc.stdout.close()  # like `rebelote deal ... | head -c 100`
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1
+    assert first.startswith(b'{"game": "coinche"') and b"Traceback" not in err, err

@@ -12,6 +12,7 @@ reads it and explains the mistake as for every command.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from typing import TYPE_CHECKING, Any, Final, TextIO
@@ -83,7 +84,8 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
              bots: str = "random", dealer: str = "N", options: str | None = None,
              out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Play ``count`` deals and write their records to ``out`` (standard output), one JSON line
-    each; the exit status: 0, or 2 after a message on ``err`` naming the bad option."""
+    each; the exit status: 0, 2 after a message on ``err`` naming the bad option, or 1 when
+    the reader of ``out`` stops reading before the last record (a broken pipe)."""
     out = out or sys.stdout
     try:
         opts = json.loads(options) if options else None
@@ -107,11 +109,18 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
     rng = random.Random(seed)
     step = seat_step(chosen)
     write = out.write
-    for _ in range(count):
-        state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
-        write(record_line(state) + "\n")
-        first = (first + step) % 4
-    out.flush()
+    try:
+        for _ in range(count):
+            state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
+            write(record_line(state) + "\n")
+            first = (first + step) % 4
+        out.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (``rebelote deal ... | head``): stop without a traceback,
+        # standard output sent to /dev/null so that Python's last flush cannot fail again.
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 
