@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
 from starlette.concurrency import run_in_threadpool
 
 from rebelote import __version__
@@ -65,14 +65,7 @@ SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣", i18n.TRUMP_SHORT[0], i18n.TRU
 @cache
 def environment(lang: str) -> Environment:
     """The templates, with the gettext catalog of ``lang`` installed."""
-    env = Environment(
-        loader=PackageLoader("rebelote.web", "templates"),
-        autoescape=select_autoescape(["html"]),
-        extensions=["jinja2.ext.i18n"],
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env = i18n.template_environment(lang)
     env.globals.update(
         lang=lang, version=__version__, TEAMS=TEAMS, TARGETS=TARGETS, CONTRACTS=CONTRACTS,
         TRUMP_NAMES=TRUMP_NAMES, SUIT_SYMBOLS=SUIT_SYMBOLS,

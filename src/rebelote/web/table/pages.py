@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
 
 from rebelote import __version__
 from rebelote.bots import known_specs
@@ -45,14 +45,7 @@ SEAT_ORDER: Final = ("N", "W", "E", "S")
 @cache
 def environment(lang: str) -> Environment:
     """The templates (the counter's base page and the table's own), in ``lang``."""
-    env = Environment(
-        loader=PackageLoader("rebelote.web", "templates"),
-        autoescape=select_autoescape(["html"]),
-        extensions=["jinja2.ext.i18n"],
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env = i18n.template_environment(lang)
     env.globals.update(
         lang=lang, version=__version__, TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS,
         t=lambda text: words.tr(lang, text),
