@@ -156,7 +156,12 @@ def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = Tru
         pick.focus()
         page.keyboard.press("Space")  # a contract value chosen with the keyboard
         assert pick.is_checked()
-    target.focus()  # played with the keyboard: focus, then Enter
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:  # played with the keyboard: focus, then Enter
+        target.focus(timeout=3000)
+    except PlaywrightTimeout:  # a live update replaced the control meanwhile: look again
+        return False
     page.keyboard.press("Enter")
     page.wait_for_function(
         "v => document.querySelector('.tbl') && "
