@@ -421,6 +421,23 @@ def test_the_start_form_offers_contrees_presets(client: TestClient) -> None:
     assert (table["game"], table["rules"]) == ("coinche", "house")
 
 
+def test_the_pages_seat_steps_answer_the_seat_only(client: TestClient) -> None:
+    r = client.post("/tables", data={"game": "coinche", "rules": "official", "bots": "random",
+                                     "pace": "0", "friends": "N"}, follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    page = f"/tables/{tid}"
+    stranger = TestClient(client.app)
+    for step in ("fill", "back"):
+        r = stranger.post(f"{page}/{step}", headers={"HX-Request": "true"},
+                          follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == page
+    assert client.get(page).text.count('id="join-code"') == 1
+    r = client.post(f"{page}/fill", headers={"HX-Request": "true"})  # N handed to its bot
+    assert r.status_code == 200 and 'class="tbl' in r.text
+    r = client.post(f"{page}/back", follow_redirects=False)  # not htmx: back to the page
+    assert r.status_code == 303 and r.headers["location"] == page
+
+
 def test_a_seat_kept_for_a_friend_waits_until_taken_or_given_to_its_bot(
         client: TestClient) -> None:
     t = new_table(client, friends=["N"])  # N speaks first

@@ -152,6 +152,17 @@ def make_table_router(service: TableService) -> APIRouter:
         out.update(more)
         return JSONResponse(out, status_code=status, headers={"ETag": f'"{loaded.version}"'})
 
+    async def finished_record(table_id: str, n: int,
+                              request: Request) -> dict[str, Any] | JSONResponse:
+        """The record of the table's finished deal ``n`` for a seat of the table (403 for
+        anyone else, raised), or the 404 answer when deal ``n`` is not finished."""
+        loaded = await service.load(table_id)
+        service.seat_of(loaded, bearer(request, table_id))
+        if not 1 <= n <= len(loaded.table.replay.finished):
+            return JSONResponse({"error": f"n: deal {n} of this table is not finished"},
+                                status_code=404)
+        return loaded.table.record(n)
+
     @router.post("", status_code=201, summary="Start a table (you sit South)",
                  openapi_extra=_doc(_CREATE_SCHEMA, 201, VIEW, "Your view and your secret",
                                     413, 415, 422, 503, secret=False))
@@ -230,12 +241,10 @@ def make_table_router(service: TableService) -> APIRouter:
                 openapi_extra=_doc(None, 200, RECORD, "The deal record", *_READ))
     async def record(table_id: str, n: int, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
-            loaded = await service.load(table_id)
-            service.seat_of(loaded, bearer(request, table_id))
-            if not 1 <= n <= len(loaded.table.replay.finished):
-                return JSONResponse({"error": f"n: deal {n} of this table is not finished"},
-                                    status_code=404)
-            return JSONResponse(loaded.table.record(n), headers={
+            record = await finished_record(table_id, n, request)
+            if isinstance(record, JSONResponse):
+                return record
+            return JSONResponse(record, headers={
                 "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
         return await answer(make)
 
@@ -245,12 +254,9 @@ def make_table_router(service: TableService) -> APIRouter:
                 openapi_extra=_doc(None, 200, CHECK, "The check", *_READ))
     async def verify(table_id: str, n: int, request: Request) -> JSONResponse:
         async def make() -> JSONResponse:
-            loaded = await service.load(table_id)
-            service.seat_of(loaded, bearer(request, table_id))
-            if not 1 <= n <= len(loaded.table.replay.finished):
-                return JSONResponse({"error": f"n: deal {n} of this table is not finished"},
-                                    status_code=404)
-            record = loaded.table.record(n)
+            record = await finished_record(table_id, n, request)
+            if isinstance(record, JSONResponse):
+                return record
             out: dict[str, Any] = {"deal": n, "commitment": record["commitment"]}
             try:
                 out |= verify_record(record)

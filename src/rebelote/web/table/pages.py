@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
 from typing import Any, Final
 
@@ -287,10 +287,12 @@ def make_table_pages(service: TableService) -> APIRouter:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
         return fragment(request, loaded, seat)
 
-    @router.post("/tables/{table_id}/back")
-    async def back(table_id: str, request: Request) -> Response:
+    async def seat_step(table_id: str, request: Request,
+                        step: Callable[[str, str | None], Awaitable[Loaded]]) -> Response:
+        """A seat's step that is not a move (take the seat back, hand free seats to bots):
+        the fresh table to an htmx request, a redirect to the page otherwise."""
         try:
-            loaded = await service.back(table_id, bearer(request, table_id))
+            loaded = await step(table_id, bearer(request, table_id))
             seat = service.seat_of(loaded, bearer(request, table_id))
         except (SeatForbiddenError, TableNotFoundError):
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
@@ -298,16 +300,13 @@ def make_table_pages(service: TableService) -> APIRouter:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
         return fragment(request, loaded, seat)
 
+    @router.post("/tables/{table_id}/back")
+    async def back(table_id: str, request: Request) -> Response:
+        return await seat_step(table_id, request, service.back)
+
     @router.post("/tables/{table_id}/fill")
     async def fill(table_id: str, request: Request) -> Response:
-        try:
-            loaded = await service.fill(table_id, bearer(request, table_id))
-            seat = service.seat_of(loaded, bearer(request, table_id))
-        except (SeatForbiddenError, TableNotFoundError):
-            return RedirectResponse(f"/tables/{table_id}", status_code=303)
-        if request.headers.get("HX-Request") != "true":
-            return RedirectResponse(f"/tables/{table_id}", status_code=303)
-        return fragment(request, loaded, seat)
+        return await seat_step(table_id, request, service.fill)
 
     @router.get("/tables/{table_id}/deals/{n}/analysis", response_class=HTMLResponse)
     async def analysis_page(table_id: str, n: int, request: Request) -> Response:
