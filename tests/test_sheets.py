@@ -23,6 +23,7 @@ import rebelote.sheets.points_table
 import rebelote.sheets.score_sheet
 import rebelote.sheets.words
 from rebelote.cards import ACE, JACK
+from rebelote.catalogs import number as write_number
 from rebelote.declarations import CARRE_POINTS, CARRE_POINTS_NO_TRUMP, sequence_points
 from rebelote.errors import InputError
 from rebelote.match import Match
@@ -188,7 +189,16 @@ def test_the_filled_sheet_names_the_winner(tmp_path: Path) -> None:
     assert "Start" in out  # the game started at 990 / 500
     assert "Winner: Nous, after deal 2" in out
     assert "failed" in out and "made" in out
-    assert "1070" in out and "920" in out
+    assert "1,070" in out and "920" in out  # a thousand as English writes it
+
+
+@needs_pdftotext
+def test_the_sheet_writes_thousands_as_its_language_does(tmp_path: Path) -> None:
+    match = seed_game("coinche-belote-alone-does-not-win")
+    french = pdf_text(score_sheet_pdf("coinche", match=match, lang="fr"), tmp_path)
+    english = pdf_text(score_sheet_pdf("coinche", match=match, lang="en"), tmp_path)
+    assert re.search("1[\u202f\u00a0 ]070", french) and "1,070" not in french
+    assert "1,070" in english and "1070" not in english
 
 
 @needs_pdftotext
@@ -211,10 +221,14 @@ def test_a_long_game_brings_its_totals_forward(tmp_path: Path) -> None:
     out = pdf_text(score_sheet_pdf("belote", match=match, rows=12), tmp_path)
     pages = out.split("\f")
     assert "Report" in pages[1]
-    carried = next(line.split() for line in pages[1].splitlines() if "Report" in line)
-    assert carried[1:] == [str(result.running[11][0]), str(result.running[11][1])]
-    final = next(line.split() for line in pages[1].splitlines() if "Totaux" in line)
-    assert final[1:] == [str(result.totals[0]), str(result.totals[1])]
+    # The totals pass 1,000: French writes them with a narrow space between the thousands.
+    carried = next(line for line in pages[1].splitlines() if "Report" in line)
+    assert carried.split(None, 1)[1].split() == [
+        *write_number(result.running[11][0], "fr").split("\u202f"),
+        *write_number(result.running[11][1], "fr").split("\u202f")]
+    final = next(line for line in pages[1].splitlines() if "Totaux" in line)
+    assert result.totals == (1464, 1024)
+    assert final.split() == ["Totaux", "1", "464", "1", "024"]
 
 
 @needs_pdftotext

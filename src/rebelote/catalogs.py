@@ -22,6 +22,7 @@ from typing import Final
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 LANGS: Final = ("fr", "en")
@@ -60,4 +61,25 @@ def pgettext(lang: str, context: str, message: str) -> str:
     return str(translations(lang).pgettext(context, message))
 
 
-__all__ = ["DOMAIN", "LANGS", "gettext", "pgettext", "translations"]
+def number(value: int, lang: str) -> str:
+    """A whole number as the language writes it (``1 030`` in French, ``1,030`` in English), a
+    negative one with the minus sign (U+2212) rather than a hyphen. The pages, the sheets and
+    the result cards all print their marks and totals through it.
+
+    >>> number(-1030, "fr"), number(1030, "en"), number(-20, "en")
+    ('−1\u202f030', '1,030', '−20')
+    """
+    text = format_decimal(abs(value), locale=lang)
+    return "−" + text if value < 0 else text
+
+
+def signed(value: int, lang: str) -> str:
+    """A number with its sign (``+1 120``, ``−20``, ``+0``), as :func:`number` writes it.
+
+    >>> signed(1120, "fr"), signed(-20, "en")
+    ('+1\u202f120', '−20')
+    """
+    return number(value, lang) if value < 0 else "+" + number(value, lang)
+
+
+__all__ = ["DOMAIN", "LANGS", "gettext", "number", "pgettext", "signed", "translations"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from rebelote.catalogs import number
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import GAMES, Rules
@@ -113,12 +114,18 @@ def _deal_line(lang: str, cols: _Columns, n: int, deal: DealSummary, score: Deal
         contract = contract_short(lang, deal, multiplier)
     outcome = outcome_word(lang, score.outcome)
     if score.outcome == "litige" and score.held_over:
-        outcome += f" ({score.held_over})"
-    marks = (str(score.score[0]), str(running[0]), str(score.score[1]), str(running[1]))
+        outcome += f" ({number(score.held_over, lang)})"
+    (mark_a, mark_b), (total_a, total_b) = _pair(lang, score.score), _pair(lang, running)
+    marks = (mark_a, total_a, mark_b, total_b)
     head = [str(n), taker, trump] + ([contract] if cols.coinche else [])
     colors: list[Color] = [None, None, trump_color] + ([None] if cols.coinche else [])
     colors += [None, ACCENT, None, ACCENT, MUTED]
     return _Line((*head, *marks, outcome), colors=tuple(colors))
+
+
+def _pair(lang: str, values: tuple[int, int]) -> tuple[str, str]:
+    """Two teams' marks or totals as the language writes numbers (``1 030``, ``1,030``)."""
+    return number(values[0], lang), number(values[1], lang)
 
 
 def _label_line(cols: _Columns, label: str, totals: tuple[str, str], fill: tuple[int, int, int]
@@ -155,17 +162,17 @@ def _pages(lang: str, cols: _Columns, rows: int, match: Match | None,
         lines: list[_Line] = []
         if p > 0:
             lines.append(_label_line(cols, text(lang, "sheet.carried"),
-                                     (str(carried[0]), str(carried[1])), BAND_FILL))
+                                     _pair(lang, carried), BAND_FILL))
         elif match.start != (0, 0):
             lines.append(_label_line(cols, text(lang, "sheet.start"),
-                                     (str(carried[0]), str(carried[1])), BAND_FILL))
+                                     _pair(lang, carried), BAND_FILL))
         lines.extend(chunk)
         last = p * rows + len(chunk)
         lines.extend(_blank_lines(cols, last + 1, rows - len(chunk)))
         if last:
             carried = result.running[last - 1]
         lines.append(_label_line(cols, text(lang, "sheet.totals"),
-                                 (str(carried[0]), str(carried[1])), HEAD_FILL))
+                                 _pair(lang, carried), HEAD_FILL))
         pages.append(lines)
     return pages
 
@@ -267,7 +274,8 @@ def _draw_notes(pdf: SheetDocument, game: str, match: Match | None,
             pdf.cell(0, 7, text(lang, "sheet.no_winner"))
         pdf.ln(7)
         if result.reserve:
-            pdf.paragraph(text(lang, "sheet.reserve.waiting", points=result.reserve), size=9)
+            pdf.paragraph(text(lang, "sheet.reserve.waiting",
+                               points=number(result.reserve, lang)), size=9)
     pdf.paragraph(text(lang, f"sheet.hint.{game}"))
     pdf.set_text_color(*INK)
 

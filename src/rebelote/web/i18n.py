@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from babel.numbers import format_decimal
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
 
 from rebelote.cards import TEAMS
 from rebelote.catalogs import gettext as gettext
+from rebelote.catalogs import number as number
+from rebelote.catalogs import signed as signed
 from rebelote.catalogs import translations as translations
 from rebelote.scoring import DealSummary, LineKey, MarkCase, ResultLine
 
@@ -34,26 +35,6 @@ def request_lang(request: Request) -> str:
     """The language of a request: ``?lang=``, else the cookie, else French."""
     return (check_lang(request.query_params.get("lang"))
             or check_lang(request.cookies.get(COOKIE)) or DEFAULT_LANG)
-
-
-def number(value: int, lang: str) -> str:
-    """A mark as the language writes it (``1 030`` in French, ``1,030`` in English), a negative
-    one with the minus sign that :func:`signed` writes too.
-
-    >>> number(-1030, "fr"), number(-20, "en")
-    ('−1\u202f030', '−20')
-    """
-    text = format_decimal(abs(value), locale=lang)
-    return "−" + text if value < 0 else text
-
-
-def signed(value: int, lang: str) -> str:
-    """A mark with its sign (``+1 120``, ``−20``, ``+0``), as the language writes numbers.
-
-    >>> signed(1120, "fr"), signed(-20, "en")
-    ('+1\u202f120', '−20')
-    """
-    return number(value, lang) if value < 0 else "+" + number(value, lang)
 
 
 # -- outcomes and result-card lines ------------------------------------------------------------
