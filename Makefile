@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 .PHONY: run test lint bench install mutation
 
 # setup.py and the Cython sources: a change rebuilds the compiled modules (editable install).
-$(VENV)/.installed: pyproject.toml setup.py $(wildcard src/rebelote/*/*.pyx)
+$(VENV)/.installed: pyproject.toml setup.py $(wildcard src/rebelote/*/*.pyx src/rebelote/*/*.pxd)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[test]"

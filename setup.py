@@ -9,4 +9,7 @@ EXTENSIONS = [
               extra_compile_args=["-O3"]),
 ]
 
-setup(ext_modules=cythonize(EXTENSIONS, compiler_directives={"language_level": 3}))
+# ``src`` on the include path: both modules cimport the shared rule of legal cards from
+# ``rebelote/fast/_rules.pxd``.
+setup(ext_modules=cythonize(EXTENSIONS, include_path=["src"],
+                            compiler_directives={"language_level": 3}))

@@ -11,21 +11,10 @@ it, ``values``: each card's points) come from :mod:`rebelote.rules` for the trum
 
 from libc.stdint cimport uint32_t, uint64_t
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-    int __builtin_ctz(unsigned int) nogil
-
-cdef enum:
-    NO_TRUMP = 4
-    ALL_TRUMP = 5
-    DIX_DE_DER = 10
-    CAPOT_EXTRA = 90
-
-cdef uint32_t SUIT_MASK[4]
-SUIT_MASK[0] = 0xFF
-SUIT_MASK[1] = 0xFF00
-SUIT_MASK[2] = 0xFF0000
-SUIT_MASK[3] = 0xFF000000
+from rebelote.fast._rules cimport (
+    ALL_TRUMP, CAPOT_EXTRA, DIX_DE_DER, NO_TRUMP, __builtin_ctz, __builtin_popcount, legal_cards,
+    suit_mask,
+)
 
 
 cdef struct Tables:
@@ -39,39 +28,7 @@ cdef struct Tables:
 
 cdef inline uint32_t c_legal(const Tables* t, uint32_t hand, const int* trick, int n, int win
                              ) noexcept nogil:
-    if n == 0:
-        return hand
-    cdef int led = trick[0] >> 3
-    cdef uint32_t follow = hand & SUIT_MASK[led]
-    cdef int trump = t.trump
-    cdef uint32_t x
-    if trump == NO_TRUMP:
-        return follow if follow else hand
-    cdef int partner_winning = n >= 2 and win == n - 2
-    cdef int winning = trick[win]
-    if trump == ALL_TRUMP:
-        if not follow:
-            return hand
-        if partner_winning and not t.ot:
-            return follow
-        x = follow & t.above[winning]
-        return x if x else follow
-    if follow:
-        if led != trump or (partner_winning and not t.ot):
-            return follow
-        x = follow & t.above[winning]
-        return x if x else follow
-    if partner_winning:
-        return hand
-    cdef uint32_t trumps = hand & SUIT_MASK[trump]
-    if not trumps:
-        return hand
-    if (winning >> 3) != trump:
-        return trumps
-    x = trumps & t.above[winning]
-    if x:
-        return x
-    return trumps if t.mu else hand
+    return legal_cards(hand, trick, n, win, t.trump, t.ot, t.mu, t.above)
 
 
 cdef void fill(Tables* t, int trump, int ot, int mu, above, values) except *:
@@ -85,7 +42,7 @@ cdef void fill(Tables* t, int trump, int ot, int mu, above, values) except *:
     for i in range(32):
         t.beaters[i] = t.above[i]
         if trump < 4 and (i >> 3) != trump:
-            t.beaters[i] |= SUIT_MASK[trump]
+            t.beaters[i] |= suit_mask(trump)
 
 
 cdef inline int c_winner(const Tables* t, const int* trick, int n) noexcept nogil:

@@ -16,14 +16,15 @@ between them in strength) only one is searched.
 from libc.stdint cimport int16_t, int8_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc
 
+from rebelote.fast._rules cimport (
+    ALL_TRUMP, CAPOT_EXTRA, DIX_DE_DER, NO_TRUMP, __builtin_ctz, __builtin_popcount, legal_cards,
+    suit_mask,
+)
+
 cdef enum:
     TT_BITS = 18
     TT_SIZE = 1 << 18
     TT_MASK = TT_SIZE - 1
-    NO_TRUMP = 4
-    ALL_TRUMP = 5
-    DIX_DE_DER = 10
-    CAPOT_EXTRA = 90
     INF = 10000
 
 cdef struct Entry:
@@ -56,12 +57,6 @@ cdef struct Ctx:
     int killer[40]
     int eq_below[32]       # a lower card of the same suit has the same points
 
-cdef uint32_t SUIT_MASK[4]
-SUIT_MASK[0] = 0xFF
-SUIT_MASK[1] = 0xFF00
-SUIT_MASK[2] = 0xFF0000
-SUIT_MASK[3] = 0xFF000000
-
 cdef Entry* TT = <Entry*> calloc(TT_SIZE, sizeof(Entry))
 if TT == NULL:
     raise MemoryError("the solver's transposition table")
@@ -76,46 +71,11 @@ cdef inline int popcount(uint32_t x) noexcept nogil:
 
 
 cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-    int __builtin_ctz(unsigned int) nogil
     void __builtin_prefetch(const void*) nogil
 
 
 cdef inline uint32_t legal(Ctx* c, uint32_t hand) noexcept nogil:
-    cdef int tn = c.tn
-    if tn == 0:
-        return hand
-    cdef int led = c.tcards[0] >> 3
-    cdef uint32_t follow = hand & SUIT_MASK[led]
-    cdef int trump = c.trump
-    cdef uint32_t x
-    if trump == NO_TRUMP:
-        return follow if follow else hand
-    cdef int partner_winning = tn >= 2 and c.twin == tn - 2
-    cdef int winning = c.tcards[c.twin]
-    if trump == ALL_TRUMP:
-        if not follow:
-            return hand
-        if partner_winning and not c.ot:
-            return follow
-        x = follow & c.above[winning]
-        return x if x else follow
-    if follow:
-        if led != trump or (partner_winning and not c.ot):
-            return follow
-        x = follow & c.above[winning]
-        return x if x else follow
-    if partner_winning:
-        return hand
-    cdef uint32_t trumps = hand & SUIT_MASK[trump]
-    if not trumps:
-        return hand
-    if (winning >> 3) != trump:
-        return trumps
-    x = trumps & c.above[winning]
-    if x:
-        return x
-    return trumps if c.mu else hand
+    return legal_cards(hand, c.tcards, c.tn, c.twin, c.trump, c.ot, c.mu, c.above)
 
 
 cdef inline int remaining_points(Ctx* c, uint32_t rem) noexcept nogil:
@@ -133,7 +93,7 @@ cdef inline int equivalent_below(Ctx* c, int card, uint32_t hand) noexcept nogil
     when it has the same points (the two give the same value), else -1."""
     if not c.eq_below[card]:
         return -1
-    cdef uint32_t live = ~c.gone & SUIT_MASK[card >> 3]
+    cdef uint32_t live = ~c.gone & suit_mask(card >> 3)
     cdef int p = c.power[card]
     cdef int best = -1
     cdef int bp = -1
@@ -423,7 +383,7 @@ cdef void setup_tables(Ctx* c, int trump, values, power, above) except *:
                 c.eq_below[i] = 1
         c.beaters[i] = c.above[i]
         if trump < 4 and (i >> 3) != trump:
-            c.beaters[i] |= SUIT_MASK[trump]
+            c.beaters[i] |= suit_mask(trump)
     for s in range(4):
         for b in range(256):
             total = 0
