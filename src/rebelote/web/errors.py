@@ -8,9 +8,9 @@ too.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,8 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from rebelote.errors import InputError
-from rebelote.rules import RulesError
+from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web.security import BodyTooLargeError, UnsupportedMediaError, wants_html
 from rebelote.web.service import DealNotFoundError, ForbiddenError, GameBusyError
@@ -79,16 +78,30 @@ def is_store_down(exc: BaseException) -> bool:
     return any(w in text for w in ("readonly", "read-only", "disk", "full", "i/o"))
 
 
+#: The refusals whose message is the answer (it names the field or the move, and the rule),
+#: with their status. A handler serves the most specific class of an error: an illegal move
+#: (a :class:`RebeloteError` too) is a conflict with the state, not a malformed request.
+REFUSALS: Final[tuple[tuple[type[Exception], int], ...]] = (
+    (RebeloteError, 422),        # InputError, RulesError, CardError: the field and the rule
+    (IllegalActionError, 409),   # a move the state of the deal does not allow
+    (ForbiddenError, 403),       # a write without the game's secret
+    (DealNotFoundError, 404),
+    (GameBusyError, 409),
+    (UnsupportedMediaError, 415),
+)
+
+
+def _refusal(status: int) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def handler(request: Request, exc: Exception) -> Response:
+        return answer(request, status, str(exc))
+    return handler
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Replace FastAPI's default error bodies by ``{"error": ...}`` (or a page) everywhere."""
 
-    @app.exception_handler(InputError)
-    async def _input(request: Request, exc: InputError) -> Response:
-        return answer(request, 422, str(exc))
-
-    @app.exception_handler(RulesError)
-    async def _rules(request: Request, exc: RulesError) -> Response:
-        return answer(request, 422, str(exc))
+    for kind, status in REFUSALS:
+        app.add_exception_handler(kind, _refusal(status))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
@@ -99,25 +112,9 @@ def install_error_handlers(app: FastAPI) -> None:
         shown = str(exc.args[0])[:40] if exc.args else ""
         return answer(request, 404, f"id: there is no saved game {shown!r}")
 
-    @app.exception_handler(ForbiddenError)
-    async def _forbidden(request: Request, exc: ForbiddenError) -> Response:
-        return answer(request, 403, str(exc))
-
-    @app.exception_handler(DealNotFoundError)
-    async def _no_deal(request: Request, exc: DealNotFoundError) -> Response:
-        return answer(request, 404, str(exc))
-
     @app.exception_handler(GameConflictError)
     async def _conflict(request: Request, exc: GameConflictError) -> Response:
         return answer(request, 409, str(exc), {"ETag": f'"{exc.current}"'})
-
-    @app.exception_handler(GameBusyError)
-    async def _busy(request: Request, exc: GameBusyError) -> Response:
-        return answer(request, 409, str(exc))
-
-    @app.exception_handler(UnsupportedMediaError)
-    async def _media(request: Request, exc: UnsupportedMediaError) -> Response:
-        return answer(request, 415, str(exc))
 
     @app.exception_handler(BodyTooLargeError)
     async def _too_large(request: Request, exc: BodyTooLargeError) -> Response:

@@ -1,0 +1,72 @@
+"""Every refusal answers its status and a sentence naming the field and the rule, as JSON for
+the API and as a short page for the pages' forms; never a traceback (web/errors.py)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
+from rebelote.web.errors import REFUSALS, install_error_handlers
+from rebelote.web.security import UnsupportedMediaError
+from rebelote.web.service import DealNotFoundError, ForbiddenError, GameBusyError
+
+RAISED: dict[str, Exception] = {
+    "input": InputError("points", "must be a number"),
+    "rules": RulesError("target", "must be a positive whole number"),
+    "card": CardError("card", "'1Z' is not a card"),
+    "illegal": IllegalActionError("card", "S must follow hearts"),
+    "forbidden": ForbiddenError("g1", None),
+    "deal": DealNotFoundError(9, 4),
+    "busy": GameBusyError("g1"),
+    "media": UnsupportedMediaError("text/plain"),
+    "crash": ZeroDivisionError("division by zero"),
+}
+STATUS = {"input": 422, "rules": 422, "card": 422, "illegal": 409, "forbidden": 403,
+          "deal": 404, "busy": 409, "media": 415, "crash": 500}
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.get("/api/raise/{name}")  # the JSON API
+    async def _api(name: str) -> None:
+        raise RAISED[name]
+
+    @app.get("/raise/{name}")  # a page
+    async def _page(name: str) -> None:
+        raise RAISED[name]
+
+    return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.mark.parametrize("name", sorted(RAISED))
+def test_each_refusal_answers_its_status_and_its_sentence(client: TestClient, name: str
+                                                           ) -> None:
+    r = client.get(f"/api/raise/{name}")
+    assert r.status_code == STATUS[name]
+    body = r.json()
+    if name == "crash":  # no traceback, nothing of the error's text
+        assert body == {"error": "server: an unexpected error happened; nothing was changed"}
+    else:
+        assert body == {"error": str(RAISED[name])}
+        assert str(RAISED[name]).split(":")[0] in ("points", "target", "card", "Authorization",
+                                                   "n", "id", "Content-Type")
+
+
+def test_a_page_gets_the_refusal_as_a_page_in_its_words(client: TestClient) -> None:
+    r = client.get("/raise/input")
+    assert r.status_code == 422
+    assert r.headers["content-type"].startswith("text/html")
+    assert 'role="alert">points: must be a number</p>' in r.text
+
+
+def test_the_most_specific_refusal_wins() -> None:
+    # An illegal move is a RebeloteError too: it answers 409 (a conflict with the deal's
+    # state), not the 422 of a malformed request, whatever the order of the table.
+    kinds = [kind for kind, _ in REFUSALS]
+    assert issubclass(IllegalActionError, kinds[0]) and IllegalActionError in kinds
+    assert STATUS["illegal"] == dict(REFUSALS)[IllegalActionError] == 409
