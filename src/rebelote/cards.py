@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final, Literal
 
 from rebelote.errors import CardError as CardError
+from rebelote.errors import InputError
 
 __all__ = [
     "ACE",
@@ -58,6 +59,7 @@ __all__ = [
     "parse_team",
     "popcount",
     "rank_of",
+    "read_card",
     "suit_of",
 ]
 
@@ -148,6 +150,29 @@ def card_pretty(card: Card) -> str:
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [parse_card(t) for t in texts]
+
+
+def read_card(where: str, text: object, seen: dict[Card, str]) -> Card:
+    """A card of a JSON input at ``where`` (``hand[2]``, ``trick[0]``), refused with an
+    :class:`InputError` naming ``where`` if it cannot be read or if it stands already at a
+    place of ``seen`` (which then records this one): one card cannot be in two places.
+
+    >>> seen: dict[Card, str] = {}
+    >>> card_str(read_card("hand[0]", "JH", seen)), seen
+    ('JH', {12: 'hand[0]'})
+    >>> read_card("trick[0]", "J♥", seen)
+    Traceback (most recent call last):
+    ...
+    rebelote.errors.InputError: trick[0]: JH is also hand[0]
+    """
+    try:
+        card = parse_card(text)  # type: ignore[arg-type]  # refused below if not a string
+    except CardError as e:
+        raise InputError(where, str(e)) from None
+    if card in seen:
+        raise InputError(where, f"{card_str(card)} is also {seen[card]}")
+    seen[card] = where
+    return card
 
 
 def cards_mask(cards: Iterable[Card]) -> Mask:

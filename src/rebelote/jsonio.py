@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rebelote.cards import SEATS, card_str, cards_mask, parse_card
-from rebelote.errors import CardError, InputError, RulesError
+from rebelote.cards import SEATS, card_str, cards_mask, read_card
+from rebelote.errors import InputError, RulesError
 from rebelote.match import Match
 from rebelote.rules import legal_cards, next_seat, parse_trump, trick_points, trick_winner
 from rebelote.scoring import score_deal
@@ -74,10 +74,7 @@ def answer_legal(obj: Any) -> dict[str, Any]:
         if seats and seat != next_seat(seats[-1], rules):  # type: ignore[arg-type]
             raise InputError(where, f"{seat} does not play after {seats[-1]}: play goes "
                                     f"{rules.direction}")
-        card = _card(where, text)
-        if card in seen:
-            raise InputError(where, f"{card_str(card)} is played twice")
-        seen[card] = where
+        card = read_card(where, text, seen)
         seats.append(seat)
         trick.append(card)
     hand_raw = obj.get("hand")
@@ -94,19 +91,8 @@ def answer_legal(obj: Any) -> dict[str, Any]:
         raise InputError("hand", f"a hand holds at most 8 cards, not {len(hand_raw)}")
     hand: list[int] = []
     for i, text in enumerate(hand_raw):
-        card = _card(f"hand[{i}]", text)
-        if card in seen:
-            raise InputError(f"hand[{i}]", f"{card_str(card)} is also {seen[card]}")
-        seen[card] = f"hand[{i}]"
-        hand.append(card)
+        hand.append(read_card(f"hand[{i}]", text, seen))
     allowed = legal_cards(cards_mask(hand), trick, trump, rules)
     player = next_seat(seats[-1], rules) if seats else None  # type: ignore[arg-type]
     return {"legal": [card_str(c) for c in hand if allowed >> c & 1], "winner": None,
             "player": player}
-
-
-def _card(where: str, text: Any) -> int:
-    try:
-        return parse_card(text)
-    except CardError as e:
-        raise InputError(where, str(e)) from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rebelote.cards import SEATS, TEAMS, CardError, card_str, parse_card
+from rebelote.cards import SEATS, TEAMS, card_str, read_card
 from rebelote.errors import InputError
 from rebelote.rules import Rules, RulesError, next_seat, parse_trump
 from rebelote.solver import Position, solve
@@ -52,15 +52,7 @@ def position_of(obj: Any) -> tuple[Position, Rules, list[int]]:
             raise InputError(f"hands.{seat}", "missing or not a list of cards")
         if len(raw) > 8:
             raise InputError(f"hands.{seat}", f"a hand holds at most 8 cards, not {len(raw)}")
-        cards = []
-        for i, text in enumerate(raw):
-            where = f"hands.{seat}[{i}]"
-            card = _card(where, text)
-            if card in seen:
-                raise InputError(where, f"{card_str(card)} is also {seen[card]}")
-            seen[card] = where
-            cards.append(card)
-        lists.append(cards)
+        lists.append([read_card(f"hands.{seat}[{i}]", text, seen) for i, text in enumerate(raw)])
     leader_raw = obj.get("leader")
     if leader_raw not in SEATS:
         raise InputError("leader", f"missing or not a seat (N, E, S, W): {leader_raw!r}")
@@ -96,13 +88,6 @@ def _rules(obj: Mapping[str, Any]) -> Rules:
         raise InputError(e.field, e.reason) from None
 
 
-def _card(where: str, text: Any) -> int:
-    try:
-        return parse_card(text)
-    except CardError as e:
-        raise InputError(where, str(e)) from None
-
-
 def _trick(raw: Any, leader: str, rules: Rules, seen: dict[int, str]) -> list[int]:
     """The trick's cards, given as cards (``"AS"``) or ``[seat, card]`` pairs, leader first."""
     if not isinstance(raw, list):
@@ -122,11 +107,7 @@ def _trick(raw: Any, leader: str, rules: Rules, seen: dict[int, str]) -> list[in
                 raise InputError(where, f"{item[0]!r} does not play here: {seat} does (the "
                                         f"leader first, play goes {rules.direction})")
             item = item[1]
-        card = _card(where, item)
-        if card in seen:
-            raise InputError(where, f"{card_str(card)} is also {seen[card]}")
-        seen[card] = where
-        out.append(card)
+        out.append(read_card(where, item, seen))
         seat = next_seat(seat, rules)  # type: ignore[arg-type]
     return out
 
