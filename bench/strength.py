@@ -34,9 +34,22 @@ def summary(lines: list[dict[str, object]]) -> str:
     mean, low, high = mean_ci(diffs)
     a_ms = [float(r["a_ms"]) for r in lines]  # type: ignore[arg-type]
     head = lines[0]
+    taken = {"a": 0, "b": 0}
+    made = {"a": 0, "b": 0}
+    counted = all("made" in r for r in lines)
+    for r in lines:
+        takers: list[str | None] = r["takers"]  # type: ignore[assignment]
+        for i, who in enumerate(takers):
+            if who in taken:
+                taken[who] += 1
+                if counted and r["made"][i]:  # type: ignore[index]
+                    made[who] += 1
+    contracts = f"contracts taken A {taken['a']}, B {taken['b']}" + (
+        f"; made A {made['a']}, B {made['b']}" if counted else "")
     return (f"{head['a']} vs {head['b']}, {head['game']} {head['rules']}, seed {head['seed']}: "
             f"{len(diffs)} duplicate deals, A - B = {mean:+.1f} a deal, 95% CI "
-            f"[{low:+.1f}, {high:+.1f}]; A's mean time a deal {statistics.mean(a_ms):.0f} ms")
+            f"[{low:+.1f}, {high:+.1f}]; {contracts}; A's mean time a deal "
+            f"{statistics.mean(a_ms):.0f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         result, _ = play_duplicate_deal(config, rules, index, times)
         line = {"a": args.a, "b": args.b, "game": args.game, "rules": args.rules,
                 "seed": args.seed, "deal": index, "diffs": list(result.diffs),
-                "diff": result.diff, "takers": list(result.takers),
+                "diff": result.diff, "takers": list(result.takers), "made": list(result.made),
                 "a_ms": sum(times[0]) * 1000, "seconds": time.perf_counter() - start}
         lines.append(line)
         text = json.dumps(line)

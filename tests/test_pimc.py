@@ -11,9 +11,12 @@ import pytest
 from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.pimc import (
+    ANCHOR_MARGIN,
     Budget,
     Marker,
     PimcBot,
+    anchored_call,
+    bid_marks,
     budget_of,
     choose_call,
     tricks_won,
@@ -225,6 +228,98 @@ def test_choose_call_needs_a_chance_beyond_the_mean() -> None:
     assert choose_call(legal, {PASS: (0.0, 0.0), hearts90: (50.0, 0.8),
                                hearts120: (80.0, 0.4)}) == hearts90
     assert choose_call(legal, {PASS: (0.0, 0.0), hearts90: (20.0, 0.5)}) == PASS
+
+
+def test_anchored_call_keeps_the_heuristics_call_unless_beaten_by_the_margin() -> None:
+    hearts80, hearts90, spades90 = (Bid.parse(t) for t in ("80 hearts", "90 hearts",
+                                                           "90 spades"))
+    legal = [PASS, hearts80, hearts90, spades90]
+    close = {PASS: (0.0, 0.0), hearts80: (30.0, 0.7), hearts90: (30.0 + ANCHOR_MARGIN - 1, 0.9)}
+    assert anchored_call(legal, close, hearts80) == hearts80
+    far = {PASS: (0.0, 0.0), hearts80: (30.0, 0.7), hearts90: (30.0 + ANCHOR_MARGIN + 1, 0.9)}
+    assert anchored_call(legal, far, hearts80) == hearts90
+    # a bid the simulation finds losing by more than the margin is dropped for a pass
+    losing = {PASS: (0.0, 0.0), hearts80: (-ANCHOR_MARGIN - 1, 0.2)}
+    assert anchored_call(legal, losing, hearts80) == PASS
+    # a better mean is not enough without the chance of making it
+    unlikely = {PASS: (0.0, 0.0), hearts80: (ANCHOR_MARGIN + 50, 0.7)}
+    assert anchored_call(legal, unlikely, PASS) == PASS
+    # a coinche is withdrawn when a pass is better, never added
+    coinche = Bid.parse("coinche")
+    sims = {PASS: (-100.0, 0.0), coinche: (300.0, 0.95)}
+    assert anchored_call([PASS, coinche], sims, PASS) == PASS
+    sims = {PASS: (0.0, 0.0), coinche: (-ANCHOR_MARGIN - 1, 0.3)}
+    assert anchored_call([PASS, coinche], sims, coinche) == PASS
+    # a prior that was not simulated stands
+    assert anchored_call(legal, {PASS: (100.0, 0.0)}, spades90) == spades90
+
+
+def test_anchored_call_moves_one_step_not_a_jump() -> None:
+    """From the heuristic's 80 the bidder may go to 90, not to 100 or 120; from a pass, only
+    to the cheapest legal value."""
+    bids = [Bid.parse(f"{v} hearts") for v in (80, 90, 100, 120)]
+    legal = [PASS, *bids]
+    sims = {PASS: (0.0, 0.0), bids[0]: (10.0, 0.8), bids[1]: (60.0, 0.8),
+            bids[2]: (90.0, 0.8), bids[3]: (200.0, 0.9)}
+    assert anchored_call(legal, sims, bids[0]) == bids[1]
+    assert anchored_call(legal, sims, PASS) == PASS  # 80 is only 10 better than a pass
+    sims[bids[0]] = (ANCHOR_MARGIN + 5, 0.8)
+    assert anchored_call(legal, sims, PASS) == bids[0]
+
+
+def test_the_heuristics_call_is_always_simulated() -> None:
+    """The mode of the heuristic's call is simulated even when it is not among the hand's
+    best modes (here clubs, for a hand without a club)."""
+    hands = hands_of(["JS", "9S", "AS", "TS", "JD", "9D", "AD", "TD"],
+                     ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"],
+                     ["7S", "8S", "QS", "KS", "7D", "8D", "QD", "KD"],
+                     ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"])
+    state = DealState.from_hands(COINCHE, 3, hands)  # W deals, N speaks first
+    obs = observe(state, 0)
+    prior = Bid.parse("80 clubs")
+    budget = Budget(worlds=2, bid_worlds=3, bid_least=2)
+    sims = bid_marks(obs, random.Random(0), budget, prior=prior)
+    assert sims is not None and prior in sims
+    without = bid_marks(obs, random.Random(0), budget)
+    assert without is not None and prior not in without
+
+
+@pytest.mark.parametrize("rules", [COINCHE, CONTREE], ids=["coinche", "contree"])
+def test_heuristic_bidding_calls_as_the_heuristic(rules: Rules) -> None:
+    """``bidding="heuristic"`` (the level ``cards``) makes the heuristic's calls in coinche:
+    the card play alone is then compared with the heuristic's."""
+    bot = make_bot("pimc:cards")
+    heuristic = make_bot("heuristic")
+    for seed in range(6):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while state.phase == AUCTION:
+            obs = observe(state, state.player)
+            call = bot.act(obs, rng)
+            assert call == heuristic.act(obs, rng)
+            state = state.apply(call)
+
+
+def test_anchored_bidding_is_the_default_and_departs_from_the_heuristic() -> None:
+    """Over whole coinche auctions the anchored bidder makes the heuristic's call most of the
+    time, and the simulation changes some of them (it really decides)."""
+    bot = PimcBot(budget=Budget(worlds=2, bid_worlds=8, bid_least=2))
+    assert bot.budget.bidding == "anchored" and make_bot("pimc:fast").budget.bidding == "anchored"
+    heuristic = make_bot("heuristic")
+    same = differ = 0
+    for seed in range(40):
+        state = DealState.new(COINCHE, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while state.phase == AUCTION:
+            obs = observe(state, state.player)
+            call = bot.act(obs, rng)
+            assert call in obs.legal
+            if call == heuristic.act(obs, rng):
+                same += 1
+            else:
+                differ += 1
+            state = state.apply(call)
+    assert differ > 0 and same > 3 * differ
 
 
 def test_a_hand_with_the_jack_nine_ace_ten_of_hearts_bids_hearts() -> None:
