@@ -15,8 +15,11 @@ through the real scoring function and takes the action of the best expected **ma
 - **Bidding by simulation**: for each trump mode among the legal bids, each world is solved
   from the first lead with the bidder's team taking (:func:`rebelote.solver.best_value`); each
   legal bid (a take, a value, coinche, surcoinche) gets the weighted mean mark of its outcome,
-  ``pass`` the mark of the contract in force (0 when there is none yet), and the best is
-  called. When the budget runs out before enough worlds, the heuristic bot bids.
+  ``pass`` the mark of the contract in force (0 when there is none yet). In belote the best
+  is called (:func:`choose_call`); in coinche the heuristic's call is the prior and the
+  simulation departs from it only by a margin, one step at a time, never to add a coinche
+  (:func:`anchored_call`). When the budget runs out before enough worlds, the heuristic bot
+  bids.
 
 Budgets: a count of worlds (reproducible from the ``rng`` given to :meth:`PimcBot.act`), and
 optionally a time limit per decision (for play against a human; then at least
