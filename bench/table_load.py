@@ -31,6 +31,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from counter_load import Connection, Run, measure, start_server
@@ -61,18 +62,19 @@ class AuthConnection(Connection):
         return status, payload
 
 
-async def _drain(url: str, token: str, pushed: list[int]) -> None:
+async def _drain(url: str, token: str, pushed: list[int], opened: asyncio.Event) -> None:
     import websockets
 
     async with websockets.connect(url) as ws:
         await ws.send(json.dumps({"token": token}))
         async for _ in ws:
+            opened.set()
             pushed[0] += 1
 
 
 async def _table_client(host: str, port: int, run: Run, budget: list[int], stop: float,
                         game: str, bots: str, sockets: bool, pushed: list[int], tables: list[str],
-                        seed: int) -> None:
+                        seed: int, socket_waits: list[float]) -> None:
     conn = AuthConnection(host, port)
     await conn.open()
     rng = random.Random(seed)
@@ -91,9 +93,14 @@ async def _table_client(host: str, port: int, run: Run, budget: list[int], stop:
                 view = json.loads(payload)
                 conn.token = str(view["token"])
                 tables.append(str(view["id"]))
-                if sockets:
+                if sockets:  # the table's page is open (its first view came) before play
+                    opened = asyncio.Event()
+                    t0 = time.perf_counter()
                     watcher = asyncio.create_task(_drain(
-                        f"ws://{host}:{port}/api/tables/{view['id']}/ws", conn.token, pushed))
+                        f"ws://{host}:{port}/api/tables/{view['id']}/ws", conn.token, pushed,
+                        opened))
+                    await asyncio.wait_for(opened.wait(), 30)
+                    socket_waits.append(time.perf_counter() - t0)
                 continue
             legal = [a for a in view["legal"] if a != "no-declaration"]  # type: ignore[union-attr]
             if view["phase"] == "auction" and "pass" in legal and rng.random() < 0.7:
@@ -118,18 +125,36 @@ async def _table_client(host: str, port: int, run: Run, budget: list[int], stop:
         await conn.close()
 
 
+@dataclass
+class TableRun:
+    """What the table run saw: the actions' answers, the tables played, the views pushed on
+    the sockets and how long each table's socket took to bring its first view."""
+
+    run: Run
+    tables: list[str] = field(default_factory=list)
+    pushed: list[int] = field(default_factory=lambda: [0])
+    socket_waits: list[float] = field(default_factory=list)
+
+    def sockets_line(self) -> str:
+        if not self.socket_waits:
+            return "sockets: none"
+        waits = sorted(self.socket_waits)
+        return (f"sockets: {len(waits)} opened, first view after p50 "
+                f"{waits[len(waits) // 2] * 1000:.0f} ms, p99 "
+                f"{waits[min(len(waits) - 1, int(0.99 * len(waits)))] * 1000:.0f} ms")
+
+
 async def measure_tables(host: str, port: int, clients: int, requests: int, seconds: float,
-                         game: str, bots: str, sockets: bool) -> tuple[Run, int, int]:
-    run = Run("POST actions")
+                         game: str, bots: str, sockets: bool) -> TableRun:
+    out = TableRun(Run("POST actions"))
     budget = [requests]
-    pushed = [0]
-    tables: list[str] = []
     t0 = time.perf_counter()
-    await asyncio.gather(*(_table_client(host, port, run, budget, t0 + seconds, game, bots,
-                                         sockets, pushed, tables, i) for i in range(clients)))
-    run.elapsed = time.perf_counter() - t0
+    await asyncio.gather(*(_table_client(host, port, out.run, budget, t0 + seconds, game, bots,
+                                         sockets, out.pushed, out.tables, i, out.socket_waits)
+                           for i in range(clients)))
+    out.run.elapsed = time.perf_counter() - t0
     await asyncio.sleep(0.2)
-    return run, len(tables), pushed[0]
+    return out
 
 
 def main() -> int:
@@ -167,9 +192,10 @@ def main() -> int:
     try:
         base, adds, _ = asyncio.run(measure(host, port, args.clients, args.requests,
                                             args.seconds, 12))
-        acts, tables, pushed = asyncio.run(measure_tables(
+        played = asyncio.run(measure_tables(
             host, port, args.clients, args.requests, args.seconds, args.game, args.bots,
             args.sockets))
+        acts = played.run
     finally:
         if proc is not None:
             proc.terminate()
@@ -184,7 +210,8 @@ def main() -> int:
     print(f"database: {db}")
     print(f"load: {args.clients} clients, at most {args.requests} requests or "
           f"{args.seconds:g} s a run; {args.game} tables, bots {args.bots}, "
-          f"{tables} tables played, {pushed} views pushed on WebSockets")
+          f"{len(played.tables)} tables played, {played.pushed[0]} views pushed on "
+          f"WebSockets; {played.sockets_line()}")
     print(base.line())
     print(adds.line().replace("POST deals      ", "counter deals   "))
     print(acts.line().replace("POST actions    ", "table actions   "))

@@ -273,6 +273,48 @@ def test_slow_and_crashing_bots_never_block_a_table(client: TestClient) -> None:
         _REGISTRY.pop("slow", None)
 
 
+def test_an_action_and_the_quick_bots_answers_are_one_write(client: TestClient) -> None:
+    """At pace 0 the quick bots (no search) answer on the event loop, in the same write as the
+    player's action: the version goes up by one per action, and the socket pushes that one
+    view, the same text as the action's answer."""
+    t = new_table(client, bots="heuristic", target=501)
+    tid, token = t["id"], t["token"]
+    rng = random.Random(3)
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"token": token})
+        assert ws.receive_json()["version"] == t["version"]
+        view = t
+        for _ in range(30):
+            if view["over"]:
+                break
+            r = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                            json={"action": choose(view, rng)})
+            assert r.status_code == 200, r.text
+            assert r.json()["version"] == view["version"] + 1
+            assert r.headers["etag"] == f'"{view["version"] + 1}"'
+            view = r.json()
+            assert view["turn"] == "S" or view["over"]
+            assert ws.receive_text() == r.text  # encoded once, pushed as answered
+
+
+def test_a_quick_bot_that_fails_is_replaced_by_the_random_bot(client: TestClient) -> None:
+    class Broken:
+        name = "heuristic"
+
+        def act(self, observation: object, rng: random.Random) -> object:
+            raise RuntimeError("boom")
+
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    service._bots["heuristic"] = Broken()
+    t = new_table(client, bots="heuristic")
+    view, rng = t, random.Random(5)
+    assert view["turn"] == "S"
+    for _ in range(10):
+        view = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                           json={"action": choose(view, rng)}).json()
+        assert view["turn"] == "S" or view["over"]
+
+
 def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestClient) -> None:
     """The start form offers every spec of the registry (``name`` and ``name:level``), the API
     takes them per seat, and the seat plays with the bot of that level."""

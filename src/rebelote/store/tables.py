@@ -29,6 +29,7 @@ from sqlalchemy import (
     bindparam,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -65,6 +66,7 @@ _PUT: Final = (
             updated_at=bindparam("updated_at"))
 )
 _GET: Final = select(_TABLE.c.version, _TABLE.c.data).where(_TABLE.c.id == bindparam("tid"))
+_NOTIFY: Final = text("SELECT pg_notify(:channel, :payload)")
 _BY_CODE: Final = select(_TABLE.c.id).where(_TABLE.c.code == bindparam("code"))
 
 
@@ -133,11 +135,17 @@ class TableStore:
         return StoredTable(table_id, 1, data)
 
     def get(self, table_id: str) -> StoredTable:
+        version, data = self.get_text(table_id)
+        return StoredTable(table_id, version, json.loads(data))
+
+    def get_text(self, table_id: str) -> tuple[int, str]:
+        """The table's version and its JSON as stored (for a reader who parses it only when
+        that version is new to it)."""
         with self._begin() as conn:
             row = conn.execute(_GET, {"tid": table_id}).first()
         if row is None:
             raise TableNotFoundError(table_id)
-        return StoredTable(table_id, int(row.version), json.loads(row.data))
+        return int(row.version), str(row.data)
 
     def id_of_code(self, code: str) -> str:
         """The id of the table whose join code is ``code``."""
@@ -147,15 +155,20 @@ class TableStore:
             raise TableNotFoundError(code)
         return str(found)
 
-    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
-            ) -> StoredTable:
+    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
+            notify: str | None = None) -> StoredTable:
         """Replace the table if still at version ``expected``: it is then at ``expected+1``;
-        :class:`TableConflictError` if another write came first."""
+        :class:`TableConflictError` if another write came first. ``notify`` (PostgreSQL): the
+        channel told ``'<id> <version>'`` by the same transaction (so at its commit, and only
+        if the write was made)."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "data": json.dumps(data, separators=(",", ":")), "over": over,
                   "updated_at": datetime.now(UTC)}
         with self._begin() as conn:
             done = conn.execute(_PUT, params).rowcount
+            if done and notify is not None:
+                conn.execute(_NOTIFY, {"channel": notify,
+                                       "payload": f"{table_id} {expected + 1}"})
         if not done:
             self.get(table_id)  # TableNotFoundError if it is gone
             raise TableConflictError(table_id, expected)

@@ -18,7 +18,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
 from rebelote.errors import InputError
@@ -133,7 +133,7 @@ def refusal(exc: Exception) -> JSONResponse | None:
     return None
 
 
-async def answer(make: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
+async def answer(make: Callable[[], Awaitable[Response]]) -> Response:
     try:
         return await make()
     except (SeatForbiddenError, TableNotFoundError, TableFullError, TableConflictError,
@@ -147,10 +147,14 @@ def make_table_router(service: TableService) -> APIRouter:
     """The ``/api/tables`` routes over ``service``."""
     router = APIRouter(prefix="/api/tables", tags=["table"])
 
-    def seat_view(loaded: Loaded, seat: int, status: int = 200, **more: Any) -> JSONResponse:
+    def seat_view(loaded: Loaded, seat: int, status: int = 200, **more: Any) -> Response:
+        headers = {"ETag": f'"{loaded.version}"'}
+        if not more:  # the view as the socket pushes it, encoded once
+            return Response(service.view_text(loaded, seat), status_code=status,
+                            headers=headers, media_type="application/json")
         out = service.view(loaded, seat)
         out.update(more)
-        return JSONResponse(out, status_code=status, headers={"ETag": f'"{loaded.version}"'})
+        return JSONResponse(out, status_code=status, headers=headers)
 
     async def finished_record(table_id: str, n: int,
                               request: Request) -> dict[str, Any] | JSONResponse:
@@ -166,8 +170,8 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.post("", status_code=201, summary="Start a table (you sit South)",
                  openapi_extra=_doc(_CREATE_SCHEMA, 201, VIEW, "Your view and your secret",
                                     413, 415, 422, 503, secret=False))
-    async def create(request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def create(request: Request) -> Response:
+        async def make() -> Response:
             loaded, token = await service.create(await read_json(request))
             return seat_view(loaded, 2, 201, token=token)
         return await answer(make)
@@ -175,8 +179,8 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.post("/join", status_code=201, summary="Take a free seat of a room by its code",
                  openapi_extra=_doc(_JOIN_SCHEMA, 201, VIEW, "Your view and your secret",
                                     404, 409, 413, 415, 422, 503, secret=False))
-    async def join(request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def join(request: Request) -> Response:
+        async def make() -> Response:
             body = await read_json(request)
             if not isinstance(body, dict) or not isinstance(body.get("code"), str):
                 raise InputError("code", "missing: the room's join code")
@@ -188,8 +192,8 @@ def make_table_router(service: TableService) -> APIRouter:
 
     @router.get("/{table_id}", summary="What your seat may see of the table",
                 openapi_extra=_doc(None, 200, VIEW, "Your view", *_READ))
-    async def get(table_id: str, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def get(table_id: str, request: Request) -> Response:
+        async def make() -> Response:
             loaded = await service.load(table_id)
             seat = service.seat_of(loaded, bearer(request, table_id))
             if loaded.table.bot_to_play and loaded.table.pace:
@@ -200,8 +204,8 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.post("/{table_id}/actions", summary="Bid or play a card",
                  openapi_extra=_doc(_ACTION_SCHEMA, 200, VIEW, "Your view after the bots",
                                     *_WRITE))
-    async def act(table_id: str, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def act(table_id: str, request: Request) -> Response:
+        async def make() -> Response:
             body = await read_json(request)
             action = body.get("action") if isinstance(body, dict) else None
             expected = parse_if_match(request.headers.get("if-match"))
@@ -213,16 +217,16 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.post("/{table_id}/release", summary="Hand your seat back to its bot",
                  openapi_extra=_doc(None, 200, {"type": "object", "required": ["released"]},
                                     "Released", *_WRITE))
-    async def release(table_id: str, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def release(table_id: str, request: Request) -> Response:
+        async def make() -> Response:
             await service.release(table_id, bearer(request, table_id))
             return JSONResponse({"released": True})
         return await answer(make)
 
     @router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends",
                  openapi_extra=_doc(None, 200, VIEW, "Your view", *_WRITE))
-    async def fill(table_id: str, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def fill(table_id: str, request: Request) -> Response:
+        async def make() -> Response:
             loaded = await service.fill(table_id, bearer(request, table_id))
             return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
         return await answer(make)
@@ -230,8 +234,8 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.post("/{table_id}/back", summary="Take your seat back from its bot (after "
                  "the clock ran out)", openapi_extra=_doc(None, 200, VIEW, "Your view",
                                                           *_WRITE))
-    async def back(table_id: str, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def back(table_id: str, request: Request) -> Response:
+        async def make() -> Response:
             loaded = await service.back(table_id, bearer(request, table_id))
             return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
         return await answer(make)
@@ -239,8 +243,8 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.get("/{table_id}/deals/{n}.json", summary="A finished deal's record (with its "
                 "commitment, seed and salt)",
                 openapi_extra=_doc(None, 200, RECORD, "The deal record", *_READ))
-    async def record(table_id: str, n: int, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def record(table_id: str, n: int, request: Request) -> Response:
+        async def make() -> Response:
             record = await finished_record(table_id, n, request)
             if isinstance(record, JSONResponse):
                 return record
@@ -252,8 +256,8 @@ def make_table_router(service: TableService) -> APIRouter:
                 "checked: the commitment shown before the deal recomputed from the revealed "
                 "seed and salt, the seed's deck dealt again, every call and card replayed",
                 openapi_extra=_doc(None, 200, CHECK, "The check", *_READ))
-    async def verify(table_id: str, n: int, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def verify(table_id: str, n: int, request: Request) -> Response:
+        async def make() -> Response:
             record = await finished_record(table_id, n, request)
             if isinstance(record, JSONResponse):
                 return record
@@ -268,8 +272,8 @@ def make_table_router(service: TableService) -> APIRouter:
     @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
                 "cost against the best card (double-dummy solver)",
                 openapi_extra=_doc(None, 200, ANALYSIS, "Each card's cost", *_READ))
-    async def analysis(table_id: str, n: int, request: Request) -> JSONResponse:
-        async def make() -> JSONResponse:
+    async def analysis(table_id: str, n: int, request: Request) -> Response:
+        async def make() -> Response:
             try:
                 _, _, cards = await service.analysis(table_id, bearer(request, table_id), n)
             except InputError as e:
@@ -308,7 +312,7 @@ def make_table_router(service: TableService) -> APIRouter:
         closed = asyncio.create_task(_until_closed(websocket))
         service.connected(table_id, seat)
         try:
-            await websocket.send_json(service.view(loaded, seat))
+            await websocket.send_text(service.view_text(loaded, seat))
             version = loaded.version
             while not closed.done():
                 waiter = asyncio.create_task(service.wait_change(table_id, version, WATCH_POLL))
@@ -316,14 +320,14 @@ def make_table_router(service: TableService) -> APIRouter:
                 if closed.done():
                     waiter.cancel()
                     break
-                loaded = await service.load(table_id)
+                loaded = await service.load_latest(table_id)
                 if loaded.version == version:
                     continue
                 version = loaded.version
                 if loaded.table.seat_of(token) != seat:
                     await websocket.send_json({"error": "token: this seat was handed back"})
                     break
-                await websocket.send_json(service.view(loaded, seat))
+                await websocket.send_text(service.view_text(loaded, seat))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import random
 import secrets
@@ -26,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
@@ -60,6 +61,15 @@ MAX_NAME: Final = 24
 AWAY_PACE: Final = 700
 #: Seconds after a player's last live page closed before the seat's bot plays for them.
 LEAVE_GRACE: Final = 30.0
+#: Bots that do not search (a few hundredths of a millisecond a move, bounded): their moves are
+#: played on the event loop, with no thread hop. Any other bot thinks in a thread, within
+#: :data:`BOT_TIMEOUT`.
+QUICK_BOTS: Final = frozenset({"random", "heuristic"})
+#: Quick bots' moves played in a row before the event loop serves others (a table of bots only).
+QUICK_CHUNK: Final = 12
+#: Seat views kept encoded, by table, version and seat (the action's answer and the socket's
+#: push of the same seat are then built and encoded once).
+VIEW_CACHE_SIZE: Final = 1024
 
 
 class SeatForbiddenError(PermissionError):
@@ -172,6 +182,7 @@ class TableService:
         self._call = StoreCalls(inline)  # the web layer's one way to call a store
         self.engine = engine
         self._cache: OrderedDict[str, Table] = OrderedDict()
+        self._views: OrderedDict[tuple[str, int, int], str] = OrderedDict()
         self._versions: dict[str, int] = {}
         self._events: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -194,35 +205,56 @@ class TableService:
         return table_id
 
     async def load(self, table_id: str) -> Loaded:
-        stored: StoredTable = await self._call(self.store.get, table_id)
-        return self._parsed(stored)
+        """The table as stored now. Its JSON is parsed and replayed only when this version is
+        not in the cache (a version is written once: its table never changes)."""
+        version, data = await self._call(self.store.get_text, table_id)
+        table = self._cached(table_id, version)
+        if table is None:
+            return self._parsed(StoredTable(table_id, version, json.loads(data)))
+        return Loaded(table_id, version, table, table.code)
+
+    def _cached(self, table_id: str, version: int) -> Table | None:
+        key = f"{table_id}:{version}"
+        table = self._cache.get(key)
+        if table is not None:
+            self._cache.move_to_end(key)
+        return table
+
+    async def load_latest(self, table_id: str) -> Loaded:
+        """The table at the latest version this worker knows of (its own writes, and the
+        others' through NOTIFY) from the cache when it is there, else as stored: what a socket
+        pushes after a change."""
+        version = self._versions.get(table_id)
+        table = self._cached(table_id, version) if version is not None else None
+        if table is None:
+            return await self.load(table_id)
+        return Loaded(table_id, version or 0, table, table.code)
 
     def _parsed(self, stored: StoredTable) -> Loaded:
         key = f"{stored.id}:{stored.version}"
         table = self._cache.get(key)
         if table is None:
             table = Table.from_json(stored.data)
-            self._cache[key] = table
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+            self._put_cache(key, table)
         else:
             self._cache.move_to_end(key)
         return Loaded(stored.id, stored.version, table, table.code)
 
-    async def save(self, loaded: Loaded, table: Table) -> Loaded:
-        stored = await self._call(self.store.put, loaded.id, loaded.version, table.to_json(),
-                                  over=table.is_over)
-        self._cache[f"{stored.id}:{stored.version}"] = table
-        self.changed(loaded.id, stored.version)
-        if self.notify_pg:
-            await self._call(self._pg_notify, loaded.id, stored.version)
-        return Loaded(loaded.id, stored.version, table, loaded.code)
+    def _put_cache(self, key: str, table: Table) -> None:
+        self._cache[key] = table
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
 
-    def _pg_notify(self, table_id: str, version: int) -> None:
-        assert self.engine is not None
-        with self.engine.begin() as conn:
-            conn.execute(text("SELECT pg_notify(:c, :p)"),
-                         {"c": CHANNEL, "p": f"{table_id} {version}"})
+    async def save(self, loaded: Loaded, table: Table) -> Loaded:
+        """Write ``table`` over ``loaded`` if the table is still at ``loaded.version``
+        (:class:`TableConflictError` otherwise); with PostgreSQL the write's transaction also
+        sends ``NOTIFY`` (delivered at its commit) to the other workers."""
+        stored = await self._call(self.store.put, loaded.id, loaded.version, table.to_json(),
+                                  over=table.is_over,
+                                  notify=CHANNEL if self.notify_pg else None)
+        self._put_cache(f"{stored.id}:{stored.version}", table)
+        self.changed(loaded.id, stored.version)
+        return Loaded(loaded.id, stored.version, table, loaded.code)
 
     # -- watchers -----------------------------------------------------------------------------
     def changed(self, table_id: str, version: int) -> None:
@@ -290,6 +322,19 @@ class TableService:
                 "'Authorization: Bearer <token>' with the token given when you sat down)")
         return seat
 
+    def view_text(self, loaded: Loaded, seat: int) -> str:
+        """:meth:`view` as JSON text, built and encoded once per table version and seat (the
+        answer to an action and the socket's push to the same seat share it)."""
+        key = (loaded.id, loaded.version, seat)
+        out = self._views.get(key)
+        if out is None:
+            out = json.dumps(self.view(loaded, seat), ensure_ascii=False, allow_nan=False,
+                             separators=(",", ":"))
+            self._views[key] = out
+            while len(self._views) > VIEW_CACHE_SIZE:
+                self._views.popitem(last=False)
+        return out
+
     def view(self, loaded: Loaded, seat: int) -> dict[str, Any]:
         out = table_view(loaded.table, seat)
         out["id"] = loaded.id
@@ -339,6 +384,9 @@ class TableService:
         if table.seats[seat].away:  # back at the table
             table = table.with_seat(seat, _back(table.seats[seat]))
         table = table.act(seat, action)
+        if table.pace == 0 and not any(s.away for s in table.seats):
+            # the quick bots' answers go into the same write as the action
+            table = await self.quick_bots(table)
         loaded = await self.save(loaded, table)
         return await self.after_write(loaded), seat
 
@@ -429,6 +477,8 @@ class TableService:
         rng = random.Random(self._rng.getrandbits(64))
         try:
             bot = self._bot(seat.bot)
+            if self.is_quick(table):  # no search: on the event loop
+                return table.bot_action(bot, rng)
             return await asyncio.wait_for(run_in_threadpool(table.bot_action, bot, rng),
                                           self.bot_timeout)
         except Exception as e:  # a slow or broken bot never blocks the table
@@ -436,13 +486,47 @@ class TableService:
                         seat.bot, type(e).__name__)
             return table.bot_action(self._bot("random"), rng)
 
+    @staticmethod
+    def is_quick(table: Table) -> bool:
+        """The seat to act is played by a bot that does not search (:data:`QUICK_BOTS`)."""
+        return table.bot_to_play and table.seats[table.turn].bot.partition(":")[0] in QUICK_BOTS
+
+    def quick_moves(self, table: Table, rng: random.Random) -> Table:
+        """At most :data:`QUICK_CHUNK` moves of quick bots in a row, on the event loop; a bot
+        that fails is replaced for that move by the random bot."""
+        for _ in range(QUICK_CHUNK):
+            if not self.is_quick(table):
+                break
+            seat = table.seats[table.turn]
+            try:
+                table = table.act(table.turn, table.bot_action(self._bot(seat.bot), rng))
+            except Exception as e:  # a broken bot never blocks the table
+                log.warning("bot %s failed at a table (%s): the random bot plays instead",
+                            seat.bot, type(e).__name__)
+                table = table.act(table.turn, table.bot_action(self._bot("random"), rng))
+        return table
+
+    async def quick_bots(self, table: Table) -> Table:
+        """The quick bots' moves up to a human's turn or a searching bot's, played on the
+        event loop (no thread hop: they take microseconds), :data:`QUICK_CHUNK` at a time."""
+        rng = random.Random(self._rng.getrandbits(64))
+        table = self.quick_moves(table, rng)
+        while self.is_quick(table):  # a table of bots only: let the loop serve others
+            await asyncio.sleep(0)
+            table = self.quick_moves(table, rng)
+        return table
+
     async def run_bots(self, loaded: Loaded) -> Loaded:
-        """Every bot move up to a human's turn, computed in one thread call and saved in one
-        write. If the bots take longer than :attr:`bot_timeout` (or one fails), the moves made
-        so far are kept and the random bot plays the move in hand; the bots then go on."""
+        """Every bot move up to a human's turn, saved in one write: the quick bots' on the
+        event loop (:meth:`quick_bots`), the others' computed in one thread call. If these
+        take longer than :attr:`bot_timeout` (or one fails), the moves made so far are kept
+        and the random bot plays the move in hand; the bots then go on."""
         table = loaded.table
         start = table
         while table.bot_to_play:
+            if self.is_quick(table):
+                table = await self.quick_bots(table)
+                continue
             done: list[Table] = []
             stop = threading.Event()
             rng = random.Random(self._rng.getrandbits(64))
