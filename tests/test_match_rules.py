@@ -9,7 +9,7 @@ import pytest
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import Rules
-from rebelote.scoring import DealSummary
+from rebelote.scoring import DealSummary, LineKey
 
 BELOTE = Rules.preset("official", "belote")
 
@@ -72,3 +72,98 @@ def test_the_target_is_written_once_not_as_a_changed_option() -> None:
     rules = BELOTE.replace(target=1500)
     out = Match(rules, target=1500).to_json()
     assert out["target"] == 1500 and "options" not in out
+
+
+# -- reading a game: each refusal names the field and the rule ---------------------------------
+def read_refusal(obj: object) -> tuple[str, str]:
+    with pytest.raises(InputError) as info:
+        Match.from_json(obj)  # type: ignore[arg-type]
+    return info.value.field, str(info.value)
+
+
+def test_a_game_is_an_object() -> None:
+    assert read_refusal([]) == ("", "a game is a JSON object with deals")
+
+
+def test_an_unknown_field_is_named_with_the_known_ones() -> None:
+    assert read_refusal({"game": "belote", "deals": [], "score": 3}) == (
+        "score", "score: unknown field of a game (known: deals, game, options, rules, start, "
+                 "target, teams)")
+
+
+def test_a_field_starting_with_an_underscore_is_a_comment() -> None:
+    assert Match.from_json({"game": "belote", "deals": [], "_note": "Sunday"}).deals == ()
+
+
+@pytest.mark.parametrize("target", [0, -1, True, 1.5, "1000"])
+def test_the_target_is_a_positive_whole_number(target: object) -> None:
+    assert read_refusal({"game": "belote", "deals": [], "target": target}) == (
+        "target", f"target: must be a positive whole number, not {target!r}")
+
+
+def test_a_target_of_one_point_is_a_target() -> None:
+    assert Match.from_json({"game": "belote", "deals": [], "target": 1}).target == 1
+
+
+def test_the_teams_are_an_object_of_names() -> None:
+    assert read_refusal({"game": "belote", "deals": [], "teams": ["A", "B"]}) == (
+        "teams", 'teams: must be an object like {"NS": "Nous", "EW": "Eux"}')
+
+
+def test_a_team_left_out_keeps_its_default_name() -> None:
+    m = Match.from_json({"game": "belote", "deals": [], "teams": {"NS": " Les As "}})
+    assert m.teams == ("Les As", "Eux")
+
+
+def test_a_team_name_has_1_to_40_characters() -> None:
+    forty = "x" * 40
+    assert Match.from_json({"game": "belote", "deals": [],
+                            "teams": {"EW": forty}}).teams == ("Nous", forty)
+    for bad in ("x" * 41, "  ", 7):
+        assert read_refusal({"game": "belote", "deals": [], "teams": {"EW": bad}}) == (
+            "teams.EW", "teams.EW: must be a name of 1 to 40 characters")
+
+
+def test_only_ns_and_ew_are_teams() -> None:
+    assert read_refusal({"game": "belote", "deals": [], "teams": {"NS": "A", "XY": "B"}}) == (
+        "teams.XY", "teams.XY: not a team: NS or EW")
+
+
+def test_the_start_is_an_object_of_points() -> None:
+    assert read_refusal({"game": "belote", "deals": [], "start": 10}) == (
+        "start", 'start: must be an object like {"NS": 0, "EW": 0}')
+
+
+def test_a_team_left_out_of_the_start_starts_from_nothing() -> None:
+    assert Match.from_json({"game": "belote", "deals": [],
+                            "start": {"EW": 120}}).start == (0, 120)
+    assert Match.from_json({"game": "belote", "deals": [],
+                            "start": {"NS": 120}}).start == (120, 0)
+
+
+def test_the_deals_are_a_list() -> None:
+    assert read_refusal({"game": "belote", "deals": {"1": {}}}) == (
+        "deals", "deals: must be a list of deal summaries")
+    assert read_refusal({"game": "belote"})[0] == "deals"
+
+
+# -- the result of a game ----------------------------------------------------------------------
+def test_the_result_writes_the_reserve_carried_over() -> None:
+    m = Match(BELOTE).add(DealSummary(game="belote", taker="NS", points=(81, 81)))
+    out = m.result().to_json()
+    assert out["held_over"] == 81 and out["totals"] == {"NS": 0, "EW": 81}
+
+
+def test_the_last_deal_counted_exactly_says_so_just_before_its_marks() -> None:
+    made = {"trump": "hearts", "taker": "NS", "contract": 100,
+            "points": {"NS": 110, "EW": 52}, "belote": "NS"}
+    obj = {"game": "contree", "rules": "ffb", "start": {"NS": 1800, "EW": 0}, "deals": [made]}
+    rounded = Match.from_json({**obj, "options": {"last_deal_exact": False}}).result().deals[0]
+    exact = Match.from_json({**obj, "options": {"last_deal_exact": True}}).result().deals[0]
+    assert exact.score == (230, 52) and rounded.score == (230, 50)
+    *_, note, last = exact.lines
+    assert (note.key, note.ns, note.ew, note.text) == (
+        LineKey.LAST_DEAL_EXACT, 230, 52,
+        "The last deal of the game is counted exactly (no rounding).")
+    assert (last.key, last.ns, last.ew) == (LineKey.SCORE, 230, 52)
+    assert [line.key for line in exact.lines].count(LineKey.LAST_DEAL_EXACT) == 1
