@@ -91,7 +91,7 @@ def parse_action(text: str) -> Action:
     t = text.strip()
     if t.lower() in ("no-declaration", "no declaration", "nodeclaration", "no-declare"):
         return NO_DECLARATION
-    if len(t) in (2, 3) and " " not in t:
+    if len(t) in (2, 3):  # a card; with a space inside it is no card, parse_card says so
         try:
             return PLAYS[parse_card(t)]
         except CardError:
