@@ -167,3 +167,67 @@ def test_the_last_deal_counted_exactly_says_so_just_before_its_marks() -> None:
         "The last deal of the game is counted exactly (no rounding).")
     assert (last.key, last.ns, last.ew) == (LineKey.SCORE, 230, 52)
     assert [line.key for line in exact.lines].count(LineKey.LAST_DEAL_EXACT) == 1
+
+
+# -- the running totals and the reserve a deal states -------------------------------------------
+def test_the_running_totals_follow_each_deal() -> None:
+    m = Match(BELOTE).add(deal("NS", 98)).add(deal("EW", 60))
+    assert m.result().running == ((98, 64), (98 + 60, 64 + 102))
+
+
+def made_by(taker: str, pts: int, **kw: object) -> dict[str, object]:
+    return {"trump": "hearts", "taker": taker, "points": {taker: pts}, **kw}
+
+
+def game_of(deals: list[dict[str, object]], **kw: object) -> Match:
+    return Match.from_json({"game": kw.pop("game", "belote"), "target": 1000, "deals": deals,
+                            **kw})
+
+
+def test_a_deal_may_state_the_reserve_the_game_carries() -> None:
+    stated = game_of([made_by("EW", 81), made_by("NS", 102, held_over=81)]).result()
+    assert stated == game_of([made_by("EW", 81), made_by("NS", 102)]).result()
+    assert stated.deals[1].score == (102 + 81, 60)
+
+
+def test_a_deal_stating_another_reserve_is_refused_with_the_deal_named() -> None:
+    with pytest.raises(InputError) as info:
+        game_of([made_by("EW", 81), made_by("NS", 102, held_over=50)]).result()
+    assert (info.value.field, str(info.value)) == (
+        "deals[2].held_over", "deals[2].held_over: the game carries a reserve of 81, not 50")
+
+
+# -- the belote-alone rule: who must still win a trick (MatchResult.pending) ---------------------
+def test_nobody_is_blocked_before_the_first_deal_and_an_adjustment_can_win() -> None:
+    r = game_of([{"adjust": {"EW": 1000}}]).result()
+    assert r.pending == (False, False) and r.winner == "EW"
+
+
+def test_the_failing_takers_past_the_target_only_by_their_belote_are_blocked() -> None:
+    # EW take and fail: they mark their belote alone, 990 + 20 = 1010, higher than NS's 162.
+    r = game_of([made_by("EW", 60, belote="EW")], start={"NS": 0, "EW": 990}).result()
+    assert r.totals == (162, 1010) and r.pending == (False, True) and r.winner is None
+
+
+def test_reaching_the_target_exactly_by_the_belote_blocks_too() -> None:
+    r = game_of([made_by("EW", 60, belote="EW")], start={"NS": 0, "EW": 980}).result()
+    assert r.totals == (162, 1000) and r.pending == (False, True) and r.winner is None
+
+
+def test_failing_takers_are_not_blocked_without_a_belote_or_short_of_the_target() -> None:
+    assert game_of([made_by("NS", 60)]).result().pending == (False, False)
+    assert game_of([made_by("NS", 60, belote="NS")]).result().pending == (False, False)
+
+
+def test_a_team_past_the_target_before_the_deal_was_not_carried_by_its_belote() -> None:
+    r = game_of([made_by("EW", 60, belote="EW")], start={"NS": 0, "EW": 1005}).result()
+    assert r.pending == (False, False) and r.winner == "EW"
+
+
+def test_a_team_at_the_target_whose_belote_is_taken_was_not_carried_by_it() -> None:
+    # Under belote_prenable the failing takers' belote goes to the defense: NS mark nothing.
+    fail = {"trump": "hearts", "taker": "NS", "contract": 80, "points": {"NS": 60},
+            "belote": "NS"}
+    r = game_of([fail], game="coinche", start={"NS": 1000, "EW": 0},
+                options={"belote_prenable": True}).result()
+    assert r.totals[0] == 1000 and r.pending == (False, False) and r.winner == "NS"

@@ -224,7 +224,7 @@ def _last_exact(score: DealScore) -> DealScore:
     lines = list(score.lines)
     note = ResultLine(LineKey.LAST_DEAL_EXACT, score.score[0], score.score[1],
                       "The last deal of the game is counted exactly (no rounding).")
-    lines.insert(max(0, len(lines) - 1), note)
+    lines.insert(len(lines) - 1, note)  # just before the marks (a played deal has its lines)
     return replace(score, lines=tuple(lines))
 
 
