@@ -68,6 +68,18 @@ def test_what_is_not_a_call_is_refused_with_a_message_naming_the_field() -> None
         Bid.parse("bonjour")
 
 
+@pytest.mark.parametrize(("text", "reason"), [
+    ("90 stars", "'90 stars': 'stars' is not a trump: spades, hearts, diamonds, clubs, no-trump "
+                 "or all-trump"),
+    ("95 hearts", "'95 hearts': a contract is 80 to 160 by ten, capot or generale"),
+])
+def test_a_bad_trump_or_value_in_a_two_word_call_is_refused_naming_it(text: str,
+                                                                      reason: str) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        Bid.parse(text)
+    assert (info.value.field, info.value.reason) == ("action", reason)
+
+
 # -- how an auction starts ---------------------------------------------------------------------
 def test_a_belote_auction_needs_the_turned_card() -> None:
     with pytest.raises(IllegalActionError,
@@ -182,6 +194,12 @@ def test_each_refused_coinche_says_why() -> None:
         "S coinche: only an opponent of the bidder may coinche, not S")
     capot = run(coinche(COINCHE_RULES.replace(coinche_capot=False)), "capot spades")
     assert refusal(capot, COINCHE) == "E coinche: a capot may not be coinched under these rules"
+    no_capots = COINCHE_RULES.replace(coinche_capot=False, generale=True)
+    generale = run(coinche(no_capots), "generale spades")
+    assert not generale.can_coinche(E) and COINCHE not in generale.legal_bids()
+    assert refusal(generale, COINCHE) == (
+        "E coinche: a capot may not be coinched under these rules")
+    assert run(coinche(no_capots), "160 spades").can_coinche(E)
 
 
 def test_each_refused_surcoinche_says_why() -> None:
