@@ -1,0 +1,420 @@
+"""Our bots against colver's (Rust, ``pip install colver``) on the same deals, duplicate, in
+contrée, the two engines driven in lockstep.
+
+For each deal, colver deals (``colver.Env.deal(seed=s, dealer=d)``) and its hands are dealt
+into ours (:func:`DealState.from_hands`, the mapping of bench/solver.py). The deal is played
+twice with the same cards: our bot on N-S and colver's on E-W, then the other way. At each
+decision the seat's bot chooses (ours through ``bot.act(observation, rng)``, colver's through
+a ``colver.Agent`` built from a bot spec), and the action is translated and stepped into BOTH
+engines. At every step the two engines' legal actions are compared; a disagreement is a rules
+difference and is reported (never hidden), and an action one engine refuses stops that deal
+(reported, left out of the figures).
+
+Each play is scored by our rules and by colver's own score (``Env.rewards()``); a deal's
+result is our team's mark minus colver's, averaged over its two plays, so the luck of the cards
+cancels; the mean over the deals comes with its 95% interval (Student's t). Also: contracts
+taken and made by each side, decision times (wall-clock, only decisions with a choice).
+
+colver plays suit contracts only: no-trump and all-trump bids, which our contrée auction
+offers, are taken out of our bots' legal actions (counted in the report). The rule set is the
+closest of ours to colver's (docs/versus-colver.md): ``contree:ffb-ludique`` with
+failure_base=162 and no rounding.
+
+colver's bots (``--theirs``), built offline (its NN bidder, DMC player and playgen worlds are
+model weights fetched from a hub: not available here); the bidder is always its rule-based
+``improved`` bidder:
+
+- ``heuristic``: its rule-based card play;
+- ``smart:N`` / ``smart:Nms``: smart IS-MCTS (belief-weighted), N determinizations or N ms;
+- ``naive:N`` / ``naive:Nms``: IS-MCTS without beliefs;
+- ``isdd:N`` / ``isdd:Nms``: IS-DD (each sampled world solved by its double-dummy solver) on
+  constraint-uniform worlds, one thread;
+- ``toml:PATH``: any bot spec file of colver's format.
+
+Count budgets (``N``) are reproducible from the seed (``colver.Agent(seed=...)``, our bots'
+rngs); time budgets (``Nms``) are not.
+
+    nice -n 15 .venv/bin/python bench/versus_colver.py --ours heuristic --theirs heuristic \\
+        --deals 40 [--seed 1] [--out deals.jsonl] [--start 0] [--json]
+    .venv/bin/python bench/versus_colver.py --summary deals.jsonl [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rebelote.actions import NO_DECLARATION, PLAYS, Action, Play
+from rebelote.arena import mean_ci, percentile
+from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
+from rebelote.bots import Bot, make_bot, parse_bot_spec
+from rebelote.deal import DealState
+from rebelote.rules import CONTRACTS, Rules, parse_rules
+
+try:
+    import colver
+except ImportError:  # pragma: no cover - the tests skip, the bench says so
+    colver = None
+
+#: The closest rule set of ours to colver's contrée (docs/versus-colver.md).
+RULES_TEXT = "contree:ffb-ludique,failure_base=162,rounding=none"
+
+# colver's actions: in the auction 0 pass, 1..36 the bids 80..160 x (spades, hearts,
+# diamonds, clubs), 37..40 capot in each suit, 41 coinche, 42 surcoinche; in the play the
+# card's index (colver's order, mapped by bench/solver.py's TO_OURS / TO_COLVER).
+C_PASS, C_CAPOT, C_COINCHE, C_SURCOINCHE = 0, 37, 41, 42
+
+
+def _card_maps() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """bench/solver.py's card mapping (the one place it is written)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import solver as solver_bench  # bench/solver.py; it needs colver, checked before
+
+    return solver_bench.TO_OURS, solver_bench.TO_COLVER
+
+
+def to_colver(action: Action, to_col: Sequence[int]) -> int | None:
+    """colver's action for ours; ``None`` for what colver has no action for (no-trump and
+    all-trump bids, declarations)."""
+    if isinstance(action, Play):
+        return to_col[action.card]
+    if not isinstance(action, Bid):
+        return None
+    kind = action.kind
+    if kind == "pass":
+        return C_PASS
+    if kind == "coinche":
+        return C_COINCHE
+    if kind == "surcoinche":
+        return C_SURCOINCHE
+    if not 0 <= action.trump < 4:
+        return None
+    if kind == "value" and action.value in CONTRACTS:
+        return 1 + (action.value - 80) // 10 * 4 + action.trump
+    if kind == "capot":
+        return C_CAPOT + action.trump
+    return None
+
+
+def to_ours(action: int, phase: int, to_ours_cards: Sequence[int]) -> Action:
+    """Our action for colver's ``action`` in colver's ``phase`` (0 auction, 1 play)."""
+    if phase == 1:
+        return PLAYS[to_ours_cards[action]]
+    if action == C_PASS:
+        return PASS
+    if action == C_COINCHE:
+        return COINCHE
+    if action == C_SURCOINCHE:
+        return SURCOINCHE
+    if 1 <= action < C_CAPOT:
+        return Bid("value", (action - 1) % 4, 80 + 10 * ((action - 1) // 4))
+    if C_CAPOT <= action < C_COINCHE:
+        return Bid("capot", action - C_CAPOT)
+    raise ValueError(f"colver action {action} is not an action of its auction")
+
+
+# -- colver's bots ------------------------------------------------------------------------------
+def colver_spec(text: str) -> str:
+    """The TOML bot spec of a short name (see the module's help); :class:`ValueError` naming
+    the known forms otherwise."""
+    name, _, level = text.strip().lower().partition(":")
+    if name == "toml":
+        with open(text.strip()[5:], encoding="utf-8") as f:
+            return f.read()
+    methods = {"heuristic": "heuristic", "smart": "smart_ismcts", "naive": "ismcts",
+               "isdd": "isdd"}
+    if name not in methods:
+        raise ValueError(f"--theirs: {text!r} is not a colver bot (heuristic, smart:N, "
+                         f"smart:Nms, naive:N, naive:Nms, isdd:N, isdd:Nms, toml:PATH)")
+    lines = ['[bid]', 'strategy = "improved"', '[play]', f'method = "{methods[name]}"']
+    if name == "heuristic":
+        if level:
+            raise ValueError(f"--theirs: colver's heuristic has no budget ({text!r})")
+    else:
+        budget = level.removesuffix("ms")
+        if not budget.isdigit() or int(budget) <= 0:
+            raise ValueError(f"--theirs: {text!r}: a budget is N determinizations or Nms")
+        if level.endswith("ms"):
+            lines.append(f"time_ms = {int(budget)}")
+        else:
+            lines += ["time_ms = 0", f"determinizations = {int(budget)}"]
+        if name == "isdd":
+            lines += ["parallel = false", "[worlds]", 'source = "uniform"']
+    return "\n".join(lines) + "\n"
+
+
+# -- one play of a deal -------------------------------------------------------------------------
+@dataclass(slots=True)
+class Play1:
+    """One play of a deal: marks (N-S, E-W) by our rules and by colver's, who took (0 N-S, 1
+    E-W, -1 passed out), whether it was made, and what differed."""
+
+    ours: tuple[int, int] = (0, 0)
+    colver: tuple[float, float] = (0.0, 0.0)
+    taker: int = -1
+    made: bool | None = None
+    contract: str = ""
+    legal_differ: list[str] = field(default_factory=list)
+    hidden_bids: int = 0
+    broken: str | None = None
+
+
+@dataclass(slots=True)
+class Times:
+    bid: list[float] = field(default_factory=list)
+    play: list[float] = field(default_factory=list)
+
+
+def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, dealer: int,
+              ours_side: int, times: tuple[Times, Times]) -> Play1:
+    """Deal ``deal_seed`` played once: our bot on the seats of parity ``ours_side`` (0 N-S),
+    colver's on the others. ``times`` (ours, colver's) get the decision times."""
+    to_ours_cards, to_col = _card_maps()
+    env = colver.Env.deal(seed=deal_seed, dealer=dealer)
+    hands = [sum(1 << to_ours_cards[c] for c in hand) for hand in env.get_hands()]
+    state = DealState.from_hands(rules, dealer, hands)
+    ours: dict[int, Bot] = {s: make_bot(ours_spec) for s in range(4) if s % 2 == ours_side}
+    rngs = {s: random.Random(f"versus:{deal_seed}:{ours_side}:{s}") for s in ours}
+    agents = {s: colver.Agent(theirs_toml, seat=s, seed=deal_seed * 8 + ours_side * 4 + s)
+              for s in range(4) if s % 2 != ours_side}
+    for agent in agents.values():
+        agent.init_deal(env)
+    out = Play1()
+    clock = time.perf_counter
+    while not state.is_terminal:
+        seat = state.current_player
+        phase = env.phase()
+        if env.current_player() != seat or phase != int(state.phase):
+            out.broken = (f"turn: ours {seat} in phase {int(state.phase)}, colver "
+                          f"{env.current_player()} in phase {phase}")
+            break
+        legal = state.legal_actions()
+        mine = {to_colver(a, to_col): a for a in legal}
+        hidden = [a for a in legal if a is not NO_DECLARATION and to_colver(a, to_col) is None]
+        mine.pop(None, None)
+        theirs = set(env.legal_actions())
+        if set(mine) != theirs:
+            only_ours = sorted(str(mine[a]) for a in set(mine) - theirs)
+            only_col = sorted(str(to_ours(a, phase, to_ours_cards)) for a in theirs - set(mine))
+            out.legal_differ.append(f"seat {'NESW'[seat]} phase {phase}: only ours "
+                                    f"{only_ours}, only colver {only_col}")
+        choice = len(theirs) > 1
+        if seat in ours:
+            obs = state.observation(seat)
+            if hidden:
+                out.hidden_bids += 1
+                obs = obs._replace(legal=tuple(a for a in obs.legal if a not in hidden))
+            t0 = clock()
+            action = ours[seat].act(obs, rngs[seat])
+            dt = clock() - t0
+            code = to_colver(action, to_col)
+            if choice:
+                (times[0].bid if phase == 0 else times[0].play).append(dt)
+            if code is None or code not in theirs:
+                out.broken = f"ours played {action} at seat {'NESW'[seat]}: colver refuses it"
+                break
+        else:
+            t0 = clock()
+            code = int(agents[seat].decide(env)["action"])
+            dt = clock() - t0
+            if choice:
+                (times[1].bid if phase == 0 else times[1].play).append(dt)
+            if code not in mine:
+                out.broken = (f"colver played {to_ours(code, phase, to_ours_cards)} at seat "
+                              f"{'NESW'[seat]}: our rules refuse it")
+                break
+            action = mine[code]
+        for agent in agents.values():
+            agent.observe(env, code)
+        env.step(code)
+        state = state.apply(action)
+    if out.broken is None and not env.is_terminal():
+        out.broken = "our deal is over, colver's is not"
+    if out.broken is not None:
+        return out
+    ns, ew = state.score().score
+    out.ours = (ns, ew)
+    rew = env.rewards()
+    out.colver = (float(rew[0]), float(rew[1]))
+    if not state.is_void:
+        out.taker = state.taker % 2
+        out.made = state.score().outcome == "made"
+        best = state.auction.best
+        out.contract = f"{best} x{state.auction.multiplier}" if best is not None else ""
+    return out
+
+
+def play_deal(ours_spec: str, theirs: str, rules: Rules, seed: int, index: int
+              ) -> dict[str, Any]:
+    """Duplicate deal ``index``: played with ours on N-S, then on E-W; its JSON line."""
+    theirs_toml = colver_spec(theirs)
+    deal_seed = seed * 1_000_003 + index
+    dealer = index % 4
+    times = (Times(), Times())
+    plays = [play_once(ours_spec, theirs_toml, rules, deal_seed, dealer, side, times)
+             for side in (0, 1)]
+    line: dict[str, Any] = {"deal": index, "seed": seed, "ours": ours_spec, "theirs": theirs,
+                            "rules": rules.to_text(), "deal_seed": deal_seed, "dealer": dealer}
+    broken = [p.broken for p in plays if p.broken]
+    if broken:
+        line["broken"] = broken
+    else:
+        # our mark minus colver's: ours on N-S in play 0, on E-W in play 1
+        line["diffs"] = [plays[0].ours[0] - plays[0].ours[1], plays[1].ours[1] - plays[1].ours[0]]
+        line["diffs_colver"] = [plays[0].colver[0] - plays[0].colver[1],
+                                plays[1].colver[1] - plays[1].colver[0]]
+        line["diff"] = sum(line["diffs"]) / 2
+        line["diff_colver"] = sum(line["diffs_colver"]) / 2
+        line["takers"] = [None if p.taker < 0 else ("ours" if p.taker == side else "colver")
+                          for side, p in enumerate(plays)]
+        line["made"] = [p.made for p in plays]
+        line["contracts"] = [p.contract for p in plays]
+        line["marks"] = [list(p.ours) for p in plays]
+        line["marks_colver"] = [list(p.colver) for p in plays]
+        line["score_differ"] = [list(p.ours) != [int(x) for x in p.colver]
+                                or any(x != int(x) for x in p.colver) for p in plays]
+    line["legal_differ"] = [d for p in plays for d in p.legal_differ]
+    line["hidden_bids"] = sum(p.hidden_bids for p in plays)
+    line["ours_ms"] = {"bid": [round(t * 1000, 3) for t in times[0].bid],
+                       "play": [round(t * 1000, 3) for t in times[0].play]}
+    line["colver_ms"] = {"bid": [round(t * 1000, 3) for t in times[1].bid],
+                         "play": [round(t * 1000, 3) for t in times[1].play]}
+    return line
+
+
+# -- the report ---------------------------------------------------------------------------------
+def _ci(values: list[float]) -> dict[str, Any]:
+    mean, low, high = mean_ci(values)
+    fin = [round(x, 2) if math.isfinite(x) else None for x in (low, high)]
+    return {"mean": round(mean, 2), "ci95": fin}
+
+
+def _ms(values: list[float]) -> dict[str, Any]:
+    s = sorted(values)
+    return {"decisions": len(s), "mean": round(statistics.fmean(s), 3) if s else 0.0,
+            "median": round(percentile(s, 0.5), 3),
+            "p99": round(percentile(s, 0.99), 3), "max": round(s[-1], 3) if s else 0.0}
+
+
+def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures over the deals of ``lines`` (each deal once)."""
+    by_deal: dict[int, dict[str, Any]] = {}
+    for r in lines:
+        by_deal.setdefault(int(r["deal"]), r)
+    rows = [by_deal[k] for k in sorted(by_deal)]
+    if not rows:
+        raise ValueError("no deals to summarise")
+    ok = [r for r in rows if "diff" in r]
+    head = rows[0]
+    out: dict[str, Any] = {"ours": head["ours"], "theirs": head["theirs"],
+                           "rules": head["rules"], "seed": head["seed"], "deals": len(ok),
+                           "broken": len(rows) - len(ok)}
+    if ok:
+        out["mark_diff"] = _ci([float(r["diff"]) for r in ok])
+        out["mark_diff_colver_score"] = _ci([float(r["diff_colver"]) for r in ok])
+        plays = [(t, m) for r in ok for t, m in zip(r["takers"], r["made"], strict=True)]
+        out["contracts"] = {
+            side: {"took": sum(1 for t, _ in plays if t == side),
+                   "made": sum(1 for t, m in plays if t == side and m)}
+            for side in ("ours", "colver")}
+        out["contracts"]["passed_out"] = sum(1 for t, _ in plays if t is None)
+        out["scores_differ"] = sum(sum(r["score_differ"]) for r in ok)
+    out["legal_differ"] = sum(len(r["legal_differ"]) for r in rows)
+    out["legal_differ_examples"] = [d for r in rows for d in r["legal_differ"]][:5]
+    out["broken_examples"] = [b for r in rows for b in r.get("broken", [])][:5]
+    out["hidden_bids"] = sum(int(r["hidden_bids"]) for r in rows)
+    out["decision_ms"] = {
+        who: {kind: _ms([float(x) for r in rows for x in r[f"{who}_ms"][kind]])
+              for kind in ("bid", "play")}
+        for who in ("ours", "colver")}
+    return out
+
+
+def report(s: dict[str, Any]) -> str:
+    def ci(d: dict[str, Any]) -> str:
+        low, high = d["ci95"]
+        shown = "[-inf, +inf]" if low is None else f"[{low:+.1f}, {high:+.1f}]"
+        return f"{d['mean']:+.1f} a deal, 95% CI {shown}"
+
+    lines = [f"ours {s['ours']} vs colver {s['theirs']}, {s['rules']}, seed {s['seed']}: "
+             f"{s['deals']} duplicate deals ({s['broken']} stopped by a rules difference)"]
+    if s["deals"]:
+        lines.append(f"  ours - colver, our score:    {ci(s['mark_diff'])}")
+        lines.append(f"  ours - colver, colver score: {ci(s['mark_diff_colver_score'])} "
+                     f"({s['scores_differ']} plays scored differently)")
+        c = s["contracts"]
+        lines.append(f"  contracts: ours took {c['ours']['took']} made {c['ours']['made']}; "
+                     f"colver took {c['colver']['took']} made {c['colver']['made']}; passed "
+                     f"out {c['passed_out']}")
+    for who in ("ours", "colver"):
+        d = s["decision_ms"][who]
+        lines.append(f"  {who} decision ms: bid median {d['bid']['median']} p99 "
+                     f"{d['bid']['p99']} ({d['bid']['decisions']}); play median "
+                     f"{d['play']['median']} mean {d['play']['mean']} p99 {d['play']['p99']} max "
+                     f"{d['play']['max']} "
+                     f"({d['play']['decisions']})")
+    lines.append(f"  legal actions differing: {s['legal_differ']}; our no-trump/all-trump "
+                 f"bids withheld at {s['hidden_bids']} decisions")
+    lines.extend(f"    {x}" for x in s["legal_differ_examples"] + s["broken_examples"])
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ours", default="heuristic", help="a bot of our registry")
+    parser.add_argument("--theirs", default="heuristic", help="a colver bot (see above)")
+    parser.add_argument("--rules", default=RULES_TEXT)
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--start", type=int, default=0, help="first deal number")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="append each deal's JSON line here")
+    parser.add_argument("--summary", default=None, help="only summarise a results file")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no line per deal")
+    args = parser.parse_args(argv)
+    if args.summary:
+        with open(args.summary, encoding="utf-8") as f:
+            s = summarize([json.loads(x) for x in f if x.strip()])
+        print(json.dumps(s) if args.json else report(s))
+        return 0
+    if colver is None:
+        print("bench/versus_colver.py skipped: it needs colver, the yardstick (not a "
+              "dependency of rebelote): .venv/bin/pip install colver", file=sys.stderr)
+        return 0
+    parse_bot_spec(args.ours)
+    theirs_toml = colver_spec(args.theirs)
+    colver.Agent(theirs_toml, seat=0)  # a bad spec fails here, before any deal
+    rules = parse_rules(args.rules)
+    lines = []
+    t0 = time.perf_counter()
+    for i in range(args.start, args.start + args.deals):
+        line = play_deal(args.ours, args.theirs, rules, args.seed, i)
+        lines.append(line)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
+        if not args.quiet and not args.json:
+            shown = line.get("diff", "stopped")
+            print(f"deal {i}: {shown} {line.get('contracts', line.get('broken'))}",
+                  flush=True)
+    s = summarize(lines)
+    s["seconds"] = round(time.perf_counter() - t0, 1)
+    s["colver_version"] = colver.__version__
+    print(json.dumps(s) if args.json else report(s) + f"\n  {s['seconds']} s, colver "
+          f"{s['colver_version']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
