@@ -1,0 +1,119 @@
+"""bench/versus_colver.py: the translation of actions between our engine and colver's, both ways,
+on every legal action of a few deals, and a short match end to end.
+
+colver is the yardstick, not a dependency: CI does not install it, and these tests are skipped
+without it (``.venv/bin/pip install colver`` to run them).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+colver = pytest.importorskip(
+    "colver", reason="colver (the yardstick of bench/versus_colver.py) is not installed: "
+    ".venv/bin/pip install colver")
+
+from rebelote.actions import NO_DECLARATION, Play  # noqa: E402
+from rebelote.auction import Bid  # noqa: E402
+from rebelote.deal import DealState  # noqa: E402
+from rebelote.rules import parse_rules  # noqa: E402
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("versus_colver", BENCH / "versus_colver.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["versus_colver"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+vc = _load()
+RULES = parse_rules(vc.RULES_TEXT)
+
+
+def test_rule_set_is_the_documented_one() -> None:
+    assert RULES.game == "contree" and not RULES.declarations
+    assert (RULES.failure_base, RULES.rounding, RULES.coinche_form, RULES.surcoinche,
+            RULES.capot_bid) == (162, "none", "contract", 3, "contract")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_translation_both_ways_on_every_legal_action(seed: int) -> None:
+    to_ours_cards, to_col = vc._card_maps()
+    env = colver.Env.deal(seed=seed, dealer=seed % 4)
+    hands = [sum(1 << to_ours_cards[c] for c in hand) for hand in env.get_hands()]
+    state = DealState.from_hands(RULES, seed % 4, hands)
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_terminal:
+        phase = env.phase()
+        assert env.current_player() == state.current_player and phase == int(state.phase)
+        legal = state.legal_actions()
+        theirs = env.legal_actions()
+        codes = set()
+        for action in legal:
+            code = vc.to_colver(action, to_col)
+            if code is None:  # only the no-trump and all-trump bids have no colver action
+                assert isinstance(action, Bid) and action.trump in (4, 5), action
+                continue
+            assert vc.to_ours(code, phase, to_ours_cards) == action
+            codes.add(code)
+        for code in theirs:
+            assert vc.to_colver(vc.to_ours(code, phase, to_ours_cards), to_col) == code
+        assert codes == set(theirs)
+        assert NO_DECLARATION not in legal
+        # a mixed walk: random bids for a while (coinches, capots), then cards
+        code = rng.choice(sorted(theirs))
+        if phase == 0 and steps > 6 and 0 in theirs:
+            code = 0
+        action = vc.to_ours(code, phase, to_ours_cards)
+        if isinstance(action, Play):
+            assert to_col[action.card] == code
+        env.step(code)
+        state = state.apply(action)
+        steps += 1
+    assert env.is_terminal()
+
+
+def test_bad_actions_and_specs_are_refused() -> None:
+    with pytest.raises(ValueError, match="not an action"):
+        vc.to_ours(43, 0, vc._card_maps()[0])
+    for bad in ("dmc", "smart:0", "smart:fast", "heuristic:20"):
+        with pytest.raises(ValueError, match="--theirs"):
+            vc.colver_spec(bad)
+    assert 'method = "isdd"' in vc.colver_spec("isdd:8")
+    assert "time_ms = 30" in vc.colver_spec("naive:30ms")
+
+
+def test_short_match_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "deals.jsonl"
+    assert vc.main(["--ours", "heuristic", "--theirs", "heuristic", "--deals", "3",
+                    "--seed", "7", "--out", str(out), "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["deals"] == 3 and s["broken"] == 0 and s["legal_differ"] == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["deal"] for r in lines] == [0, 1, 2]
+    for r in lines:
+        assert r["diff"] == sum(r["diffs"]) / 2
+        for side, (ns, ew) in enumerate(r["marks"]):
+            ours_minus = (ns - ew) if side == 0 else (ew - ns)
+            assert r["diffs"][side] == ours_minus
+        assert len(r["ours_ms"]["play"]) > 0 and len(r["colver_ms"]["play"]) > 0
+    plays = s["contracts"]
+    assert plays["ours"]["took"] + plays["colver"]["took"] + plays["passed_out"] == 6
+    # the same deals again give the same results (both sides count-based here)
+    again = [vc.play_deal("heuristic", "heuristic", RULES, 7, i) for i in range(3)]
+    assert [r["diffs"] for r in again] == [r["diffs"] for r in lines]
+    # the summary of the file is the run's
+    assert vc.main(["--summary", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mark_diff"] == s["mark_diff"]
