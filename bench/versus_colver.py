@@ -25,8 +25,9 @@ model weights fetched from a hub: not available here); the bidder is always its 
 ``improved`` bidder:
 
 - ``heuristic``: its rule-based card play;
-- ``smart:N`` / ``smart:Nms``: smart IS-MCTS (belief-weighted), N determinizations or N ms;
-- ``naive:N`` / ``naive:Nms``: IS-MCTS without beliefs;
+- ``smart:Nms``: smart IS-MCTS (belief-weighted worlds), N ms a card (colver's spec reader
+  runs its IS-MCTS under a time budget only);
+- ``naive:Nms``: IS-MCTS on uniform worlds, N ms a card;
 - ``isdd:N`` / ``isdd:Nms``: IS-DD (each sampled world solved by its double-dummy solver) on
   constraint-uniform worlds, one thread;
 - ``toml:PATH``: any bot spec file of colver's format.
@@ -135,8 +136,8 @@ def colver_spec(text: str) -> str:
     methods = {"heuristic": "heuristic", "smart": "smart_ismcts", "naive": "ismcts",
                "isdd": "isdd"}
     if name not in methods:
-        raise ValueError(f"--theirs: {text!r} is not a colver bot (heuristic, smart:N, "
-                         f"smart:Nms, naive:N, naive:Nms, isdd:N, isdd:Nms, toml:PATH)")
+        raise ValueError(f"--theirs: {text!r} is not a colver bot (heuristic, smart:Nms, "
+                         f"naive:Nms, isdd:N, isdd:Nms, toml:PATH)")
     lines = ['[bid]', 'strategy = "improved"', '[play]', f'method = "{methods[name]}"']
     if name == "heuristic":
         if level:
@@ -144,7 +145,11 @@ def colver_spec(text: str) -> str:
     else:
         budget = level.removesuffix("ms")
         if not budget.isdigit() or int(budget) <= 0:
-            raise ValueError(f"--theirs: {text!r}: a budget is N determinizations or Nms")
+            raise ValueError(f"--theirs: {text!r}: a budget is N worlds or Nms")
+        if name != "isdd" and not level.endswith("ms"):
+            # colver's spec reader runs its IS-MCTS under time_ms only (50 iterations a world)
+            raise ValueError(f"--theirs: {text!r}: colver's IS-MCTS takes a time budget "
+                             f"only ({name}:{budget}ms)")
         if level.endswith("ms"):
             lines.append(f"time_ms = {int(budget)}")
         else:

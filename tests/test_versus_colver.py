@@ -88,7 +88,7 @@ def test_translation_both_ways_on_every_legal_action(seed: int) -> None:
 def test_bad_actions_and_specs_are_refused() -> None:
     with pytest.raises(ValueError, match="not an action"):
         vc.to_ours(43, 0, vc._card_maps()[0])
-    for bad in ("dmc", "smart:0", "smart:fast", "heuristic:20"):
+    for bad in ("dmc", "smart:0ms", "smart:fast", "heuristic:20", "naive:20"):
         with pytest.raises(ValueError, match="--theirs"):
             vc.colver_spec(bad)
     assert 'method = "isdd"' in vc.colver_spec("isdd:8")
