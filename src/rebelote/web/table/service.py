@@ -183,6 +183,7 @@ class TableService:
         self.engine = engine
         self._cache: OrderedDict[str, Table] = OrderedDict()
         self._views: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+        self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
         self._events: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -208,6 +209,9 @@ class TableService:
         """The table as stored now. Its JSON is parsed and replayed only when this version is
         not in the cache (a version is written once: its table never changes)."""
         version, data = await self._call(self.store.get_text, table_id)
+        return self._loaded(table_id, version, data)
+
+    def _loaded(self, table_id: str, version: int, data: str) -> Loaded:
         table = self._cached(table_id, version)
         if table is None:
             return self._parsed(StoredTable(table_id, version, json.loads(data)))
@@ -215,9 +219,10 @@ class TableService:
 
     def _cached(self, table_id: str, version: int) -> Table | None:
         key = f"{table_id}:{version}"
-        table = self._cache.get(key)
-        if table is not None:
-            self._cache.move_to_end(key)
+        with self._lock:
+            table = self._cache.get(key)
+            if table is not None:
+                self._cache.move_to_end(key)
         return table
 
     async def load_latest(self, table_id: str) -> Loaded:
@@ -231,19 +236,17 @@ class TableService:
         return Loaded(table_id, version or 0, table, table.code)
 
     def _parsed(self, stored: StoredTable) -> Loaded:
-        key = f"{stored.id}:{stored.version}"
-        table = self._cache.get(key)
+        table = self._cached(stored.id, stored.version)
         if table is None:
             table = Table.from_json(stored.data)
-            self._put_cache(key, table)
-        else:
-            self._cache.move_to_end(key)
+            self._put_cache(f"{stored.id}:{stored.version}", table)
         return Loaded(stored.id, stored.version, table, table.code)
 
     def _put_cache(self, key: str, table: Table) -> None:
-        self._cache[key] = table
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        with self._lock:  # the store's thread (PostgreSQL) fills the cache too
+            self._cache[key] = table
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
 
     async def save(self, loaded: Loaded, table: Table) -> Loaded:
         """Write ``table`` over ``loaded`` if the table is still at ``loaded.version``
@@ -372,11 +375,22 @@ class TableService:
     async def act(self, table_id: str, token: str | None, action: Any,
                   expected: int | None = None) -> tuple[Loaded, int]:
         """``action`` by the seat whose secret is ``token``; the bots answer when the table
-        plays at once (pace 0)."""
+        plays at once (pace 0). Read, played and written in one call of the store (one thread
+        hop with PostgreSQL, none with SQLite)."""
         if not isinstance(action, str):
             raise InputError("action", "missing: a bid or a card as text, like \"pass\", "
                                        "\"90 hearts\" or \"JH\"")
-        loaded = await self.load(table_id)
+        loaded, seat = await self._call(self._act, table_id, token, action, expected)
+        self.changed(loaded.id, loaded.version)
+        return await self.after_write(loaded), seat
+
+    def _act(self, table_id: str, token: str | None, action: str, expected: int | None
+             ) -> tuple[Loaded, int]:
+        """:meth:`act`'s read, move and version-checked write, with the quick bots' answers
+        in the same write (pace 0): no await, so that it runs on the event loop (SQLite) or in
+        one thread (PostgreSQL)."""
+        version, data = self.store.get_text(table_id)
+        loaded = self._loaded(table_id, version, data)
         seat = self.seat_of(loaded, token)
         if expected is not None and expected != loaded.version:
             raise TableConflictError(table_id, expected)
@@ -385,10 +399,12 @@ class TableService:
             table = table.with_seat(seat, _back(table.seats[seat]))
         table = table.act(seat, action)
         if table.pace == 0 and not any(s.away for s in table.seats):
-            # the quick bots' answers go into the same write as the action
-            table = await self.quick_bots(table)
-        loaded = await self.save(loaded, table)
-        return await self.after_write(loaded), seat
+            # the quick bots' answers, up to the player's next turn (a few moves)
+            table = self.quick_moves(table, random.Random(self._rng.getrandbits(64)))
+        stored = self.store.put(table_id, loaded.version, table.to_json(), over=table.is_over,
+                                notify=CHANNEL if self.notify_pg else None)
+        self._put_cache(f"{table_id}:{stored.version}", table)
+        return Loaded(table_id, stored.version, table, loaded.code), seat
 
     async def join(self, code_or_id: str, name: Any, wanted: str | None = None
                    ) -> tuple[Loaded, str, int]:
