@@ -99,8 +99,11 @@ async def _table_client(host: str, port: int, run: Run, budget: list[int], stop:
                     watcher = asyncio.create_task(_drain(
                         f"ws://{host}:{port}/api/tables/{view['id']}/ws", conn.token, pushed,
                         opened))
-                    await asyncio.wait_for(opened.wait(), 30)
-                    socket_waits.append(time.perf_counter() - t0)
+                    try:
+                        await asyncio.wait_for(opened.wait(), 30)
+                        socket_waits.append(time.perf_counter() - t0)
+                    except TimeoutError:
+                        socket_waits.append(float("inf"))  # counted: no view in 30 s
                 continue
             legal = [a for a in view["legal"] if a != "no-declaration"]  # type: ignore[union-attr]
             if view["phase"] == "auction" and "pass" in legal and rng.random() < 0.7:
@@ -139,7 +142,9 @@ class TableRun:
         if not self.socket_waits:
             return "sockets: none"
         waits = sorted(self.socket_waits)
-        return (f"sockets: {len(waits)} opened, first view after p50 "
+        late = sum(1 for w in waits if w == float("inf"))
+        return (f"sockets: {len(waits)} opened ({late} with no view within 30 s), first "
+                f"view after p50 "
                 f"{waits[len(waits) // 2] * 1000:.0f} ms, p99 "
                 f"{waits[min(len(waits) - 1, int(0.99 * len(waits)))] * 1000:.0f} ms")
 
@@ -155,6 +160,31 @@ async def measure_tables(host: str, port: int, clients: int, requests: int, seco
     out.run.elapsed = time.perf_counter() - t0
     await asyncio.sleep(0.2)
     return out
+
+
+def server_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) used so far by process ``pid`` and its children (the
+    workers), from ``/proc``; ``None`` where there is no ``/proc``."""
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+        stats = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                    stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    except (OSError, ValueError):
+        return None
+    family, total, grew = {pid}, 0, True
+    while grew:
+        grew = False
+        for child, (parent, _) in stats.items():
+            if parent in family and child not in family:
+                family.add(child)
+                grew = True
+    for member in family:
+        total += stats.get(member, (0, 0))[1]
+    return total / ticks
 
 
 def main() -> int:
@@ -192,9 +222,13 @@ def main() -> int:
     try:
         base, adds, _ = asyncio.run(measure(host, port, args.clients, args.requests,
                                             args.seconds, 12))
+        cpu0 = server_cpu(proc.pid) if proc is not None else None
+        own0 = time.process_time()
         played = asyncio.run(measure_tables(
             host, port, args.clients, args.requests, args.seconds, args.game, args.bots,
             args.sockets))
+        cpu1 = server_cpu(proc.pid) if proc is not None else None
+        own = time.process_time() - own0
         acts = played.run
     finally:
         if proc is not None:
@@ -215,6 +249,13 @@ def main() -> int:
     print(base.line())
     print(adds.line().replace("POST deals      ", "counter deals   "))
     print(acts.line().replace("POST actions    ", "table actions   "))
+    if cpu0 is not None and cpu1 is not None and acts.latencies:
+        print(f"server CPU during the table run: {cpu1 - cpu0:.2f} s, "
+              f"{(cpu1 - cpu0) / len(acts.latencies) * 1000:.2f} ms an action (its bots' "
+              "moves, its socket push and the tables' creation included; less sensitive "
+              "to the machine's other load than the latencies)")
+    print(f"the clients' own CPU during the table run: {own:.2f} s in {acts.elapsed:.2f} s "
+          f"(the load generator shares the machine's cores with the server)")
     print(f"ratio table actions / baseline: {acts.rate / base.rate:.2f}; "
           f"/ counter deal additions: {acts.rate / adds.rate:.2f}")
     ok = args.clients >= GOAL_TABLES and acts.percentile(99) < GOAL_P99_MS and acts.errors == 0
