@@ -112,3 +112,80 @@ def test_the_analysis_route_and_page(client: TestClient) -> None:
     page = client.get(f"/tables/{t['id']}/deals/{n}/analysis")
     assert page.status_code == 200 and 'id="analysis"' in page.text
     assert page.text.count("<tr") >= 33
+
+
+@pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
+def test_a_long_solve_never_stalls_the_other_tables(tmp_path: Path) -> None:
+    """While the solver is taken (its lock held, as by an analysis's full-deal solve, which
+    can take seconds), a table of quick bots plays on (they never wait on the solver, and the
+    search lets the event loop run), and a table of searching bots plays on too: a move the
+    search cannot make within the bots' time limit is the random bot's."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}")) as client:  # one loop
+        _play_while_the_solver_is_taken(client)
+
+
+def _play_while_the_solver_is_taken(client: TestClient) -> None:
+    import threading
+
+    import rebelote.solver as solver
+
+    client.app.state.tables.bot_timeout = 0.3  # type: ignore[attr-defined]
+    tables = {bots: client.post("/api/tables", json={"game": "coinche", "bots": bots}).json()
+              for bots in ("heuristic", "pimc:fast")}
+    played: dict[str, list[dict[str, object]]] = {bots: [] for bots in tables}
+
+    def play(bots: str) -> None:
+        t = tables[bots]
+        view = t
+        for _ in range(3):
+            if view["over"]:
+                break
+            legal = [a for a in view["legal"] if a != "no-declaration"]
+            r = client.post(f"/api/tables/{t['id']}/actions", json={"action": legal[0]},
+                            headers={"Authorization": f"Bearer {t['token']}"})
+            assert r.status_code == 200, r.text
+            view = r.json()
+            played[bots].append(view)
+
+    with solver._LOCK:
+        threads = [threading.Thread(target=play, args=(bots,)) for bots in tables]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=30)
+        assert not any(th.is_alive() for th in threads), "a table waited on the solver"
+    for bots, views in played.items():
+        assert views, bots
+        assert all(v["turn"] == "S" or v["over"] for v in views), bots
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_a_final_value_of_zero_is_the_other_team_s_capot_only_if_the_team_won_no_trick(
+        game: str) -> None:
+    """The solver counts card points: 0 for a team is the other team's capot, or tricks of
+    cards worth nothing. Once the team has won a trick, 0 is every point to the other team and
+    no capot."""
+    import dataclasses
+
+    from rebelote.scoring import score_deal
+    from rebelote.table.analysis import _margin
+
+    state = played_deal(game, 11)
+    rules, summary = state.rules, state.summary()
+    total = rules.deal_total(state.trump)
+    capot_total = rules.capot_total(state.trump)
+    differ = []
+    for team in (0, 1):
+        def margin(points: tuple[int, int], capot: str | None, team: int = team) -> int:
+            changed = dataclasses.replace(summary, points=points, capot=capot,
+                                          generale=summary.generale and capot == summary.taker)
+            marks = score_deal(changed, rules).score
+            return marks[team] - marks[1 - team]
+
+        other = ("NS", "EW")[1 - team]
+        beaten = (0, capot_total) if team == 0 else (capot_total, 0)
+        shut_out = (0, total) if team == 0 else (total, 0)
+        assert _margin(state, team, 0) == margin(beaten, other)
+        assert _margin(state, team, 0, won=1) == margin(shut_out, None)
+        differ.append(_margin(state, team, 0, won=1) != _margin(state, team, 0))
+    assert any(differ)  # a capot is worth more than every point (to one team at least)

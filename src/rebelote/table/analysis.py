@@ -9,8 +9,9 @@ scores the deal twice (:func:`rebelote.scoring.score_deal`): with the trick poin
 would have given and with the played card's, the rest of the deal (contract, coinche,
 declarations, belote) unchanged; it is the difference of the team's mark minus the other's.
 A value of the capot total is the team's capot; a value of 0 is read as the other team's capot
-(the solver counts card points, not tricks: the other side making every trick is the line that
-leaves 0, save for tricks of cards worth nothing).
+while the team has won no trick yet (the solver counts card points, not tricks: the other side
+making every trick is the line that leaves 0, save for tricks of cards worth nothing), and as
+every point to the other team without a capot once the team has won a trick.
 
 The web server runs analyses in threads, beside bots that search: the solver takes turns
 itself (a process-wide lock around its compiled search).
@@ -37,8 +38,9 @@ def solver_available() -> bool:
     return True
 
 
-def _margin(state: DealState, team: int, points: int) -> int:
-    """The team's mark minus the other's if its final trick points were ``points``."""
+def _margin(state: DealState, team: int, points: int, won: int = 0) -> int:
+    """The team's mark minus the other's if its final trick points were ``points``, the team
+    having won ``won`` tricks already (a team that won a trick is never capot)."""
     rules = state.rules
     summary = state.summary()
     total = rules.deal_total(state.trump)
@@ -47,8 +49,10 @@ def _margin(state: DealState, team: int, points: int) -> int:
     capot = None
     if points >= capot_total:
         pair[team], capot = capot_total, TEAMS[team]
-    elif points <= 0:
+    elif points <= 0 and not won:
         pair[1 - team], capot = capot_total, TEAMS[1 - team]
+    elif points <= 0:  # only tricks worth nothing: the other team has every point, no capot
+        pair[1 - team] = total
     else:
         pair[team], pair[1 - team] = points, total - points
     changed = dataclasses.replace(summary, points=(pair[0], pair[1]), capot=capot,
@@ -71,7 +75,7 @@ def analyse(state: DealState) -> list[dict[str, Any]]:
     points = [0, 0]
     won = [0, 0]
     out: list[dict[str, Any]] = []
-    margins: dict[tuple[int, int], int] = {}
+    margins: dict[tuple[int, int, int], int] = {}
     for number, (leader, cards) in enumerate(state.tricks, start=1):
         for i, card in enumerate(cards):
             seat = (leader + i * step) % 4
@@ -81,13 +85,14 @@ def analyse(state: DealState) -> list[dict[str, Any]]:
             best = max(values.values())
             mine = values[card]
             for v in (best, mine):
-                if (team, v) not in margins:
-                    margins[(team, v)] = _margin(state, team, v)
+                if (team, v, won[team]) not in margins:
+                    margins[(team, v, won[team])] = _margin(state, team, v, won[team])
             out.append({
                 "trick": number, "seat": SEATS[seat], "card": card_str(card),
                 "values": {card_str(c): v for c, v in values.items()},
                 "best": best, "value": mine, "cost": best - mine,
-                "mark_cost": margins[(team, best)] - margins[(team, mine)],
+                "mark_cost": (margins[(team, best, won[team])]
+                              - margins[(team, mine, won[team])]),
             })
             hands[seat] &= ~(1 << card)
         winner = state.tricks[number][0] if number < 8 else state.leader
