@@ -11,12 +11,15 @@ import pytest
 from rebelote.cards import cards_mask, parse_cards
 from rebelote.declarations import (
     Combo,
+    best_declarations,
     carre,
     check_declarations,
     combo_from_json,
+    declaring_team,
     sequence,
 )
-from rebelote.rules import HEARTS, SPADES
+from rebelote.errors import InputError
+from rebelote.rules import HEARTS, NO_TRUMP, SPADES
 
 EIGHT = 1  # rank index of the 8 (7 8 9 T J Q K A)
 
@@ -107,3 +110,39 @@ def test_a_declaration_reads_back_from_its_json() -> None:
         assert combo_from_json(combo.to_json(), HEARTS) == combo
     assert re.fullmatch(r"\{'kind': 'tierce', 'cards': \['9H', 'TH', 'JH'\]\}",
                         str(run_of("9H", "TH", "JH").to_json()))
+
+
+# -- a carré, the best set, and which team scores ------------------------------------------------
+def test_a_carre_has_no_suit_four_cards_and_its_rank_on_top() -> None:
+    assert carre(4, HEARTS) == Combo("carre", hand("JS", "JH", "JD", "JC"), 200, -1, 4, 4)
+
+
+def test_of_two_best_sets_of_equal_points_the_one_with_the_strongest_combo_wins() -> None:
+    # All eight spades: a cent and a tierce either way (120); the cent to the ace is the
+    # strongest combo, so the tierce is 7 8 9 (not the cent to the jack and a tierce to the ace).
+    spades = hand("7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS")
+    assert best_declarations(spades, NO_TRUMP) == (run_of("TS", "JS", "QS", "KS", "AS"),
+                                                   run_of("7S", "8S", "9S"))
+
+
+def test_a_card_that_cannot_be_read_is_refused_in_the_cards_field() -> None:
+    with pytest.raises(InputError) as info:
+        combo_from_json({"kind": "tierce", "cards": ["9H", "TH", "ZZ"]}, HEARTS)
+    assert info.value.field == "cards" and info.value.reason.startswith("'ZZ' is not a card")
+
+
+def seats(**declared: list[Combo]) -> list[list[Combo]]:
+    return [declared.get(s, []) for s in "NESW"]
+
+
+def test_nobody_scores_when_nobody_declares() -> None:
+    assert declaring_team(seats(), SPADES, 0, 1) == -1
+    assert declaring_team(seats(), SPADES, 0, 1, tie="first") == -1
+
+
+def test_a_team_alone_to_declare_scores_even_a_small_declaration() -> None:
+    tierce = run_of("7C", "8C", "9C")
+    assert declaring_team(seats(N=[tierce]), SPADES, 0, 1) == 0
+    assert declaring_team(seats(S=[tierce]), SPADES, 1, 1) == 0
+    assert declaring_team(seats(E=[tierce]), SPADES, 0, 1) == 1
+    assert declaring_team(seats(W=[tierce]), SPADES, 0, 3) == 1
