@@ -306,3 +306,146 @@ def test_the_mark_line_names_taker_defense_and_case() -> None:
                                "defense_mark": 0, "case": "capot", "multiplier": 1,
                                "capot": 252, "belote": 0, "decl": 0, "contract": 250}
     assert mark.args[4] == ("case", MarkCase.CAPOT) and mark.key is LineKey.MARK
+
+
+# -- the result card, line by line: what each figure is and the arguments its sentence uses -----
+def card(deal: dict[str, Any], **options: Any) -> tuple[Any, list[tuple[object, ...]]]:
+    rules = summary_rules(deal)
+    if options:
+        rules = rules.replace(**options)
+    s = score_deal(DealSummary.from_json({k: v for k, v in deal.items() if k != "game"},
+                                         rules), rules)
+    return s, [(line.key.value, line.ns, line.ew, dict(line.args)) for line in s.lines]
+
+
+def test_the_card_of_a_made_belote_deal() -> None:
+    s, lines = card({"game": "belote", "trump": "hearts", "taker": "NS", "points": {"NS": 98},
+                     "belote": "NS", "declarations": {"EW": 20}})
+    assert (s.outcome, s.score, s.totals, s.points) == ("made", (118, 84), (118, 84), (98, 64))
+    assert lines == [
+        ("tricks", 98, 64, {}),
+        ("declarations", 0, 20, {"team": "EW", "value": 20}),
+        ("belote", 20, 0, {}),
+        ("total", 118, 84, {}),
+        ("mark", 118, 84, {"taker": "NS", "defense": "EW", "taker_mark": 118,
+                           "defense_mark": 84, "case": "made"}),
+        ("score", 118, 84, {}),
+    ]
+
+
+def test_the_card_of_failed_takers_with_the_reserve_to_the_defense() -> None:
+    s, lines = card({"game": "belote", "trump": "hearts", "taker": "NS", "points": {"NS": 60},
+                     "belote": "NS", "held_over": 81})
+    assert (s.outcome, s.score, s.held_over) == ("failed", (20, 243), 0)
+    assert lines[3:] == [
+        ("mark", 20, 162, {"taker": "NS", "defense": "EW", "taker_mark": 20,
+                           "defense_mark": 162, "case": "failed", "total": 162, "decl": 0,
+                           "belote": 0, "capot": False}),
+        ("held_over", 0, 81, {"team": "EW", "reserve": 81}),
+        ("score", 20, 243, {}),
+    ]
+
+
+def test_the_card_of_a_litige_held_over_or_taken_by_the_defense() -> None:
+    deal = {"game": "belote", "trump": "hearts", "taker": "EW", "points": {"EW": 81}}
+    s, lines = card(deal)
+    assert (s.outcome, s.score, s.held_over) == ("litige", (81, 0), 81)
+    assert lines[2] == ("mark", 81, 0, {"taker": "EW", "defense": "NS", "taker_mark": 0,
+                                        "defense_mark": 81, "case": "litige", "reserve": 81})
+    s, lines = card(deal, litige="defense")
+    assert (s.outcome, s.score, s.held_over) == ("litige", (162, 0), 0)
+    assert lines[2] == ("mark", 162, 0, {"taker": "EW", "defense": "NS", "taker_mark": 0,
+                                         "defense_mark": 162, "case": "litige_defense",
+                                         "total": 162, "decl": 0, "belote": 0})
+
+
+def test_the_card_of_a_belote_capot() -> None:
+    _, lines = card({"game": "belote", "trump": "hearts", "taker": "NS", "points": {"NS": 252},
+                     "capot": "NS", "belote": "EW"})
+    assert lines == [
+        ("capot", 252, 0, {"team": "NS", "total": 252}),
+        ("belote", 0, 20, {}),
+        ("total", 252, 20, {}),
+        ("mark", 252, 20, {"taker": "NS", "defense": "EW", "taker_mark": 252,
+                           "defense_mark": 20, "case": "capot", "points": 252, "belote": 0,
+                           "decl": 0}),
+        ("score", 252, 20, {}),
+    ]
+
+
+def test_the_card_of_a_made_coinche_contract_rounded() -> None:
+    _, lines = card({"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,
+                     "points": {"NS": 97}})
+    assert lines[2:] == [
+        ("contract", None, None, {"taker": "NS", "value": 90, "made": True}),
+        ("mark", 187, 65, {"taker": "NS", "defense": "EW", "taker_mark": 187,
+                           "defense_mark": 65, "case": "made", "multiplier": 1, "total": 97,
+                           "contract": 90, "defense_total": 65}),
+        ("rounding", 190, 70, {"how": "nearest"}),
+        ("score", 190, 70, {}),
+    ]
+
+
+def test_the_card_of_a_coinched_contract_made_with_the_belote() -> None:
+    s, lines = card({"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,
+                     "coinche": "coinche", "points": {"NS": 97}, "belote": "NS"})
+    assert s.score == (540, 0)
+    assert lines[4] == ("mark", 540, 0, {
+        "taker": "NS", "defense": "EW", "taker_mark": 540, "defense_mark": 0,
+        "case": "made_multiplied", "multiplier": 2, "base": 160, "decl": 0, "belote": 40,
+        "contract": 90, "even": True})
+
+
+def test_the_card_of_a_failed_contract_with_declarations() -> None:
+    s, lines = card({"game": "coinche", "trump": "spades", "taker": "EW", "contract": 120,
+                     "points": {"EW": 97}, "declarations": {"EW": 20}})
+    assert (s.outcome, s.score, s.totals, s.points) == ("failed", (300, 0), (65, 117), (65, 97))
+    assert lines[3:] == [
+        ("contract", None, None, {"taker": "EW", "value": 120, "made": False}),
+        ("mark", 300, 0, {"taker": "EW", "defense": "NS", "taker_mark": 0, "defense_mark": 300,
+                          "case": "failed", "multiplier": 1, "fall": 160, "decl": 20,
+                          "contract": 120, "belote": 0, "even": True}),
+        ("score", 300, 0, {}),
+    ]
+
+
+def test_the_card_of_a_capot_bid_coinched_and_of_a_capot_prime() -> None:
+    capot = {"game": "coinche", "trump": "spades", "taker": "NS", "contract": "capot",
+             "capot": "NS"}
+    s, lines = card({**capot, "coinche": "coinche"})
+    assert s.score == (1000, 0)
+    assert lines[3] == ("mark", 1000, 0, {
+        "taker": "NS", "defense": "EW", "taker_mark": 1000, "defense_mark": 0,
+        "case": "capot_multiplied", "multiplier": 2, "base": 250, "decl": 0, "belote": 0,
+        "contract": 250, "even": True})
+    s, lines = card({**capot, "game": "contree", "rules": "contree:ffb"})
+    assert lines[3:] == [
+        ("mark", 500, 0, {"taker": "NS", "defense": "EW", "taker_mark": 500, "defense_mark": 0,
+                          "case": "capot_prime", "multiplier": 1, "prime": 500, "decl": 0,
+                          "belote": 0}),
+        ("score", 500, 0, {}),
+    ]
+
+
+def test_the_cards_of_a_void_deal_and_of_an_adjustment() -> None:
+    s, lines = card({"game": "belote", "void": True, "held_over": 81})
+    assert (s.outcome, s.score, s.held_over) == ("void", (0, 0), 81)
+    assert lines == [("void", 0, 0, {}), ("held_over", None, None, {"reserve": 81})]
+    assert card({"game": "belote", "void": True})[1] == [("void", 0, 0, {})]
+    s, lines = card({"game": "coinche", "adjust": {"NS": 50}})
+    assert (s.outcome, s.score, lines) == ("adjust", (50, 0), [("adjust", 50, 0, {})])
+
+
+def test_a_score_and_its_lines_as_json() -> None:
+    s, _ = card({"game": "belote", "trump": "hearts", "taker": "EW", "points": {"EW": 81}})
+    assert s.to_json() == {"outcome": "litige", "score": {"NS": 81, "EW": 0}, "held_over": 81,
+                           "points": {"NS": 81, "EW": 81}, "totals": {"NS": 81, "EW": 81}}
+    lines = s.to_json(explain=True)["lines"]
+    assert lines[0] == {"key": "tricks", "NS": 81, "EW": 81, "args": {},
+                        "text": "Trick points with the dix de der: NS 81, EW 81."}
+    assert lines[-1]["key"] == "score" and len(lines) == 4
+    void, _ = card({"game": "belote", "void": True})
+    assert void.to_json() == {"outcome": "void", "score": {"NS": 0, "EW": 0}, "held_over": 0}
+    adjust, _ = card({"game": "coinche", "adjust": {"EW": 30}})
+    assert adjust.to_json() == {"outcome": "adjust", "score": {"NS": 0, "EW": 30},
+                                "held_over": 0}
