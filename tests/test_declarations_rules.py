@@ -17,6 +17,7 @@ from rebelote.declarations import (
     combo_from_json,
     declaring_team,
     sequence,
+    sequence_points,
 )
 from rebelote.errors import InputError
 from rebelote.rules import HEARTS, NO_TRUMP, SPADES
@@ -146,3 +147,13 @@ def test_a_team_alone_to_declare_scores_even_a_small_declaration() -> None:
     assert declaring_team(seats(S=[tierce]), SPADES, 1, 1) == 0
     assert declaring_team(seats(E=[tierce]), SPADES, 0, 1) == 1
     assert declaring_team(seats(W=[tierce]), SPADES, 0, 3) == 1
+
+
+def test_fewer_than_three_cards_in_sequence_are_worth_nothing() -> None:
+    assert [sequence_points(n) for n in range(9)] == [0, 0, 0, 20, 50, 100, 100, 100, 100]
+
+
+def test_a_sequence_knows_its_suit_its_length_and_its_top_card() -> None:
+    nine_high = sequence(HEARTS, 0, 3)  # 7H 8H 9H
+    assert (nine_high.suit, nine_high.length, nine_high.top) == (HEARTS, 3, 2)
+    assert sequence(SPADES, 3, 5).top == 7  # T J Q K A of spades: the ace on top
