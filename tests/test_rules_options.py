@@ -211,3 +211,10 @@ def test_the_text_form_skips_empty_pairs_and_reads_one_colon() -> None:
 def test_a_rule_set_of_its_own_name_changes_the_games_default() -> None:
     mine = Rules(game="coinche", name="mine", target=1500, rounding="none")
     assert mine.changed_options() == {"rounding": "none", "target": 1500}
+
+
+def test_a_rule_set_is_named_by_text() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules(game="coinche", name=5)  # type: ignore[arg-type]
+    assert (info.value.field, info.value.reason) == ("rules", "5 is not a rule set name")
+    assert Rules(game="coinche", name="ours").name == "ours"
