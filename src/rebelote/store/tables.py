@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 from sqlalchemy import (
     Boolean,
@@ -35,6 +35,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from rebelote.store.models import Base
+
+T = TypeVar("T")
 
 #: Join codes: 6 letters and digits a phone's keyboard types without doubt (no 0/O, 1/I/L).
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -154,6 +156,31 @@ class TableStore:
         if found is None:
             raise TableNotFoundError(code)
         return str(found)
+
+    def change(self, table_id: str, play: Callable[[int, str], tuple[Mapping[str, Any], bool, T]],
+               *, notify: str | None = None) -> tuple[int, T]:
+        """Read the table and write what ``play(version, json_text)`` makes of it (its new JSON,
+        whether the game is over, and an answer for the caller) in one transaction, the write
+        still checked against the version read (:class:`TableConflictError` if another write
+        came first; nothing is written if ``play`` raises). One connection and one commit where
+        :meth:`get_text` then :meth:`put` take two. Answers the new version and ``play``'s
+        answer."""
+        with self._begin() as conn:
+            row = conn.execute(_GET, {"tid": table_id}).first()
+            if row is None:
+                raise TableNotFoundError(table_id)
+            expected = int(row.version)
+            data, over, answer = play(expected, str(row.data))
+            done = conn.execute(_PUT, {
+                "tid": table_id, "expected": expected, "new_version": expected + 1,
+                "data": json.dumps(data, separators=(",", ":")), "over": over,
+                "updated_at": datetime.now(UTC)}).rowcount
+            if not done:
+                raise TableConflictError(table_id, expected)
+            if notify is not None:
+                conn.execute(_NOTIFY, {"channel": notify,
+                                       "payload": f"{table_id} {expected + 1}"})
+        return expected + 1, answer
 
     def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
             notify: str | None = None) -> StoredTable:

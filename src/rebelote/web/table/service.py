@@ -386,25 +386,36 @@ class TableService:
 
     def _act(self, table_id: str, token: str | None, action: str, expected: int | None
              ) -> tuple[Loaded, int]:
-        """:meth:`act`'s read, move and version-checked write, with the quick bots' answers
-        in the same write (pace 0): no await, so that it runs on the event loop (SQLite) or in
-        one thread (PostgreSQL)."""
-        version, data = self.store.get_text(table_id)
-        loaded = self._loaded(table_id, version, data)
-        seat = self.seat_of(loaded, token)
-        if expected is not None and expected != loaded.version:
-            raise TableConflictError(table_id, expected)
-        table = loaded.table
-        if table.seats[seat].away:  # back at the table
-            table = table.with_seat(seat, _back(table.seats[seat]))
-        table = table.act(seat, action)
-        if table.pace == 0 and not any(s.away for s in table.seats):
-            # the quick bots' answers, up to the player's next turn (a few moves)
-            table = self.quick_moves(table, random.Random(self._rng.getrandbits(64)))
-        stored = self.store.put(table_id, loaded.version, table.to_json(), over=table.is_over,
-                                notify=CHANNEL if self.notify_pg else None)
-        self._put_cache(f"{table_id}:{stored.version}", table)
-        return Loaded(table_id, stored.version, table, loaded.code), seat
+        """:meth:`act`'s read, move and version-checked write, with the quick bots' answers in
+        the same write (pace 0): no await, so that it runs on the event loop (SQLite) or in one
+        thread and one transaction (PostgreSQL, :meth:`TableStore.change`)."""
+        done: list[tuple[Loaded, int, Table]] = []
+
+        def play(version: int, data: str) -> tuple[dict[str, Any], bool, None]:
+            loaded = self._loaded(table_id, version, data)
+            seat = self.seat_of(loaded, token)
+            if expected is not None and expected != loaded.version:
+                raise TableConflictError(table_id, expected)
+            table = loaded.table
+            if table.seats[seat].away:  # back at the table
+                table = table.with_seat(seat, _back(table.seats[seat]))
+            table = table.act(seat, action)
+            if table.pace == 0 and not any(s.away for s in table.seats):
+                # the quick bots' answers, up to the player's next turn (a few moves)
+                table = self.quick_moves(table, random.Random(self._rng.getrandbits(64)))
+            done.append((loaded, seat, table))
+            return table.to_json(), table.is_over, None
+
+        if self.inline:  # SQLite: a read and a write on the loop's connection, nothing between
+            read, text = self.store.get_text(table_id)
+            data, over, _ = play(read, text)
+            version = self.store.put(table_id, read, data, over=over).version
+        else:  # one transaction: one pool checkout and one commit over the network
+            version, _ = self.store.change(table_id, play,
+                                           notify=CHANNEL if self.notify_pg else None)
+        loaded, seat, table = done[-1]
+        self._put_cache(f"{table_id}:{version}", table)
+        return Loaded(table_id, version, table, loaded.code), seat
 
     async def join(self, code_or_id: str, name: Any, wanted: str | None = None
                    ) -> tuple[Loaded, str, int]:
