@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from oracle import play as oracle_play
-from rebelote.auction import PASS
+from rebelote.auction import PASS, Bid
 from rebelote.cards import card_str, cards_mask, mask_cards, parse_card, parse_cards
 from rebelote.deal import (
     AUCTION,
@@ -17,11 +17,24 @@ from rebelote.deal import (
     PLAY,
     PLAYS,
     DealState,
+    Declare,
     Play,
     parse_action,
 )
+from rebelote.declarations import best_declarations
 from rebelote.fast.tables import legal as fast_legal
-from rebelote.rules import HEARTS, TRUMP_NAMES, IllegalActionError, Rules, legal_cards, trick_winner
+from rebelote.record import record_of
+from rebelote.rules import (
+    ALL_TRUMP,
+    HEARTS,
+    TRUMP_NAMES,
+    IllegalActionError,
+    Rules,
+    legal_cards,
+    trick_points,
+    trick_winner,
+)
+from record_checker import check
 
 COINCHE = Rules.preset("official", "coinche")
 BELOTE = Rules.preset("official", "belote")
@@ -429,3 +442,259 @@ def test_the_fast_code_builds_states_by_this_field_order() -> None:
         legal = [a for a in stepped.legal_actions() if isinstance(a, Play)]
         stepped = stepped.apply(legal[int(rng.random() * len(legal))])
     assert fast == stepped and fast.phase == OVER and fast.score() == stepped.score()
+
+
+# -- whole deals held to the independent record checker ----------------------------------------
+#: Rule sets whose deals differ in every part of the engine: packets and the turned card
+#: (belote), value bids, coinche and capot (coinche), contrée's counting, declarations off, the
+#: other direction of play, the house options of the play.
+WHOLE_DEAL_RULES = [
+    BELOTE, COINCHE, Rules.preset("house", "belote"), Rules.preset("house", "coinche"),
+    Rules.preset("ffb", "contree"), COINCHE.replace(declarations=False),
+    BELOTE.replace(direction="counterclockwise"), COINCHE.replace(direction="counterclockwise"),
+]
+
+
+def random_deal(rules: Rules, seed: int) -> DealState:
+    """A deal played through the step API by random legal actions: in the auction a seat passes
+    or bids the lowest value more often than not (so that contracts are made and failed, with
+    a few coinches, capots and jumps), the play and the declarations at random among what the
+    engine offers."""
+    rng = random.Random(seed)
+    state = DealState.new(rules, dealer=seed % 4, rng=rng)
+    while not state.is_terminal:
+        actions = state.legal_actions()
+        if state.phase == AUCTION and PASS in actions:
+            values = [a for a in actions if isinstance(a, Bid) and a.kind == "value"]
+            low = [a for a in values if a.value == min(b.value for b in values)]
+            r = rng.random()
+            action = PASS if r < 0.55 or (r < 0.9 and not low) else (
+                rng.choice(low) if r < 0.9 else rng.choice(actions))
+        else:
+            action = rng.choice(actions)
+        state = state.apply(action)
+    return state
+
+
+@pytest.mark.parametrize("rules", WHOLE_DEAL_RULES, ids=lambda r: r.to_text())
+def test_whole_deals_are_what_the_independent_checker_reads(rules: Rules) -> None:
+    # Each deal's record (hands, auction, declarations, belote, tricks, score) is re-checked
+    # without the engine by tests/record_checker.py, and the engine's result is the one the
+    # checker computes: a wrong packet, hand, trick winner, point, declaration or mark fails.
+    outcomes: set[str] = set()
+    for seed in range(24):
+        state = random_deal(rules, seed)
+        record = record_of(state)
+        assert check(record) == record["result"], (seed, record)
+        score = state.score()
+        assert state.returns() == (score.score[0] - score.score[1],
+                                   score.score[1] - score.score[0]) * 2
+        outcomes.add(score.outcome)
+    assert "made" in outcomes and "failed" in outcomes  # the deals reach both ends
+
+
+# -- each refusal names its field and its rule; the edges of a deal's fields --------------------
+def refusal(make: object, *args: object) -> tuple[str, str]:
+    with pytest.raises(IllegalActionError) as info:
+        make(*args)  # type: ignore[operator]
+    return info.value.field, str(info.value)
+
+
+def belote_parts(deck: Sequence[int]) -> tuple[list[int], int, list[int]]:
+    """The five-card hands, the turned card and the stock of a belote deck dealt by W."""
+    state = DealState.from_deck(BELOTE, W, deck)
+    return list(state.hands), state.turned, list(state.stock)
+
+
+DECK = list(range(32))
+
+
+@pytest.mark.parametrize("dealer", [-1, 4, 5])
+def test_the_dealer_is_a_seat(dealer: int) -> None:
+    hands = list(generale_deal().hands)
+    why = ("dealer", "dealer: must be a seat N, E, S or W")
+    assert refusal(DealState.from_hands, COINCHE, dealer, hands) == why
+    assert refusal(DealState.from_deck, COINCHE, dealer, DECK) == why
+
+
+def test_every_seat_may_deal() -> None:
+    hands = list(generale_deal().hands)
+    assert [DealState.from_hands(COINCHE, d, hands).current_player for d in range(4)] == [
+        E, S, W, N]
+
+
+@pytest.mark.parametrize("a, b", [(N, E), (N, S), (N, W), (E, W)])
+def test_a_card_cannot_be_in_two_hands(a: int, b: int) -> None:
+    hands = list(generale_deal().hands)
+    hands[b] = hands[b] & ~1 | (hands[a] & -hands[a])  # b's lowest card is one of a's
+    assert refusal(DealState.from_hands, COINCHE, W, hands) == (
+        "hands", "hands: a card is dealt twice")
+
+
+def test_each_coinche_seat_holds_8_cards_and_a_belote_seat_5() -> None:
+    hands = list(generale_deal().hands)
+    hands[S] &= hands[S] - 1  # S holds 7
+    assert refusal(DealState.from_hands, COINCHE, W, hands) == (
+        "hands", "hands: each seat holds 8 cards at the auction")
+    five, turned, stock = belote_parts(DECK)
+    eight = list(generale_deal().hands)
+    assert refusal(DealState.from_hands, BELOTE, W, eight, turned, stock) == (
+        "hands", "hands: each seat holds 5 cards at the auction")
+    assert DealState.from_hands(BELOTE, W, five, turned, stock) == DealState.from_deck(
+        BELOTE, W, DECK)
+
+
+def test_a_coinche_deal_has_no_turned_card_nor_stock() -> None:
+    state = DealState.from_hands(COINCHE, W, list(generale_deal().hands))
+    assert state.turned == -1 and state.stock == () and state.phase == AUCTION
+    assert state == generale_deal()
+
+
+def test_a_belote_deal_has_a_turned_card_and_11_more() -> None:
+    five, turned, stock = belote_parts(DECK)
+    why = ("turned", "turned: a belote deal has a turned card and 11 more")
+    assert refusal(DealState.from_hands, BELOTE, W, five, turned, stock[:10]) == why
+    assert refusal(DealState.from_hands, BELOTE, W, five, turned, [*stock, 0]) == why
+    assert refusal(DealState.from_hands, BELOTE, W, five, -1, stock) == why
+    assert refusal(DealState.from_hands, BELOTE, W, five, 32, stock) == why
+    assert refusal(DealState.from_hands, BELOTE, W, five) == why
+
+
+def test_the_seven_of_spades_may_be_the_turned_card() -> None:
+    # card 0 at the turn: the smallest card is a card like the others
+    deck = DECK[:]
+    deck[20], deck[0] = deck[0], deck[20]
+    five, turned, stock = belote_parts(deck)
+    assert turned == 0
+    state = DealState.from_hands(BELOTE, W, five, turned, stock)
+    assert state.turned == 0 and state == DealState.from_deck(BELOTE, W, deck)
+
+
+@pytest.mark.parametrize("where", ["turned in a hand", "stock in a hand", "stock twice",
+                                   "turned in the stock"])
+def test_no_card_is_dealt_twice_in_belote(where: str) -> None:
+    five, turned, stock = belote_parts(DECK)
+    some = five[N] & -five[N]  # one of N's cards
+    if where == "turned in a hand":
+        turned = some.bit_length() - 1
+    elif where == "stock in a hand":
+        stock[5] = some.bit_length() - 1
+    elif where == "stock twice":
+        stock[7] = stock[2]
+    else:
+        stock[10] = turned
+    assert refusal(DealState.from_hands, BELOTE, W, five, turned, stock) == (
+        "hands", "hands: a card is dealt twice")
+
+
+def test_a_declaration_is_checked_against_the_hand_and_made_once() -> None:
+    state = play(generale_deal(), "80 spades", "pass", "pass", "pass")
+    east = best_declarations(state.start_hands[E], state.trump)
+    assert refusal(state.apply, Declare(east)) == (
+        "N declarations", "N declarations: cent TH JH QH KH AH is not in the hand")
+    own = best_declarations(state.start_hands[N], state.trump)
+    declared = state.apply(Declare(own))
+    assert declared.declared[N] == own and declared.current_player == N
+    assert declared.declaring_team() == 0
+    after = play(state, "AS", "AH", "AD", "AC")
+    assert refusal(after.apply, NO_DECLARATION) == (
+        "N no-declaration", "N no-declaration: declarations are made with the first card only")
+
+
+def test_an_illegal_card_names_the_seat_and_the_rule() -> None:
+    state = play(generale_deal(), "80 spades", "pass", "pass", "pass")
+    assert refusal(state.apply, "AH") == ("", "N AH is not in the hand")
+
+
+def test_nobody_declares_before_the_first_card() -> None:
+    state = generale_deal()
+    assert state.declaring_team() == -1
+    state = play(state, "80 spades", "pass", "pass", "pass")
+    assert state.declaring_team() == -1
+    assert play(state, "no-declaration", "AS", "no-declaration").declaring_team() == -1
+
+
+def test_the_summary_is_refused_until_the_end() -> None:
+    assert refusal(generale_deal().summary) == ("summary", "summary: the deal is not over")
+
+
+def test_returns_are_zero_until_the_end_and_the_legal_cards_empty_outside_the_play() -> None:
+    state = generale_deal()
+    assert state.returns() == (0, 0, 0, 0)
+    assert state.replace(held_over=10).legal_cards() == 0
+    assert state.replace(held_over=10).playable == 0
+    state = play(state, "80 spades", "pass", "pass", "pass", "AS")
+    assert state.returns() == (0, 0, 0, 0)
+
+
+def test_a_void_deal_keeps_the_reserve_it_brought() -> None:
+    state = DealState.from_hands(COINCHE, W, list(generale_deal().hands), held_over=81)
+    state = play(state, "pass", "pass", "pass", "pass")
+    summary = state.summary()
+    assert summary.kind == "void" and summary.held_over == 81
+
+
+def test_a_summary_carries_the_trump_the_reserve_and_the_contract() -> None:
+    for rules in (BELOTE, COINCHE, Rules.preset("house", "coinche")):
+        for seed in range(12):
+            state = random_deal(rules, seed)
+            if state.is_void:
+                continue
+            summary = state.replace(held_over=40).summary()
+            assert summary.trump == state.trump and summary.held_over == 40
+            if rules.game == "belote":
+                assert summary.contract is None and summary.coinche == 1
+            else:
+                assert summary.contract is not None
+                assert summary.coinche == state.auction.multiplier
+
+
+def test_a_generale_by_another_seat_than_north() -> None:
+    # E speaks first (N deals) and holds every spade: a générale of E alone
+    state = deal_from(COINCHE, N, E="7S 8S 9S TS JS QS KS AS", S="7H 8H 9H TH JH QH KH AH",
+                      W="7D 8D 9D TD JD QD KD AD", N="7C 8C 9C TC JC QC KC AC")
+    state = play(state, "generale spades", "pass", "pass", "pass")
+    while not state.is_terminal:
+        state = state.apply(state.legal_actions()[0])
+    summary = state.summary()
+    assert summary.taker == "EW" and summary.capot == "EW" and summary.generale
+
+
+def test_all_trump_tricks_are_counted_with_the_rule_sets_scale() -> None:
+    # the reduced scale (jack 14, nine 9) and the trump scale (jack 20, nine 14)
+    for rules in (COINCHE, COINCHE.replace(all_trump_scale="trump")):
+        state = play(generale_deal().replace(rules=rules), "80 all-trump", "pass", "pass",
+                     "pass", "no-declaration", "JS", "no-declaration", "JH", "no-declaration",
+                     "JD", "no-declaration", "JC")
+        cards = state.tricks[0][1]
+        assert state.points[0] + state.points[1] == trick_points(cards, ALL_TRUMP, rules)
+        assert sum(state.points) == (80 if rules.all_trump_scale == "trump" else 56)
+
+
+def part_played(rules: Rules, seed: int, cards: int) -> DealState:
+    """A random deal (:func:`random_deal`'s auction) stopped after ``cards`` cards of play."""
+    rng = random.Random(seed)
+    state = DealState.new(rules, dealer=seed % 4, rng=rng)
+    while state.phase == AUCTION:
+        actions = state.legal_actions()
+        state = state.apply(PASS if PASS in actions and rng.random() < 0.7 else actions[1])
+    while state.phase == PLAY and len(state.tricks) * 4 + len(state.trick) < cards:
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("rules", [BELOTE, COINCHE], ids=["belote", "coinche"])
+def test_a_determinized_deal_keeps_what_the_seat_knows(rules: Rules) -> None:
+    state = next(s for seed in range(40) if (s := part_played(rules, seed, 10)).phase == PLAY)
+    obs = state.observation(S)
+    worlds = [state.determinize(S, random.Random(seed)) for seed in range(6)]
+    for seed, world in enumerate(worlds):
+        assert world.observation(S) == obs  # the same hand, auction, tricks and inferences
+        assert world.hands[S] == state.hands[S] and world.tricks == state.tricks
+        # the observation's own door to the same worlds
+        assert DealState.from_observation(obs, random.Random(seed)) == world
+    assert any(w.hands != state.hands for w in worlds)  # the hidden cards are dealt again
+    # without tries, the hidden cards go by the exact assignment: the same whatever the rng
+    exact = [DealState.from_observation(obs, random.Random(seed), tries=0) for seed in (1, 2)]
+    assert exact[0].hands == exact[1].hands and exact[0].observation(S) == obs
+    assert any(w.hands != exact[0].hands for w in worlds)
