@@ -698,3 +698,40 @@ def test_a_determinized_deal_keeps_what_the_seat_knows(rules: Rules) -> None:
     exact = [DealState.from_observation(obs, random.Random(seed), tries=0) for seed in (1, 2)]
     assert exact[0].hands == exact[1].hands and exact[0].observation(S) == obs
     assert any(w.hands != exact[0].hands for w in worlds)
+
+
+@pytest.mark.parametrize("deck", [list(range(31)), [*range(31), 0], list(range(33)),
+                                  [0] * 32])
+def test_a_deck_holds_each_card_once_named_deck(deck: list[int]) -> None:
+    assert refusal(DealState.from_deck, COINCHE, W, deck) == (
+        "deck", "deck: must hold each of the 32 cards once")
+
+
+def test_a_new_deal_starts_with_north_dealing_no_reserve_and_no_score() -> None:
+    for state in (DealState.new(COINCHE, seed=1), DealState.from_deck(COINCHE, 0, DECK),
+                  DealState.from_hands(COINCHE, 0, list(generale_deal().hands))):
+        assert state.dealer == N and state.current_player == E
+        assert state.held_over == 0 and state.scores == (0, 0)
+    assert DealState.new(COINCHE, seed=1) == DealState.new(COINCHE, 0, 1)
+    deck = DealState.from_deck(COINCHE, W, DECK)
+    assert deck.turned == -1 and deck.stock == ()
+
+
+def test_an_action_out_of_its_phase_names_the_seat_the_action_and_the_rule() -> None:
+    state = generale_deal()  # W deals, N speaks first
+    assert refusal(state.apply, "AS") == (
+        "N AS", "N AS: cards are played after the auction")
+    assert refusal(state.apply, NO_DECLARATION) == (
+        "N no-declaration", "N no-declaration: declarations come with the first card")
+    playing = play(state, "80 spades", "pass", "pass", "pass")
+    assert refusal(playing.apply, "90 hearts") == (
+        "N 90 hearts", "N 90 hearts: the auction is over, play a card")
+    assert refusal(playing.apply, PASS) == ("N pass", "N pass: the auction is over, play a card")
+    over = play(state, "pass", "pass", "pass", "pass")
+    assert refusal(over.apply, "AS") == ("AS", "AS: the deal is over")
+    assert refusal(over.apply, PASS) == ("pass", "pass: the deal is over")
+
+
+def test_nobody_is_to_play_after_four_passes() -> None:
+    over = play(generale_deal(), "pass", "pass", "pass", "pass")
+    assert over.player == -1 and over.current_player == -1 and over.phase == OVER
