@@ -735,3 +735,14 @@ def test_an_action_out_of_its_phase_names_the_seat_the_action_and_the_rule() -> 
 def test_nobody_is_to_play_after_four_passes() -> None:
     over = play(generale_deal(), "pass", "pass", "pass", "pass")
     assert over.player == -1 and over.current_player == -1 and over.phase == OVER
+
+
+def test_the_two_doors_to_the_worlds_try_as_often() -> None:
+    # DealState.determinize and DealState.from_observation give the same world for the same
+    # rng: both try as many deals before falling back on the exact assignment
+    import inspect
+
+    from rebelote.determinize import sample
+
+    tries = inspect.signature(DealState.from_observation).parameters["tries"].default
+    assert tries == inspect.signature(sample).parameters["tries"].default == 200
