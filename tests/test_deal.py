@@ -721,6 +721,9 @@ def test_an_action_out_of_its_phase_names_the_seat_the_action_and_the_rule() -> 
     state = generale_deal()  # W deals, N speaks first
     assert refusal(state.apply, "AS") == (
         "N AS", "N AS: cards are played after the auction")
+    # the same refusals for actions given as objects (the engine's fast path), not text
+    assert refusal(state.apply, Play(parse_card("AS"))) == (
+        "N AS", "N AS: cards are played after the auction")
     assert refusal(state.apply, NO_DECLARATION) == (
         "N no-declaration", "N no-declaration: declarations come with the first card")
     playing = play(state, "80 spades", "pass", "pass", "pass")
@@ -730,6 +733,7 @@ def test_an_action_out_of_its_phase_names_the_seat_the_action_and_the_rule() -> 
     over = play(state, "pass", "pass", "pass", "pass")
     assert refusal(over.apply, "AS") == ("AS", "AS: the deal is over")
     assert refusal(over.apply, PASS) == ("pass", "pass: the deal is over")
+    assert refusal(over.apply, Play(parse_card("AS"))) == ("AS", "AS: the deal is over")
 
 
 def test_nobody_is_to_play_after_four_passes() -> None:
