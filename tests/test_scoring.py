@@ -449,3 +449,212 @@ def test_a_score_and_its_lines_as_json() -> None:
     adjust, _ = card({"game": "coinche", "adjust": {"EW": 30}})
     assert adjust.to_json() == {"outcome": "adjust", "score": {"NS": 0, "EW": 30},
                                 "held_over": 0}
+
+
+# -- the sentences of the contract and mark lines, case by case -------------------------------
+Sentences = list[tuple[str, str]]
+SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sentences]] = [
+    ({'game': 'belote', 'trump': 'hearts', 'taker': 'NS', 'points': {'NS': 60}, 'belote': 'NS'},
+     {}, 'failed', (20, 162), [
+         ('mark',
+          'NS dedans (80 < 102): EW marks 162 + all declarations 0 + its belote 0; NS keeps '
+          'its belote.'),
+     ]),
+    ({'game': 'belote', 'trump': 'hearts', 'taker': 'NS', 'points': {'EW': 252}, 'capot': 'EW'},
+     {}, 'failed', (0, 162), [
+         ('mark',
+          'NS dedans (EW capot): EW marks 162 + all declarations 0 + its belote 0; NS keeps '
+          'its belote.'),
+     ]),
+    ({'game': 'belote', 'trump': 'hearts', 'taker': 'EW', 'points': {'EW': 81}},
+     {}, 'litige', (81, 0), [
+         ('mark',
+          "Litige (81 = 81): NS marks its total; EW's 81 are held over for the winner of the "
+          "next deal."),
+     ]),
+    ({'game': 'belote', 'trump': 'hearts', 'taker': 'EW', 'points': {'EW': 81},
+     'declarations': {'NS': 20}},
+     {'litige': 'defense'}, 'failed', (182, 0), [
+         ('mark',
+          'EW dedans (81 < 101): NS marks 162 + all declarations 20 + its belote 0; EW keeps '
+          'its belote.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 'generale', 'capot': 'NS',
+     'generale': True},
+     {'generale': True}, 'made', (750, 0), [
+         ('contract',
+          'Contract generale (500) by NS: the taker alone won every trick: made.'),
+         ('mark',
+          'NS capot: 252 + belote 0 + all declarations 0 + contract 500; EW keeps its belote.'),
+         ('rounding',
+          'Rounded to the nearest ten: NS 752 → 750, EW 0 → 0.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 'generale', 'capot': 'NS'},
+     {'generale': True}, 'failed', (0, 660), [
+         ('contract',
+          'Contract generale (500) by NS: the taker did not win every trick: failed.'),
+         ('mark',
+          'Failed: EW marks (160 + contract 500 + all declarations 0 + its belote 0); NS keeps '
+          'its belote.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 'capot',
+     'points': {'NS': 100}},
+     {}, 'failed', (0, 410), [
+         ('contract',
+          'Contract capot (250) by NS: NS lost a trick: failed.'),
+         ('mark',
+          'Failed: EW marks (160 + contract 250 + all declarations 0 + its belote 0); NS keeps '
+          'its belote.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 82}},
+     {'must_outscore': True}, 'failed', (0, 250), [
+         ('contract',
+          'Contract 90 (90) by NS: 82 < 90 and 82 > 80: failed.'),
+         ('mark',
+          'Failed: EW marks (160 + contract 90 + all declarations 0 + its belote 0); NS keeps '
+          'its belote.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 80, 'points': {'NS': 82}},
+     {'must_outscore': True}, 'made', (160, 80), [
+         ('contract',
+          'Contract 80 (80) by NS: 82 ≥ 80 and 82 > 80: made.'),
+         ('mark',
+          'Made: NS marks its total 82 + the contract 80; EW marks its total 80.'),
+         ('rounding',
+          'Rounded to the nearest ten: NS 162 → 160, EW 80 → 80.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 100}},
+     {'counting': 'made'}, 'made', (100, 60), [
+         ('contract',
+          'Contract 90 (90) by NS: 100 ≥ 90 and 100 > 62: made.'),
+         ('mark',
+          'Made, points faits: NS marks its total 100; EW marks its total 62.'),
+         ('rounding',
+          'Rounded to the nearest ten: NS 100 → 100, EW 62 → 60.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 100},
+     'coinche': 'coinche', 'belote': 'NS'},
+     {'coinche_form': 'contract'}, 'made', (380, 0), [
+         ('contract',
+          'Contract 90 (90) by NS: 120 ≥ 90 and 120 > 62: made.'),
+         ('mark',
+          'Made, ×2: NS marks (base 160 + all declarations 0) + contract 90 × 2 + belote 20 × '
+          '2; EW keeps only its belote.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 60},
+     'coinche': 'surcoinche', 'belote': 'NS'},
+     {'coinche_form': 'base', 'belote_prenable': True}, 'failed', (0, 810), [
+         ('contract',
+          'Contract 90 (90) by NS: 80 < 90 and 80 ≤ 102: failed.'),
+         ('mark',
+          'Failed: EW marks (base 160 + all declarations 0) × 4 + contract 90 + all the belote '
+          '20 × 4; NS marks nothing.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 100}},
+     {'counting': 'bid'}, 'made', (90, 0), [
+         ('contract',
+          'Contract 90 (90) by NS: 100 ≥ 90 and 100 > 62: made.'),
+         ('mark',
+          'Made, points annoncés: NS marks the contract 90; EW marks nothing.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 60},
+     'coinche': 'coinche'},
+     {'counting': 'bid'}, 'failed', (0, 500), [
+         ('contract',
+          'Contract 90 (90) by NS: 60 < 90 and 60 ≤ 102: failed.'),
+         ('mark',
+          'Failed, points annoncés: EW marks 160 × 2 + the contract 90 × 2.'),
+     ]),
+    ({'game': 'contree', 'rules': 'contree:ffb', 'trump': 'spades', 'taker': 'NS',
+     'contract': 'capot', 'points': {'NS': 100}},
+     {}, 'failed', (0, 500), [
+         ('contract',
+          'Contract capot (250) by NS: NS lost a trick: failed.'),
+         ('mark',
+          'Capot failed: EW marks the prime 500 + all declarations 0, + all the belote 0; NS '
+          'marks nothing.'),
+     ]),
+    ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 100, 'points': {'NS': 107},
+     'belote': 'NS'},
+     {'rounding_scope': 'points'}, 'made', (230, 60), [
+         ('contract',
+          'Contract 100 (100) by NS: 127 ≥ 100 and 127 > 55: made.'),
+         ('mark',
+          'Made: NS marks its total 127 + the contract 100; EW marks its total 55.'),
+     ]),
+]
+
+
+@pytest.mark.parametrize(("deal", "options", "outcome", "marks", "sentences"), SENTENCES)
+def test_the_sentences_of_the_contract_and_mark_lines(
+        deal: dict[str, Any], options: dict[str, Any], outcome: str, marks: tuple[int, int],
+        sentences: list[tuple[str, str]]) -> None:
+    rules = summary_rules(deal)
+    if options:
+        rules = rules.replace(**options)
+    s = score_deal(DealSummary.from_json({k: v for k, v in deal.items() if k != "game"}, rules),
+                   rules)
+    assert (s.outcome, s.score) == (outcome, marks)
+    assert [(line.key.value, line.text) for line in s.lines
+            if line.key in (LineKey.CONTRACT, LineKey.MARK, LineKey.ROUNDING)] == sentences
+
+
+def marks_of(deal: dict[str, Any], **options: Any) -> tuple[int, int]:
+    return card(deal, **options)[0].score  # type: ignore[no-any-return]
+
+
+def test_a_scores_points_and_totals_as_json_are_each_teams() -> None:
+    s, _ = card({"game": "belote", "trump": "hearts", "taker": "NS", "points": {"NS": 98},
+                 "belote": "NS"})
+    out = s.to_json()
+    assert (out["points"], out["totals"]) == ({"NS": 98, "EW": 64}, {"NS": 118, "EW": 64})
+
+
+def test_belote_takers_capot_keep_their_belote_on_top_of_252() -> None:
+    assert marks_of({"game": "belote", "trump": "hearts", "taker": "NS", "capot": "NS",
+                     "belote": "NS"}) == (272, 0)
+
+
+def test_a_litige_to_the_defense_gives_it_the_declarations_and_its_belote() -> None:
+    s, _ = card({"game": "belote", "trump": "hearts", "taker": "EW", "points": {"EW": 81},
+                 "declarations": {"EW": 20}, "belote": "NS"}, litige="defense")
+    assert (s.outcome, s.score) == ("litige", (162 + 20 + 20, 0))
+
+
+def test_the_reserve_to_ns_is_written_on_ns_side() -> None:
+    _, lines = card({"game": "belote", "trump": "hearts", "taker": "NS", "points": {"NS": 102},
+                     "held_over": 81})
+    assert lines[-2] == ("held_over", 81, 0, {"team": "NS", "reserve": 81})
+
+
+def test_points_faits_add_no_contract_even_unrounded() -> None:
+    assert marks_of({"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,
+                     "points": {"NS": 101}}, counting="made", rounding="none") == (101, 61)
+
+
+def test_the_points_rounded_first_follow_the_rounding_rule() -> None:
+    deal = {"game": "coinche", "trump": "spades", "taker": "NS", "contract": 80,
+            "points": {"NS": 95}}
+    assert marks_of(deal, rounding_scope="points") == (100 + 80, 70)
+    assert marks_of(deal, rounding_scope="points", rounding="six_up") == (90 + 80, 70)
+
+
+def test_a_capot_prime_under_points_annonces() -> None:
+    capot = {"game": "contree", "rules": "contree:ffb", "trump": "spades", "taker": "NS",
+             "contract": "capot"}
+    s, lines = card({**capot, "capot": "NS"}, counting="bid")
+    assert s.score == (500, 0)
+    assert lines[-2][3] == {"taker": "NS", "defense": "EW", "taker_mark": 500, "defense_mark": 0,
+                            "case": "bid_made", "multiplier": 1, "contract": 250, "fall": 160}
+    assert s.lines[-2].text == "Made, points annoncés: NS marks the contract 500; EW marks nothing."
+    s, lines = card({**capot, "points": {"NS": 100}}, counting="bid")
+    assert s.score == (0, 500) and lines[-2][3]["case"] == "bid_failed"
+    assert s.lines[-2].text == "Failed, points annoncés: EW marks the capot 500."
+    s, _ = card({**capot, "points": {"NS": 100}}, counting="bid", capot_failed="formula")
+    assert s.score == (0, 160 + 250)
+
+
+def test_a_capot_prime_made_adds_the_declarations_before_the_multiplier() -> None:
+    assert marks_of({"game": "contree", "rules": "contree:ffb", "trump": "spades",
+                     "taker": "NS", "contract": "capot", "capot": "NS", "coinche": "coinche",
+                     "declarations": {"NS": 50}}, declarations=True) == ((500 + 50) * 2, 0)
