@@ -300,6 +300,23 @@ def test_heuristic_bidding_calls_as_the_heuristic(rules: Rules) -> None:
             state = state.apply(call)
 
 
+def test_belote_bids_by_the_free_simulation_at_every_setting() -> None:
+    """The coinche bidding setting leaves belote alone: the same calls with the same rng."""
+    calls: list[list[str]] = []
+    for bidding in ("anchored", "free", "heuristic"):
+        bot = PimcBot(budget=Budget(worlds=2, bid_worlds=4, bid_least=2, bidding=bidding))
+        seen = []
+        for seed in range(8):
+            state = DealState.new(BELOTE, seed % 4, seed=seed)
+            rng = random.Random(seed)
+            while state.phase == AUCTION:
+                call = bot.act(observe(state, state.player), rng)
+                seen.append(str(call))
+                state = state.apply(call)
+        calls.append(seen)
+    assert calls[0] == calls[1] == calls[2]
+
+
 def test_anchored_bidding_is_the_default_and_departs_from_the_heuristic() -> None:
     """Over whole coinche auctions the anchored bidder makes the heuristic's call most of the
     time, and the simulation changes some of them (it really decides)."""
