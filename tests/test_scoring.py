@@ -658,3 +658,79 @@ def test_a_capot_prime_made_adds_the_declarations_before_the_multiplier() -> Non
     assert marks_of({"game": "contree", "rules": "contree:ffb", "trump": "spades",
                      "taker": "NS", "contract": "capot", "capot": "NS", "coinche": "coinche",
                      "declarations": {"NS": 50}}, declarations=True) == ((500 + 50) * 2, 0)
+
+
+# -- the sentences every deal has, and the last details of the marks ------------------------------
+def sentences_of(deal: dict[str, Any], *keys: str, **options: Any) -> list[str]:
+    s, _ = card(deal, **options)
+    return [line.text for line in s.lines if line.key.value in keys]
+
+
+def test_the_sentences_of_tricks_declarations_belote_totals_and_marks_name_each_team() -> None:
+    deal = {"game": "belote", "trump": "hearts", "taker": "NS", "points": {"NS": 98},
+            "belote": "NS", "declarations": {"NS": 50}}
+    assert sentences_of(deal, "tricks", "declarations", "belote", "total", "score") == [
+        "Trick points with the dix de der: NS 98, EW 64.",
+        "Declarations: NS showed the strongest and scores all of its own (50).",
+        "Belote-rebelote: NS 20, EW 0, kept whatever happens.",
+        "Totals: NS 168, EW 64.",
+        "Marks: NS 168, EW 64.",
+    ]
+    assert card(deal)[1][1] == ("declarations", 50, 0, {"team": "NS", "value": 50})
+
+
+def test_a_void_deal_and_an_adjustment_say_so_and_an_adjustment_keeps_the_reserve() -> None:
+    assert sentences_of({"game": "belote", "void": True}, "void") == [
+        "Deal voided by passes: nothing is marked."]
+    s, _ = card({"game": "belote", "adjust": {"NS": 50}, "held_over": 81})
+    assert s.held_over == 81 and [line.text for line in s.lines] == ["Adjustment: NS 50, EW 0."]
+
+
+def test_a_summary_built_without_a_taker_is_refused() -> None:
+    rules = Rules.preset("official", "belote")
+    with pytest.raises(InputError) as info:
+        score_deal(DealSummary(game="belote"), rules)
+    assert (info.value.field, info.value.reason) == ("taker", "missing: NS or EW")
+
+
+def test_without_the_belote_in_the_contract_each_team_is_judged_on_its_points() -> None:
+    deal = {"game": "coinche", "trump": "spades", "taker": "NS", "contract": 80}
+    off = {"belote_counts_for_contract": False}
+    # 70 + the belote 20 would reach 80: not counted, the contract fails
+    assert card({**deal, "points": {"NS": 70}, "belote": "NS"}, **off)[0].outcome == "failed"
+    # the defense's belote does not count either: 85 > 77, made
+    assert card({**deal, "points": {"NS": 85}, "belote": "EW"}, must_outscore=True,
+                **off)[0].outcome == "made"
+
+
+def test_the_last_sentences_of_contracts_coinches_and_roundings() -> None:
+    capot = {"game": "coinche", "trump": "spades", "taker": "NS", "contract": "capot",
+             "capot": "NS"}
+    assert sentences_of(capot, "contract") == [
+        "Contract capot (250) by NS: NS won every trick: made."]
+    coinched = {"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,
+                "points": {"NS": 60}, "coinche": "coinche", "belote": "EW"}
+    s, lines = card(coinched)
+    assert s.score == (0, 540) and lines[-2][3]["belote"] == 40
+    assert [line.text for line in s.lines if line.key == LineKey.MARK] == [
+        "Failed: EW marks (160 + contract 90 + all declarations 0 + its belote 20) × 2; NS keeps "
+        "its belote."]
+    prime = {"game": "contree", "rules": "contree:ffb", "trump": "spades", "taker": "NS",
+             "contract": "capot", "capot": "NS"}
+    assert sentences_of(prime, "mark") == [
+        "Capot bid and made: NS marks the prime 500 + all declarations 0, + belote 0; EW keeps "
+        "its belote."]
+    assert sentences_of({"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,
+                         "points": {"NS": 97}}, "rounding", rounding="six_up") == [
+        "Rounded to the nearest ten (6 up): NS 187 → 190, EW 65 → 60."]
+
+
+def test_a_failed_contract_says_whether_its_parts_share_one_multiplier() -> None:
+    failed = {"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90,
+              "points": {"NS": 60}}
+    assert card({**failed, "coinche": "coinche"}, coinche_form="contract")[1][-2][3][
+        "even"] is False
+    ffb = {**failed, "game": "contree", "rules": "contree:ffb"}
+    assert card(ffb)[1][-2][3]["even"] is True
+    capot = {**ffb, "contract": "capot", "points": {"NS": 100}}
+    assert card(capot, capot_failed="formula")[1][-2][3]["even"] is True
