@@ -698,6 +698,8 @@ def test_without_the_belote_in_the_contract_each_team_is_judged_on_its_points() 
     off = {"belote_counts_for_contract": False}
     # 70 + the belote 20 would reach 80: not counted, the contract fails
     assert card({**deal, "points": {"NS": 70}, "belote": "NS"}, **off)[0].outcome == "failed"
+    # NS are judged on their own points, 90 against EW's 72
+    assert card({**deal, "points": {"NS": 90}}, **off)[0].outcome == "made"
     # the defense's belote does not count either: 85 > 77, made
     assert card({**deal, "points": {"NS": 85}, "belote": "EW"}, must_outscore=True,
                 **off)[0].outcome == "made"
