@@ -317,3 +317,79 @@ def test_the_value_of_a_contract_and_the_defense() -> None:
     assert read({**H, "points": {"NS": 100}}).defense == "EW"
     assert DealSummary(game="belote", taker="EW").defense == "NS"
     assert DealSummary.void("belote").defense is None
+
+
+# -- the survivors of summary's mutation run: each refusal's field, the fields a line may carry -
+BASE: dict[str, Any] = {"trump": "hearts", "taker": "NS", "contract": 80,
+                        "points": {"NS": 100}}
+
+
+def field(obj: dict[str, Any], rules: Rules = COINCHE) -> str:
+    return refusal(obj, rules)[0]
+
+
+@pytest.mark.parametrize("key, value, where", [
+    ("held_over", -10, "held_over"), ("held_over", "x", "held_over"),
+    ("declarations", {"NS": -20}, "declarations.NS"), ("declarations", [20], "declarations"),
+    ("belote", "both", "belote"), ("belote", {"North": 1}, "belote"),
+    ("belote", 3, "belote"), ("belote", {"NS": "one"}, "belote.NS"),
+])
+def test_a_bad_value_is_refused_naming_its_field(key: str, value: Any, where: str) -> None:
+    rules = BELOTE if key == "held_over" else COINCHE
+    obj = {**BASE, key: value}
+    if rules is BELOTE:
+        obj.pop("contract")
+    assert field(obj, rules) == where
+
+
+@pytest.mark.parametrize("adjust, where", [({"NS": "x"}, "adjust.NS"), ([], "adjust"),
+                                           ({"North": 5}, "adjust"), ({}, "adjust")])
+def test_a_bad_adjustment_is_refused_naming_adjust(adjust: Any, where: str) -> None:
+    assert field({"adjust": adjust}) == where
+
+
+@pytest.mark.parametrize("cards", [{"NS": "x"}, [80], {"North": 80}, {}])
+def test_bad_card_points_are_refused_naming_cards(cards: Any) -> None:
+    got = field({"trump": "hearts", "taker": "NS", "contract": 80, "cards": cards,
+                 "last_trick": "NS"})
+    assert got.split(".")[0] == "cards"
+
+
+def test_a_field_starting_with_an_underscore_is_a_comment() -> None:
+    assert read({**BASE, "_why": "a note"}).points == (100, 62)
+    assert field({**BASE, "why": "a note"}) == "why"
+
+
+def test_void_and_adjustment_lines_may_name_their_rules_and_carry_an_id_and_a_note() -> None:
+    extra = {"game": "coinche", "rules": "official", "options": {}, "id": 7, "note": "x"}
+    assert DealSummary.from_json({"void": True, **extra}, COINCHE).kind == "void"
+    adjusted = DealSummary.from_json({"adjust": {"NS": 50}, **extra}, COINCHE)
+    assert adjusted.kind == "adjust" and adjusted.adjust == (50, 0)
+    assert field({"void": True, "taker": "NS"}) == "taker"
+    assert field({"adjust": {"NS": 50}, "taker": "NS"}) == "taker"
+
+
+def test_a_belote_deal_has_no_contract() -> None:
+    s = read({"trump": "hearts", "taker": "NS", "points": {"NS": 100}}, BELOTE)
+    assert s.contract is None and s.coinche == 1
+
+
+def test_an_uncoinched_capot_contract_is_read_when_capots_cannot_be_coinched() -> None:
+    rules = COINCHE.replace(coinche_capot=False)
+    s = read({"trump": "hearts", "taker": "NS", "contract": "capot", "capot": "NS"}, rules)
+    assert (s.contract, s.coinche, s.capot) == ("capot", 1, "NS")
+
+
+def test_the_other_teams_belote_is_written_as_its_team() -> None:
+    s = read({**BASE, "belote": "EW"})
+    assert s.belote == (0, 1) and s.to_json()["belote"] == "EW"
+    assert read(s.to_json()) == s
+
+
+def test_a_rule_set_text_names_its_game_before_the_first_colon() -> None:
+    # "coinche:official:x": the game is read before the first colon, and the rest is refused
+    # by the rule set's text form, not as a game
+    with pytest.raises(InputError) as e:
+        summary_rules({**BASE, "rules": "coinche:official:x"})
+    assert (e.value.field, e.value.reason) == (
+        "rules", "'official:x' is not a rule set of coinche (official, house)")
