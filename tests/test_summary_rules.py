@@ -393,3 +393,19 @@ def test_a_rule_set_text_names_its_game_before_the_first_colon() -> None:
         summary_rules({**BASE, "rules": "coinche:official:x"})
     assert (e.value.field, e.value.reason) == (
         "rules", "'official:x' is not a rule set of coinche (official, house)")
+
+
+def test_a_bad_last_trick_is_refused_naming_last_trick() -> None:
+    assert refusal({"trump": "hearts", "taker": "NS", "contract": 80,
+                    "cards": {"NS": 90}, "last_trick": "North"}) == (
+        "last_trick", "'North' is not a team: NS or EW")
+
+
+@pytest.mark.parametrize("points, pair, capot", [
+    ({"NS": 252, "EW": 0}, (252, 0), "NS"), ({"NS": 0, "EW": 252}, (0, 252), "EW"),
+    ({"NS": 252}, (252, 0), "NS"), ({"EW": 252}, (0, 252), "EW"),
+])
+def test_points_of_a_capot_say_which_team_is_capot(points: dict[str, int],
+                                                     pair: tuple[int, int], capot: str) -> None:
+    s = read({"trump": "hearts", "taker": "NS", "contract": 80, "points": points})
+    assert (s.points, s.capot) == (pair, capot)
