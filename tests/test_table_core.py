@@ -245,3 +245,27 @@ def test_the_store_reads_and_writes_a_table_in_one_checked_transaction(tmp_path:
     with pytest.raises(ValueError):
         store.change(tid, refuse)
     assert store.get(tid).version == 2
+
+
+def test_every_word_of_the_table_pages_has_its_french_in_the_catalog() -> None:
+    # The table's words are English in the templates and French in the gettext catalog
+    # (context "table"), the one translation system of the pages, sheets and files.
+    import re
+    from importlib.resources import files
+
+    from babel.messages.pofile import read_po
+
+    from rebelote.web.table.words import _BOT_WORDS, _LEVEL_WORDS, _RANK_EN, SEAT_WORDS, tr
+
+    po = files("rebelote") / "locale" / "fr" / "LC_MESSAGES" / "rebelote.po"
+    with po.open("rb") as fp:
+        french = {m.id: m.string for m in read_po(fp, locale="fr") if m.context == "table"}
+    templates = files("rebelote") / "web" / "templates" / "table"
+    used = {m.group(2) for page in templates.iterdir() if page.name.endswith(".html")
+            for m in re.finditer(r"""\bt\((["'])(.+?)\1\)""", page.read_text("utf-8"))}
+    used |= {*_BOT_WORDS.values(), *_LEVEL_WORDS.values(), *_RANK_EN.values(),
+             *SEAT_WORDS.values(), "spades", "hearts", "diamonds", "clubs"}
+    assert len(used) > 60
+    missing = sorted(w for w in used if not french.get(w))
+    assert not missing, missing
+    assert all(tr("fr", w) == french[w] and tr("en", w) == w for w in used)
