@@ -91,6 +91,16 @@ REFUSALS: Final[tuple[tuple[type[Exception], int], ...]] = (
 )
 
 
+def refusal_status(exc: BaseException) -> int | None:
+    """The status of a refusal of :data:`REFUSALS` (its most specific class), else ``None``.
+
+    >>> refusal_status(IllegalActionError("card", "S must follow")), refusal_status(KeyError())
+    (409, None)
+    """
+    statuses = dict(REFUSALS)
+    return next((statuses[k] for k in type(exc).__mro__ if k in statuses), None)
+
+
 def _refusal(status: int) -> Callable[[Request, Exception], Awaitable[Response]]:
     async def handler(request: Request, exc: Exception) -> Response:
         return answer(request, status, str(exc))

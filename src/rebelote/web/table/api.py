@@ -27,6 +27,7 @@ from rebelote.store.tables import TableConflictError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.web import schemas
 from rebelote.web.api import parse_if_match
+from rebelote.web.errors import refusal_status
 from rebelote.web.security import KEYS_COOKIE, KeyRing, read_json
 from rebelote.web.table.service import (
     Loaded,
@@ -126,11 +127,8 @@ def refusal(exc: Exception) -> JSONResponse | None:
         return JSONResponse({"error": f"id: there is no table {exc.args[0]!r}"}, 404)
     if isinstance(exc, TableFullError | TableConflictError):
         return JSONResponse({"error": str(exc)}, status_code=409)
-    if isinstance(exc, IllegalActionError):
-        return JSONResponse({"error": str(exc)}, status_code=409)
-    if isinstance(exc, InputError):
-        return JSONResponse({"error": str(exc)}, status_code=422)
-    return None
+    status = refusal_status(exc)  # an illegal move 409, bad input 422: the counter's table
+    return JSONResponse({"error": str(exc)}, status_code=status) if status else None
 
 
 async def answer(make: Callable[[], Awaitable[Response]]) -> Response:
