@@ -4,6 +4,7 @@ solver in the build, the route says so (404 naming it)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -11,23 +12,29 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rebelote.bots import make_bot
-from rebelote.deal import DealState
+from rebelote.cards import mask_cards
+from rebelote.deal import PLAYS, DealState
 from rebelote.rules import Rules
 from rebelote.table.analysis import analyse, solver_available
 from rebelote.web.app import create_app
 
 
-def played_deal(game: str, seed: int, name: str = "official") -> DealState:
+def played_states(game: str, seed: int, name: str = "official") -> list[DealState]:
+    """Every state of a deal the random bots played to its end (not void)."""
     rules = Rules.preset(name, game)
     rng = random.Random(seed)
     bot = make_bot("random")
     while True:
-        state = DealState.new(rules, 0, rng=rng)
-        while not state.is_terminal:
-            seat = state.current_player
-            state = state.apply(bot.act(state.observation(seat), rng))
-        if not state.is_void:
-            return state
+        states = [DealState.new(rules, 0, rng=rng)]
+        while not states[-1].is_terminal:
+            state = states[-1]
+            states.append(state.apply(bot.act(state.observation(state.current_player), rng)))
+        if not states[-1].is_void:
+            return states
+
+
+def played_deal(game: str, seed: int, name: str = "official") -> DealState:
+    return played_states(game, seed, name)[-1]
 
 
 @pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
@@ -40,8 +47,8 @@ def test_each_card_is_valued_against_the_best(game: str) -> None:
         assert item["best"] == max(item["values"].values())
         assert item["value"] == item["values"][item["card"]]
         assert item["cost"] == item["best"] - item["value"] >= 0
-        if item["cost"] == 0:
-            assert item["mark_cost"] == 0
+        if item["cost"] == 0:  # save a capot: a card worth 0 like the best, but capot
+            assert item["mark_cost"] == 0 or item["value"] == 0
     # random bots: some card cost something, and the mark cost has the cost's sign
     assert any(item["cost"] > 0 for item in cards)
     assert all(item["mark_cost"] >= 0 for item in cards)
@@ -57,14 +64,18 @@ def test_each_card_is_valued_against_the_best(game: str) -> None:
 def test_the_last_four_tricks_agree_with_the_plain_solver(name: str, game: str,
                                                           seed: int) -> None:
     """The analysis' values of every card of the last four tricks are the plain reference
-    solver's, on the position rebuilt from the deal's own tricks."""
+    solver's, on the position rebuilt from the deal's own tricks; the cost in the mark of the
+    last three tricks' cards is the brute force's (:func:`_brute_mark_costs`)."""
     from rebelote.cards import SEATS, parse_card
     from rebelote.rules import trick_points
     from rebelote.solver import Position, solve_reference
 
     rules = Rules.preset(name, game)
-    state = played_deal(game, seed, name)
+    states = played_states(game, seed, name)
+    state = states[-1]
     cards = analyse(state)
+    # and the cost in the mark of the last three tricks' cards is the brute force's
+    assert _brute_mark_costs(states[-13:]) == [item["mark_cost"] for item in cards[-12:]]
     hands = list(state.start_hands)
     points, won = [0, 0], [0, 0]
     for number, (leader, trick) in enumerate(state.tricks, start=1):
@@ -160,11 +171,11 @@ def _play_while_the_solver_is_taken(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("game", ["belote", "coinche"])
-def test_a_final_value_of_zero_is_the_other_team_s_capot_only_if_the_team_won_no_trick(
+def test_a_final_value_of_zero_is_scored_with_or_without_the_other_team_s_capot(
         game: str) -> None:
     """The solver counts card points: 0 for a team is the other team's capot, or tricks of
-    cards worth nothing. Once the team has won a trick, 0 is every point to the other team and
-    no capot."""
+    cards worth nothing (every point to the other team, no capot). The analysis tells the two
+    apart (the tests below); the mark of each is the deal scored with it."""
     import dataclasses
 
     from rebelote.scoring import score_deal
@@ -185,7 +196,107 @@ def test_a_final_value_of_zero_is_the_other_team_s_capot_only_if_the_team_won_no
         other = ("NS", "EW")[1 - team]
         beaten = (0, capot_total) if team == 0 else (capot_total, 0)
         shut_out = (0, total) if team == 0 else (total, 0)
-        assert _margin(state, team, 0) == margin(beaten, other)
-        assert _margin(state, team, 0, won=1) == margin(shut_out, None)
-        differ.append(_margin(state, team, 0, won=1) != _margin(state, team, 0))
+        assert _margin(state, team, 0, beaten=True) == margin(beaten, other)
+        assert _margin(state, team, 0) == margin(shut_out, None)
+        differ.append(_margin(state, team, 0) != _margin(state, team, 0, beaten=True))
     assert any(differ)  # a capot is worth more than every point (to one team at least)
+
+
+# -- a final value of 0 read exactly: the other team's capot, or a trick of cards worth nothing
+
+def _minimax_margin(state: DealState, team: int) -> int:
+    """Brute force: every card of every player tried to the end of the deal, the team to
+    maximise and the other to minimise the team's mark minus the other's, as the engine scores
+    each finished deal (capot from the tricks really taken, not from card points)."""
+    if state.is_terminal:
+        marks = state.score().score
+        return marks[team] - marks[1 - team]
+    got = [_minimax_margin(state.apply(PLAYS[c]), team) for c in mask_cards(state.legal_cards())]
+    return max(got) if state.current_player & 1 == team else min(got)
+
+
+def _brute_mark_costs(states: list[DealState]) -> list[int]:
+    """For the state before each card (and the card played there), the card's cost in the
+    mark by :func:`_minimax_margin`: the best card's margin minus the played card's."""
+    out = []
+    for before, after in itertools.pairwise(states):
+        team = before.current_player & 1
+        played = next(c for c in mask_cards(before.legal_cards())
+                      if before.apply(PLAYS[c]) == after)
+        margins = {c: _minimax_margin(before.apply(PLAYS[c]), team)
+                   for c in mask_cards(before.legal_cards())}
+        out.append(max(margins.values()) - margins[played])
+    return out
+
+
+# Official coinche, NS take 80 hearts; N leads and NS win the first six tricks. At the seventh,
+# N leads the 8 of clubs and E can win it with the 9 (a trick of cards worth nothing: 8C 9C 7D
+# and W's card) or play the 7 and let NS make every trick. In deal "A", W keeps the ace of
+# diamonds and can throw it on E's 9 (EW can make 11 points); in deal "B", W has only cards
+# worth nothing left, and E's 9 of clubs is EW's only way out of the capot: worth 0 points.
+_DEALS = {
+    "A": ("JH 9H AH TH AS KD 8C TC", "TD JS QS KS TS 9C 7C 7S",
+          "KH QH 8H 7H AC 9D 7D JD", "QD JC QC KC 9S AD 8D 8S",
+          "JH TD 7H QD 9H JS 8H JC AH QS QH QC TH KS KH KC AS TS AC 9S KD 7S 9D 8D"),
+    "B": ("JH 9H AH TH AS KD 8C TC", "AD TD JS QS TS 9C 7C 7S",
+          "KH QH 8H 7H AC 9D 7D JD", "8D JC QC KC KS QD 9S 8S",
+          "JH AD 7H 8D 9H TD 8H JC AH JS QH QC TH QS KH KC AS TS AC KS KD 7S 9D QD"),
+}
+_ENDINGS = {("A", "9C"): "8C 9C 7D 8S 7C JD AD TC", ("A", "7C"): "8C 7C 7D 8S TC 9C JD AD",
+            ("B", "9C"): "8C 9C 7D 9S 7C JD 8S TC", ("B", "7C"): "8C 7C 7D 9S TC 9C JD 8S"}
+
+
+def _constructed(deal: str, seventh: str, ending: str = "") -> list[DealState]:
+    """The states of a constructed deal from the first card to the end (the last two tricks
+    by ``seventh``, E's card at the seventh trick, or ``ending``)."""
+    from rebelote.cards import cards_mask, parse_cards
+
+    *hands, first = _DEALS[deal]
+    rules = Rules.preset("official", "coinche")
+    state = DealState.from_hands(rules, 3, [cards_mask(parse_cards(h.split())) for h in hands])
+    for bid in ("80 hearts", "pass", "pass", "pass"):
+        state = state.apply(bid)
+    states = [state]
+    for card in (first + " " + (ending or _ENDINGS[(deal, seventh)])).split():
+        states.append(states[-1].apply(card))
+    assert states[-1].is_terminal
+    return states
+
+
+def _margin_of(state: DealState, team: int) -> int:
+    marks = state.score().score
+    return marks[team] - marks[1 - team]
+
+
+@pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
+@pytest.mark.parametrize(("deal", "seventh"), sorted(_ENDINGS))
+def test_a_value_of_0_is_a_capot_only_when_the_other_team_takes_every_trick(
+        deal: str, seventh: str) -> None:
+    """The mark cost of each card of the last three tricks is the brute force's, which plays
+    every card to the end and lets the engine score each finished deal (capot from the tricks,
+    not from the card points)."""
+    states = _constructed(deal, seventh)
+    cards = analyse(states[-1])
+    assert _brute_mark_costs(states[-13:]) == [item["mark_cost"] for item in cards[-12:]]
+    last = states[-1]
+    assert last.summary().capot == ("NS" if seventh == "7C" else None)
+    seventh_e = cards[6 * 4 + 1]
+    assert (seventh_e["seat"], seventh_e["card"]) == ("E", seventh)
+    assert seventh_e["values"]["7C"] == 0  # after the 7 EW make nothing: NS make capot
+    if deal == "A":
+        # W can throw the ace of diamonds on E's 9: EW's best is 11
+        assert seventh_e["values"]["9C"] == 11
+        if seventh == "9C":  # W threw the 8 of spades, not the ace: 0 points, but no capot
+            w = cards[6 * 4 + 3]
+            assert (w["card"], w["value"], w["best"]) == ("8S", 0, 11)
+            ace = _constructed("A", "9C", "8C 9C 7D AD 7C JD 8S TC")[-1]
+            assert ace.summary().points == (151, 11) and last.summary().points == (162, 0)
+            assert w["mark_cost"] == _margin_of(ace, 1) - _margin_of(last, 1) > 0
+    else:
+        # E's 9 of clubs takes a trick worth nothing: 0 points either way, a capot apart
+        assert seventh_e["values"]["9C"] == 0 and seventh_e["cost"] == 0
+        if seventh == "7C":
+            spared = _constructed("B", "9C")[-1]  # the rest of that deal is perfect play
+            assert seventh_e["mark_cost"] == _margin_of(spared, 1) - _margin_of(last, 1) > 0
+        else:
+            assert seventh_e["mark_cost"] == 0
