@@ -27,7 +27,7 @@ from rebelote.match import TARGETS
 from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
-from rebelote.store.tables import TableNotFoundError
+from rebelote.store.tables import TableConflictError, TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.web import i18n
@@ -40,6 +40,10 @@ from rebelote.web.table.service import Loaded, SeatForbiddenError, TableService
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 CLOCKS: Final = (0, 30, 60, 120)
 SEAT_ORDER: Final = ("N", "W", "E", "S")
+#: The refusal of a form shown at a version the table has left (a second tap, or a move made
+#: meanwhile): the table is shown again as it is.
+CHANGED: Final = ("The table moved on meanwhile (this was already played, or another move came "
+                  "first): here it is as it is now.")
 
 
 @cache
@@ -270,8 +274,12 @@ def make_table_pages(service: TableService) -> APIRouter:
         if not action and form.get("value") and form.get("trump"):
             action = f"{form.get('value')} {form.get('trump')}"
         htmx = request.headers.get("HX-Request") == "true"
+        # the version the form was shown at: a second tap of the same form (or a form left
+        # open while the table moved on) changes nothing
+        shown = str(form.get("version") or "")
         try:
-            loaded, seat = await service.act(table_id, bearer(request, table_id), action)
+            loaded, seat = await service.act(table_id, bearer(request, table_id), action,
+                                             int(shown) if shown.isdigit() else None)
         except Exception as e:
             out = refusal(e)
             if out is None:
@@ -282,7 +290,9 @@ def make_table_pages(service: TableService) -> APIRouter:
                 return out
             loaded, seat_or = await seat_or_none(request, table_id)
             assert seat_or is not None
-            return fragment(request, loaded, seat_or, out.status_code, error=str(e))
+            error = words.tr(i18n.request_lang(request), CHANGED) \
+                if isinstance(e, TableConflictError) else str(e)
+            return fragment(request, loaded, seat_or, out.status_code, error=error)
         if not htmx:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
         return fragment(request, loaded, seat)
