@@ -8,7 +8,6 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -218,33 +217,6 @@ def test_the_leak_scan_sees_a_hidden_card() -> None:
     said = '<span aria-label="Nord : valet de cœur">V♥</span> 10♠ Q♦ <i>king of clubs</i>'
     assert cards_in_html(said) == {"JH", "TS", "QD", "KC"}
     assert cards_in_html("dix de der, 80 cœur, tout atout, coinche ×2") == set()
-
-
-def test_the_store_reads_and_writes_a_table_in_one_checked_transaction(tmp_path: Path) -> None:
-    """TableStore.change (the PostgreSQL path of an action): what ``play`` makes of the
-    stored table is written at the next version; nothing is written when ``play`` raises. (Two
-    workers' writes racing: tests/test_table_postgres.py.)"""
-    from rebelote.store import make_engine, migrate
-    from rebelote.store.tables import TableStore
-
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
-    store = TableStore(engine)
-    tid = store.create({"n": 0}, game="belote").id
-
-    def bump(version: int, text: str) -> tuple[dict[str, int], bool, int]:
-        n = json.loads(text)["n"]
-        return {"n": n + 1}, False, version
-
-    assert store.change(tid, bump) == (2, 1)
-    assert store.get(tid).data == {"n": 1} and store.get(tid).version == 2
-
-    def refuse(version: int, text: str) -> tuple[dict[str, int], bool, None]:
-        raise ValueError("illegal")
-
-    with pytest.raises(ValueError):
-        store.change(tid, refuse)
-    assert store.get(tid).version == 2
 
 
 def test_every_word_of_the_table_pages_has_its_french_in_the_catalog() -> None:

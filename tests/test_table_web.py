@@ -516,3 +516,68 @@ def test_a_player_who_leaves_is_played_by_the_bot_until_back(client: TestClient)
     assert view["seats"]["S"]["away"]  # the page closed: the bot plays for S
     back = client.post(f"/api/tables/{tid}/back", headers=auth(token)).json()
     assert back["seats"]["S"]["away"] is False
+
+
+def test_two_servers_on_one_store_play_one_table_from_what_each_last_saw(tmp_path: Path
+                                                                         ) -> None:
+    """Each server plays an action on the version of the table it holds in memory and writes
+    it checked against that version; when the other server wrote since, the write is refused,
+    the table read again and the action played there: every action lands once."""
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    rng = random.Random(11)
+    with TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
+        t = new_table(one)
+        view, tid = t, t["id"]
+        for i in range(40):
+            server = (one, two)[i % 2]  # each move on the server that did not see the last
+            r = server.post(f"/api/tables/{tid}/actions", headers=auth(t["token"]),
+                            json={"action": choose(view, rng)})
+            assert r.status_code == 200, r.text
+            assert r.json()["version"] > view["version"]
+            view = r.json()
+            if view["over"]:
+                break
+        seen = [s.get(f"/api/tables/{tid}", headers=auth(t["token"])).json() for s in (one, two)]
+        assert seen[0] == seen[1] == view
+
+
+def test_a_second_tap_of_a_page_s_form_changes_nothing(client: TestClient) -> None:
+    r = client.post("/tables", data={"game": "coinche", "rules": "official", "target": "1000",
+                                     "bots": "random", "pace": "0", "clock": "0"},
+                    follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/tables/{tid}").text
+    assert 'name="version"' in page
+    version = int(page.split('data-version="')[1].split('"')[0])
+    htmx = {"HX-Request": "true"}
+    first = client.post(f"/tables/{tid}/act", data={"action": "pass", "version": str(version)},
+                        headers=htmx)
+    assert first.status_code == 200
+    after = client.get(f"/api/tables/{tid}").json()["version"]
+    assert after > version
+    again = client.post(f"/tables/{tid}/act", data={"action": "pass", "version": str(version)},
+                        headers=htmx)
+    assert again.status_code == 409
+    assert "La table a avancé entre-temps" in again.text and 'role="alert"' in again.text
+    assert client.get(f"/api/tables/{tid}").json()["version"] == after  # nothing played
+
+
+def test_a_database_out_of_reach_answers_503_and_the_table_stays(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    from rebelote.store.tables import StoreDownError
+
+    t = new_table(client)
+    service = client.app.state.tables  # type: ignore[attr-defined]
+
+    async def down(*args: Any, **kw: Any) -> Any:
+        raise StoreDownError("connection refused")
+
+    monkeypatch.setattr(service.db, "put", down)
+    r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                    json={"action": t["legal"][0]})
+    assert r.status_code == 503 and r.headers["Retry-After"]
+    assert r.json()["error"].startswith("store: the database cannot be reached")
+    monkeypatch.undo()
+    again = client.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()
+    assert again["version"] == t["version"]

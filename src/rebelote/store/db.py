@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import make_url
 
 MIGRATIONS = "rebelote.store:migrations"
 DB_ENV = "REBELOTE_DB"
+#: A pooled connection idle for longer than this (seconds) is checked before use.
+PING_AFTER = 10.0
 
 
 def default_db_url() -> str:
@@ -47,7 +50,33 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=5, max_overflow=5)
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Check a pooled connection before use only when it was idle for :data:`PING_AFTER`
+    seconds (the server may have closed it: a restart, an idle timeout), instead of before
+    every use (``pool_pre_ping``: a round trip per request). A connection found closed is
+    replaced: the pool tries another (SQLAlchemy's pessimistic disconnect handling)."""
+
+    @event.listens_for(engine, "checkin")
+    def _idle_since(dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _check(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since < PING_AFTER:
+            return
+        try:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("SELECT 1")
+            cursor.close()
+            dbapi_connection.rollback()
+        except Exception as e:
+            raise exc.DisconnectionError(str(e)) from e
 
 
 def migrate(engine: Engine) -> None:

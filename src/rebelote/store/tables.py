@@ -4,17 +4,21 @@ and actions: :meth:`rebelote.table.Table.to_json`) with a version bumped by ever
 Every write is one conditional ``UPDATE ... WHERE version = ?``: two moves are never applied
 at once, by one worker or several (:class:`TableConflictError` for the one that comes second).
 A table is found by its id, or by the short join code of its room.
+
+:class:`TableStore` is the store through SQLAlchemy (SQLite: the web server calls it on its
+event loop); :class:`rebelote.store.pg_tables.PgTables` is the same store on PostgreSQL, called
+asynchronously. Both answer the questions of :class:`Tables`.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, Protocol, cast
 
 from sqlalchemy import (
     Boolean,
@@ -29,14 +33,12 @@ from sqlalchemy import (
     bindparam,
     insert,
     select,
-    text,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from rebelote.store.models import Base
-
-T = TypeVar("T")
 
 #: Join codes: 6 letters and digits a phone's keyboard types without doubt (no 0/O, 1/I/L).
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -68,12 +70,19 @@ _PUT: Final = (
             updated_at=bindparam("updated_at"))
 )
 _GET: Final = select(_TABLE.c.version, _TABLE.c.data).where(_TABLE.c.id == bindparam("tid"))
-_NOTIFY: Final = text("SELECT pg_notify(:channel, :payload)")
 _BY_CODE: Final = select(_TABLE.c.id).where(_TABLE.c.code == bindparam("code"))
 
 
 class TableNotFoundError(LookupError):
     """No table has this id (or join code)."""
+
+
+class CodeTakenError(RuntimeError):
+    """Another table has this join code (the caller draws another)."""
+
+
+class StoreDownError(RuntimeError):
+    """The database cannot be reached right now."""
 
 
 class TableConflictError(RuntimeError):
@@ -90,6 +99,22 @@ class StoredTable:
     id: str
     version: int
     data: Mapping[str, Any]
+
+
+class Tables(Protocol):
+    """What the web server asks of a tables' store, as coroutines (:class:`TableStore` behind
+    the web layer's store calls, or :class:`~rebelote.store.pg_tables.PgTables`)."""
+
+    async def get_text(self, table_id: str) -> tuple[int, str]: ...
+
+    async def id_of_code(self, code: str) -> str: ...
+
+    async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable: ...
+
+    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
+                  ) -> int: ...
+
+    async def close(self) -> None: ...
 
 
 def new_code() -> str:
@@ -127,13 +152,19 @@ class TableStore:
 
     def create(self, data: Mapping[str, Any], *, game: str, code: str | None = None
                ) -> StoredTable:
-        """Store a new table at version 1 (its ``code`` is stored too)."""
+        """Store a new table at version 1 (its ``code`` is stored too);
+        :class:`CodeTakenError` if another table has that code."""
         table_id = secrets.token_hex(8)
+        code = code or new_code()
         now = datetime.now(UTC)
-        with self._begin() as conn:
-            conn.execute(insert(_TABLE).values(
-                id=table_id, code=code or new_code(), version=1, game=game, over=False,
-                data=json.dumps(data, separators=(",", ":")), created_at=now, updated_at=now))
+        try:
+            with self._begin() as conn:
+                conn.execute(insert(_TABLE).values(
+                    id=table_id, code=code, version=1, game=game, over=False,
+                    data=json.dumps(data, separators=(",", ":")), created_at=now,
+                    updated_at=now))
+        except IntegrityError as e:
+            raise CodeTakenError(code) from e
         return StoredTable(table_id, 1, data)
 
     def get(self, table_id: str) -> StoredTable:
@@ -157,46 +188,21 @@ class TableStore:
             raise TableNotFoundError(code)
         return str(found)
 
-    def change(self, table_id: str, play: Callable[[int, str], tuple[Mapping[str, Any], bool, T]],
-               *, notify: str | None = None) -> tuple[int, T]:
-        """Read the table and write what ``play(version, json_text)`` makes of it (its new JSON,
-        whether the game is over, and an answer for the caller) in one transaction, the write
-        still checked against the version read (:class:`TableConflictError` if another write
-        came first; nothing is written if ``play`` raises). One connection and one commit where
-        :meth:`get_text` then :meth:`put` take two. Answers the new version and ``play``'s
-        answer."""
-        with self._begin() as conn:
-            row = conn.execute(_GET, {"tid": table_id}).first()
-            if row is None:
-                raise TableNotFoundError(table_id)
-            expected = int(row.version)
-            data, over, answer = play(expected, str(row.data))
-            done = conn.execute(_PUT, {
-                "tid": table_id, "expected": expected, "new_version": expected + 1,
-                "data": json.dumps(data, separators=(",", ":")), "over": over,
-                "updated_at": datetime.now(UTC)}).rowcount
-            if not done:
-                raise TableConflictError(table_id, expected)
-            if notify is not None:
-                conn.execute(_NOTIFY, {"channel": notify,
-                                       "payload": f"{table_id} {expected + 1}"})
-        return expected + 1, answer
-
-    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-            notify: str | None = None) -> StoredTable:
-        """Replace the table if still at version ``expected``: it is then at ``expected+1``;
-        :class:`TableConflictError` if another write came first. ``notify`` (PostgreSQL): the
-        channel told ``'<id> <version>'`` by the same transaction (so at its commit, and only
-        if the write was made)."""
+    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
+            ) -> int:
+        """Replace the table if still at version ``expected``: answers its new version,
+        ``expected + 1``; :class:`TableConflictError` if another write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "data": json.dumps(data, separators=(",", ":")), "over": over,
                   "updated_at": datetime.now(UTC)}
         with self._begin() as conn:
             done = conn.execute(_PUT, params).rowcount
-            if done and notify is not None:
-                conn.execute(_NOTIFY, {"channel": notify,
-                                       "payload": f"{table_id} {expected + 1}"})
         if not done:
             self.get(table_id)  # TableNotFoundError if it is gone
             raise TableConflictError(table_id, expected)
-        return StoredTable(table_id, expected + 1, data)
+        return expected + 1
+
+
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable", "StoreDownError",
+           "StoredTable", "TableConflictError", "TableNotFoundError", "TableStore", "Tables",
+           "new_code", "normal_code"]

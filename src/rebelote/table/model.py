@@ -345,19 +345,53 @@ class Table:
         }
 
     @staticmethod
-    def from_json(obj: Mapping[str, Any]) -> Table:
+    def from_json(obj: Mapping[str, Any], known: Table | None = None) -> Table:
+        """The table stored as ``obj`` (:meth:`to_json`). ``known``: an earlier version of the
+        same table whose deals ``obj`` goes on from (a worker that held it): only the actions
+        after it are played, instead of every deal from the start; the table is the same
+        either way (when ``obj`` does not go on from ``known``, every deal is replayed)."""
         try:
             rules = summary_rules(obj)
         except RulesError as e:
             raise InputError("options", str(e)) from None
         seats = [Seat.from_json(s) for s in obj["seats"]]
         teams = obj.get("teams") or {}
-        return Table(
+        table = Table(
             rules, int(obj["target"]), (seats[0], seats[1], seats[2], seats[3]),
             tuple(DealLog.from_json(d) for d in obj["deals"]),
             (str(teams.get("NS", DEFAULT_TEAMS[0])), str(teams.get("EW", DEFAULT_TEAMS[1]))),
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
         )
+        if known is not None:
+            replay = _replay_after(known, table)
+            if replay is not None:
+                table.__dict__["replay"] = replay
+        return table
+
+
+def _replay_after(known: Table, table: Table) -> Replay | None:
+    """``table``'s replay played on from ``known``'s, if ``table``'s deals go on from
+    ``known``'s (same rules, target and teams; ``known``'s finished deals the same; its deal in
+    play a beginning of ``table``'s), else ``None``."""
+    if (known.rules, known.target, known.teams) != (table.rules, table.target, table.teams):
+        return None
+    n = len(known.deals)
+    if n > len(table.deals) or known.deals[:-1] != table.deals[:n - 1]:
+        return None
+    last, now = known.deals[-1], table.deals[n - 1]
+    if (last.seed, last.salt, last.dealer) != (now.seed, now.salt, now.dealer) or \
+            now.actions[:len(last.actions)] != last.actions:
+        return None
+    later = iter((d.seed, d.salt) for d in table.deals[n:])
+    t = known
+    try:
+        for log in table.deals[n - 1:]:
+            start = len(last.actions) if log is now else 0
+            for text in log.actions[start:]:
+                t = t.act(t.turn, text, entropy=lambda: next(later))
+    except (IllegalActionError, StopIteration):
+        return None
+    return t.replay if t.deals == table.deals else None
 
 
 __all__ = ["DealLog", "NotYourTurnError", "Replay", "Seat", "Table", "bot_spec", "default_bot",

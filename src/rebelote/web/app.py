@@ -86,7 +86,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.include_router(make_printables(service))
     app.include_router(make_live(service))
     app.include_router(make_pages(service))
-    install_table(app, engine, inline, url)
+    install_table(app, engine, inline)
     docs_html = bytes(get_swagger_ui_html(
         openapi_url="/openapi.json",
         title="rebelote counter API",

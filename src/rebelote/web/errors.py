@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
+from rebelote.store.tables import StoreDownError
 from rebelote.web.security import BodyTooLargeError, UnsupportedMediaError, wants_html
 from rebelote.web.service import DealNotFoundError, ForbiddenError, GameBusyError
 
@@ -27,6 +28,8 @@ log = logging.getLogger("rebelote.web")
 
 STORE_DOWN = ("store: the games cannot be saved right now (the server's disk is full or "
               "read-only); nothing was changed, try again later")
+STORE_UNREACHABLE = ("store: the database cannot be reached right now; reload the page and "
+                     "try again in a moment")
 
 
 def error_response(status: int, message: str, headers: Mapping[str, str] | None = None
@@ -129,6 +132,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(BodyTooLargeError)
     async def _too_large(request: Request, exc: BodyTooLargeError) -> Response:
         return answer(request, 413, str(exc), {"Connection": "close"})
+
+    @app.exception_handler(StoreDownError)
+    async def _unreachable(request: Request, exc: StoreDownError) -> Response:
+        log.error("the store cannot be reached: %s", exc)
+        return answer(request, 503, STORE_UNREACHABLE, {"Retry-After": "5"})
 
     @app.exception_handler(DBAPIError)
     async def _store(request: Request, exc: DBAPIError) -> Response:

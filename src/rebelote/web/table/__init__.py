@@ -3,23 +3,31 @@ JSON API and WebSocket, and its pages."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from sqlalchemy import Engine
 
-from rebelote.store.tables import TableStore
+from rebelote.store.tables import Tables, TableStore
 from rebelote.web.table.api import make_table_router
-from rebelote.web.table.service import PgListener, TableService
+from rebelote.web.table.service import LocalTables, TableService
 
 
-def install_table(app: FastAPI, engine: Engine, inline: bool, url: str) -> TableService:
+def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
     """Add the table's routes to ``app``; ``app.state.table_lifespan`` starts and stops its
-    background work (bots, clocks, the PostgreSQL listener)."""
-    store = TableStore(engine, single_thread=inline)
-    service = TableService(store, inline, engine)
+    background work (bots, clocks, the PostgreSQL listener). On PostgreSQL the tables are
+    read and written through asynchronous connections of their own
+    (:class:`~rebelote.store.pg_tables.PgTables`), elsewhere through ``engine``."""
+    db: Tables
+    pg = engine.dialect.name == "postgresql"
+    if pg:
+        from rebelote.store.pg_tables import PgListener, PgTables, connect_args
+
+        db = PgTables(connect_args(engine))
+    else:
+        db = LocalTables(TableStore(engine, single_thread=inline), inline)
+    service = TableService(db, shared=pg)
     app.state.tables = service
     app.include_router(make_table_router(service))
     from rebelote.web.table.pages import make_table_pages
@@ -29,16 +37,16 @@ def install_table(app: FastAPI, engine: Engine, inline: bool, url: str) -> Table
     @asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
         listener = None
-        if service.notify_pg:
-            listener = PgListener(url, service, asyncio.get_running_loop())
+        if pg:
+            listener = PgListener(connect_args(engine), service.changed)
             listener.start()
         try:
             yield
         finally:
             await service.close()
             if listener is not None:
-                listener.stop()
-            store.close()
+                await listener.stop()
+            await db.close()
 
     app.state.table_lifespan = lifespan
     return service

@@ -7,9 +7,17 @@ comes second, whichever worker made it). Bots play in the server's event loop at
 pace, each move computed in a thread with a time limit: a bot that is slow or crashes is
 replaced for that move by the random bot, and the table goes on.
 
+The store is called as coroutines (:class:`~rebelote.store.tables.Tables`): SQLite on the event
+loop (:class:`LocalTables`), PostgreSQL through asynchronous connections
+(:class:`~rebelote.store.pg_tables.PgTables`), with no thread. An action is played on the
+latest version this worker knows of the table and written with one statement checked against
+that version; only when another write came first is the table read again and the action played
+on it.
+
 Watchers (the WebSockets) wait on an in-process event per table; with PostgreSQL every write
 also sends ``NOTIFY rebelote_tables, '<id> <version>'`` so the other workers wake theirs
-(:class:`PgListener`).
+(:class:`~rebelote.store.pg_tables.PgListener`), and a worker that learns of a new version
+replays only the actions it has not seen (:meth:`rebelote.table.Table.from_json`'s ``known``).
 """
 
 from __future__ import annotations
@@ -27,8 +35,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Engine
-from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
 from rebelote.bots import Bot, make_bot
@@ -37,9 +43,11 @@ from rebelote.errors import InputError
 from rebelote.match import TARGETS
 from rebelote.rules import IllegalActionError, Rules, RulesError
 from rebelote.store.tables import (
+    CodeTakenError,
     StoredTable,
     TableConflictError,
     TableNotFoundError,
+    Tables,
     TableStore,
     new_code,
 )
@@ -51,7 +59,6 @@ T = TypeVar("T")
 log = logging.getLogger("rebelote.table")
 
 CACHE_SIZE: Final = 512
-CHANNEL: Final = "rebelote_tables"
 #: Seconds a bot may think about one move before the random bot plays it instead.
 BOT_TIMEOUT: Final = 5.0
 MAX_PACE: Final = 5000
@@ -172,18 +179,42 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     return table, token
 
 
+class LocalTables:
+    """A :class:`TableStore` (SQLAlchemy) called through the web layer's store calls: on the
+    event loop for SQLite (``inline``), in the thread pool otherwise."""
+
+    def __init__(self, store: TableStore, inline: bool) -> None:
+        self.store = store
+        self._call = StoreCalls(inline)  # the web layer's one way to call a store
+
+    async def get_text(self, table_id: str) -> tuple[int, str]:
+        return await self._call(self.store.get_text, table_id)
+
+    async def id_of_code(self, code: str) -> str:
+        return await self._call(self.store.id_of_code, code)
+
+    async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable:
+        return await self._call(self.store.create, data, game=game, code=code)
+
+    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
+                  ) -> int:
+        return await self._call(self.store.put, table_id, expected, data, over=over)
+
+    async def close(self) -> None:
+        self.store.close()
+
+
 class TableService:
     """Tables in a store, with the last ones kept replayed in memory (checked against the
     stored version), bots driven in the event loop, and watchers woken on every change."""
 
-    def __init__(self, store: TableStore, inline: bool, engine: Engine | None = None) -> None:
-        self.store = store
-        self.inline = inline
-        self._call = StoreCalls(inline)  # the web layer's one way to call a store
-        self.engine = engine
-        self._cache: OrderedDict[str, Table] = OrderedDict()
+    def __init__(self, db: Tables, *, shared: bool = False) -> None:
+        """``db``: the store; ``shared``: other workers write the same tables (PostgreSQL),
+        and tell of their writes (:meth:`changed` is called for each)."""
+        self.db = db
+        self.shared = shared
+        self._cache: OrderedDict[str, tuple[int, Table]] = OrderedDict()
         self._views: OrderedDict[tuple[str, int, int], str] = OrderedDict()
-        self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
         self._events: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -195,35 +226,38 @@ class TableService:
         self.leave_grace = LEAVE_GRACE
         self._rng = random.Random(secrets.randbits(64))
         self.bot_timeout = BOT_TIMEOUT
-        self.notify_pg = engine is not None and engine.dialect.name == "postgresql"
-
 
     # -- loading and saving -------------------------------------------------------------------
     async def id_of_code(self, code: str) -> str:
         """The id of the table whose room code is ``code`` (:class:`TableNotFoundError` if
         none)."""
-        table_id: str = await self._call(self.store.id_of_code, code)
-        return table_id
+        return await self.db.id_of_code(code)
 
     async def load(self, table_id: str) -> Loaded:
         """The table as stored now. Its JSON is parsed and replayed only when this version is
         not in the cache (a version is written once: its table never changes)."""
-        version, data = await self._call(self.store.get_text, table_id)
+        version, data = await self.db.get_text(table_id)
         return self._loaded(table_id, version, data)
 
     def _loaded(self, table_id: str, version: int, data: str) -> Loaded:
-        table = self._cached(table_id, version)
-        if table is None:
-            return self._parsed(StoredTable(table_id, version, json.loads(data)))
+        """The table at ``version`` from its stored JSON ``data``: from the cache if it holds
+        that version, else parsed, replaying only the actions after the version it holds."""
+        hit = self._cache.get(table_id)
+        if hit is not None and hit[0] == version:
+            self._cache.move_to_end(table_id)
+            return Loaded(table_id, version, hit[1], hit[1].code)
+        before = hit[1] if hit is not None and hit[0] < version else None
+        table = Table.from_json(json.loads(data), known=before)
+        self._put_cache(table_id, version, table)
         return Loaded(table_id, version, table, table.code)
 
     def _cached(self, table_id: str, version: int) -> Table | None:
-        key = f"{table_id}:{version}"
-        with self._lock:
-            table = self._cache.get(key)
-            if table is not None:
-                self._cache.move_to_end(key)
-        return table
+        """The table at ``version`` if it is the one this worker holds."""
+        hit = self._cache.get(table_id)
+        if hit is None or hit[0] != version:
+            return None
+        self._cache.move_to_end(table_id)
+        return hit[1]
 
     async def load_latest(self, table_id: str) -> Loaded:
         """The table at the latest version this worker knows of (its own writes, and the
@@ -235,29 +269,27 @@ class TableService:
             return await self.load(table_id)
         return Loaded(table_id, version or 0, table, table.code)
 
-    def _parsed(self, stored: StoredTable) -> Loaded:
-        table = self._cached(stored.id, stored.version)
-        if table is None:
-            table = Table.from_json(stored.data)
-            self._put_cache(f"{stored.id}:{stored.version}", table)
-        return Loaded(stored.id, stored.version, table, table.code)
-
-    def _put_cache(self, key: str, table: Table) -> None:
-        with self._lock:  # the store's thread (PostgreSQL) fills the cache too
-            self._cache[key] = table
+    def _put_cache(self, table_id: str, version: int, table: Table) -> None:
+        """Hold ``table`` at ``version`` (the newest version of each table is held, for the
+        :data:`CACHE_SIZE` tables used last)."""
+        hit = self._cache.get(table_id)
+        if hit is None or hit[0] <= version:
+            self._cache[table_id] = (version, table)
+            self._cache.move_to_end(table_id)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+        if self._versions.get(table_id, 0) < version:
+            self._versions[table_id] = version
 
     async def save(self, loaded: Loaded, table: Table) -> Loaded:
         """Write ``table`` over ``loaded`` if the table is still at ``loaded.version``
         (:class:`TableConflictError` otherwise); with PostgreSQL the write's transaction also
         sends ``NOTIFY`` (delivered at its commit) to the other workers."""
-        stored = await self._call(self.store.put, loaded.id, loaded.version, table.to_json(),
-                                  over=table.is_over,
-                                  notify=CHANNEL if self.notify_pg else None)
-        self._put_cache(f"{stored.id}:{stored.version}", table)
-        self.changed(loaded.id, stored.version)
-        return Loaded(loaded.id, stored.version, table, loaded.code)
+        version = await self.db.put(loaded.id, loaded.version, table.to_json(),
+                                    over=table.is_over)
+        self._put_cache(loaded.id, version, table)
+        self.changed(loaded.id, version)
+        return Loaded(loaded.id, version, table, loaded.code)
 
     # -- watchers -----------------------------------------------------------------------------
     def changed(self, table_id: str, version: int) -> None:
@@ -361,68 +393,71 @@ class TableService:
             code = new_code()
             table = dataclasses.replace(table, code=code)
             try:
-                stored = await self._call(self.store.create, table.to_json(),
-                                          game=table.rules.game, code=code)
+                stored = await self.db.create(table.to_json(), game=table.rules.game,
+                                              code=code)
                 break
-            except IntegrityError:  # a code taken already: draw another
+            except CodeTakenError:  # a code taken already: draw another
                 continue
         else:
             raise RuntimeError("no free join code")
-        loaded = self._parsed(stored)
-        loaded = await self.after_write(loaded)
+        self._put_cache(stored.id, stored.version, table)
+        loaded = await self.after_write(Loaded(stored.id, stored.version, table, table.code))
         return loaded, token
 
     async def act(self, table_id: str, token: str | None, action: Any,
                   expected: int | None = None) -> tuple[Loaded, int]:
         """``action`` by the seat whose secret is ``token``; the bots answer when the table
-        plays at once (pace 0). Read, played and written in one call of the store (one thread
-        hop with PostgreSQL, none with SQLite)."""
+        plays at once (pace 0). Played on the latest version of the table this worker knows
+        and written in one version-checked statement with the quick bots' answers; read again
+        and played again only if another write came first (or the table is not in memory)."""
         if not isinstance(action, str):
             raise InputError("action", "missing: a bid or a card as text, like \"pass\", "
                                        "\"90 hearts\" or \"JH\"")
-        loaded, seat = await self._call(self._act, table_id, token, action, expected)
-        self.changed(loaded.id, loaded.version)
-        return await self.after_write(loaded), seat
+        known = self._versions.get(table_id)
+        cached = self._cached(table_id, known) if known is not None else None
+        loaded = Loaded(table_id, known, cached, cached.code) \
+            if known is not None and cached is not None else None
+        for attempt in range(3):
+            fresh = loaded is None
+            if loaded is None:
+                loaded = await self.load(table_id)
+            try:
+                seat = self.seat_of(loaded, token)
+                if expected is not None and expected != loaded.version:
+                    raise TableConflictError(table_id, expected)
+                table = self._acted(loaded.table, seat, action)
+                version = await self.db.put(table_id, loaded.version, table.to_json(),
+                                            over=table.is_over)
+            except (SeatForbiddenError, IllegalActionError, TableConflictError) as e:
+                # on the version held in memory the table may have moved on since: the answer
+                # is the stored table's; a write that lost the race to another is played
+                # again on the table as it is then, unless the caller named its version
+                lost_race = isinstance(e, TableConflictError) and expected is None
+                if fresh and not (lost_race and attempt < 2):
+                    raise
+                loaded = None
+                continue
+            self._put_cache(table_id, version, table)
+            self.changed(table_id, version)
+            return await self.after_write(Loaded(table_id, version, table, table.code)), seat
+        raise TableConflictError(table_id, expected or 0)  # pragma: no cover  (raised above)
 
-    def _act(self, table_id: str, token: str | None, action: str, expected: int | None
-             ) -> tuple[Loaded, int]:
-        """:meth:`act`'s read, move and version-checked write, with the quick bots' answers in
-        the same write (pace 0): no await, so that it runs on the event loop (SQLite) or in one
-        thread and one transaction (PostgreSQL, :meth:`TableStore.change`)."""
-        done: list[tuple[Loaded, int, Table]] = []
-
-        def play(version: int, data: str) -> tuple[dict[str, Any], bool, None]:
-            loaded = self._loaded(table_id, version, data)
-            seat = self.seat_of(loaded, token)
-            if expected is not None and expected != loaded.version:
-                raise TableConflictError(table_id, expected)
-            table = loaded.table
-            if table.seats[seat].away:  # back at the table
-                table = table.with_seat(seat, _back(table.seats[seat]))
-            table = table.act(seat, action)
-            if table.pace == 0 and not any(s.away for s in table.seats):
-                # the quick bots' answers, up to the player's next turn (a few moves)
-                table = self.quick_moves(table, random.Random(self._rng.getrandbits(64)))
-            done.append((loaded, seat, table))
-            return table.to_json(), table.is_over, None
-
-        if self.inline:  # SQLite: a read and a write on the loop's connection, nothing between
-            read, text = self.store.get_text(table_id)
-            data, over, _ = play(read, text)
-            version = self.store.put(table_id, read, data, over=over).version
-        else:  # one transaction: one pool checkout and one commit over the network
-            version, _ = self.store.change(table_id, play,
-                                           notify=CHANNEL if self.notify_pg else None)
-        loaded, seat, table = done[-1]
-        self._put_cache(f"{table_id}:{version}", table)
-        return Loaded(table_id, version, table, loaded.code), seat
+    def _acted(self, table: Table, seat: int, action: str) -> Table:
+        """The table after ``seat``'s ``action``, with the quick bots' answers up to the
+        player's next turn when the table plays at once (pace 0)."""
+        if table.seats[seat].away:  # back at the table
+            table = table.with_seat(seat, _back(table.seats[seat]))
+        table = table.act(seat, action)
+        if table.pace == 0 and not any(s.away for s in table.seats):
+            table = self.quick_moves(table, random.Random(self._rng.getrandbits(64)))
+        return table
 
     async def join(self, code_or_id: str, name: Any, wanted: str | None = None
                    ) -> tuple[Loaded, str, int]:
         """A friend takes a free seat: the one asked for (``N``, ``E``, ``W``) or the first
         free one. :class:`TableFullError` when none is."""
         try:
-            table_id = await self._call(self.store.id_of_code, code_or_id)
+            table_id = await self.db.id_of_code(code_or_id)
         except TableNotFoundError:
             table_id = code_or_id
         for _ in range(10):
@@ -674,41 +709,5 @@ def _back(seat: Seat) -> Seat:
     return Seat(seat.kind, seat.bot, seat.name, seat.token_hash, False)
 
 
-class PgListener:
-    """A thread that LISTENs on PostgreSQL and wakes this worker's watchers of a table when
-    any worker writes it."""
-
-    def __init__(self, url: str, service: TableService, loop: asyncio.AbstractEventLoop) -> None:
-        self.url = url
-        self.service = service
-        self.loop = loop
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="rebelote-listen", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=3)
-
-    def _run(self) -> None:
-        import psycopg
-
-        dsn = self.url.replace("postgresql+psycopg://", "postgresql://")
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5, stop_after=50):
-                            table_id, _, version = note.payload.partition(" ")
-                            self.loop.call_soon_threadsafe(self.service.changed, table_id,
-                                                           int(version))
-            except Exception as e:
-                log.warning("LISTEN %s: %s; trying again", CHANNEL, e)
-                self._stop.wait(1)
-
-
-__all__ = ["TARGETS", "PgListener", "SeatForbiddenError", "TableFullError", "TableService",
+__all__ = ["TARGETS", "LocalTables", "SeatForbiddenError", "TableFullError", "TableService",
            "table_from_request"]

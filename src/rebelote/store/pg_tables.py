@@ -1,0 +1,264 @@
+"""The play tables' store on PostgreSQL, called from the event loop.
+
+A move at a table is small and frequent: the web server makes it with no thread and one round
+trip. :class:`PgTables` keeps a few of psycopg's asynchronous connections per worker, in
+autocommit, and makes each call one statement:
+
+- a read is one ``SELECT``;
+- a write is one ``UPDATE ... WHERE id = ? AND version = ?`` whose ``NOTIFY`` to the other
+  workers is part of the same statement (``WITH u AS (UPDATE ... RETURNING id) SELECT
+  pg_notify(...) FROM u``): it is sent, at the statement's commit, only if the row was written.
+
+The version check is what keeps two workers from applying two moves at once; no transaction
+spans a read and a write. :class:`PgListener` is the other half: a connection per worker that
+``LISTEN``s and wakes that worker's watchers of a table.
+
+The tables' writes are made with ``synchronous_commit = off``: a write is not waited for on the
+disk, as SQLite's ``synchronous = NORMAL`` in WAL mode does not (the counter's setting). A crash
+of the machine (not of the server) may lose the last fraction of a second of moves; the database
+stays consistent. See docs/table.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final
+
+from rebelote.store.tables import (
+    CodeTakenError,
+    StoreDownError,
+    StoredTable,
+    TableConflictError,
+    TableNotFoundError,
+    normal_code,
+)
+
+if TYPE_CHECKING:
+    from psycopg import AsyncConnection
+    from sqlalchemy import Engine
+
+log = logging.getLogger("rebelote.store")
+
+#: The channel a write's ``NOTIFY`` is sent on; its payload is ``'<table id> <version>'``.
+CHANNEL: Final = "rebelote_tables"
+#: Connections a worker keeps for its tables' reads and writes.
+POOL_SIZE: Final = 4
+#: A connection idle for longer than this (seconds) is checked before use (the server may
+#: have closed it meanwhile: a restart, an idle timeout).
+PING_AFTER: Final = 10.0
+
+_GET: Final = "SELECT version, data FROM play_tables WHERE id = %s"
+_BY_CODE: Final = "SELECT id FROM play_tables WHERE code = %s"
+_EXISTS: Final = "SELECT 1 FROM play_tables WHERE id = %s"
+_CREATE: Final = ("INSERT INTO play_tables (id, code, version, game, over, data, created_at, "
+                  "updated_at) VALUES (%s, %s, 1, %s, false, %s, %s, %s)")
+_PUT: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, data = %(data)s, "
+               "over = %(over)s, updated_at = %(at)s WHERE id = %(tid)s AND version = "
+               "%(expected)s RETURNING id) SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
+
+
+def connect_args(engine: Engine) -> dict[str, Any]:
+    """psycopg's connection arguments for the database of ``engine`` (host, port, user,
+    password, database and options as the URL gives them)."""
+    _, kwargs = engine.dialect.create_connect_args(engine.url)
+    return {k: v for k, v in kwargs.items() if k != "context"}
+
+
+class PgTables:
+    """Play tables in PostgreSQL, called from the event loop (see the module's text). Every
+    method is a coroutine; the connections belong to the loop that opened them."""
+
+    def __init__(self, connect: Mapping[str, Any], size: int = POOL_SIZE) -> None:
+        self._connect = dict(connect)
+        options = str(self._connect.get("options") or "")
+        self._connect["options"] = f"{options} -c synchronous_commit=off".strip()
+        self._size = size
+        self._idle: list[tuple[AsyncConnection[Any], float]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots = asyncio.Semaphore(size)
+
+    def _own_loop(self) -> None:
+        """Connections opened on another (finished) event loop are dropped."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            for conn, _ in self._idle:
+                with contextlib.suppress(Exception):
+                    conn.pgconn.finish()
+            self._idle = []
+            self._slots = asyncio.Semaphore(self._size)
+            self._loop = loop
+
+    @contextlib.asynccontextmanager
+    async def _conn(self) -> AsyncIterator[AsyncConnection[Any]]:
+        import psycopg
+
+        self._own_loop()
+        async with self._slots:
+            conn = None
+            while self._idle and conn is None:
+                conn, used = self._idle.pop()
+                if conn.closed or conn.broken:
+                    conn = None
+                elif time.monotonic() - used > PING_AFTER:
+                    try:
+                        await conn.execute("SELECT 1")
+                    except psycopg.Error:
+                        await _close(conn)
+                        conn = None
+            if conn is None:
+                try:
+                    conn = await psycopg.AsyncConnection.connect(**self._connect,
+                                                                 autocommit=True)
+                except psycopg.Error as e:
+                    raise StoreDownError(str(e)) from e
+            try:
+                yield conn
+            except BaseException:
+                if conn.broken or conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    await _close(conn)  # lost, or cut in the middle of a statement
+                else:
+                    self._idle.append((conn, time.monotonic()))
+                raise
+            self._idle.append((conn, time.monotonic()))
+
+    async def _read(self, query: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """One row of a read; tried a second time on a fresh connection if the first one was
+        lost (a read changes nothing)."""
+        import psycopg
+
+        for attempt in (1, 2):
+            try:
+                async with self._conn() as conn:
+                    cur = await conn.execute(query, args)
+                    return await cur.fetchone()
+            except psycopg.OperationalError as e:
+                if attempt == 2:
+                    raise StoreDownError(str(e)) from e
+        return None  # pragma: no cover  (the loop returns or raises)
+
+    async def get_text(self, table_id: str) -> tuple[int, str]:
+        """The table's version and its JSON as stored."""
+        row = await self._read(_GET, (table_id,))
+        if row is None:
+            raise TableNotFoundError(table_id)
+        return int(row[0]), str(row[1])
+
+    async def get(self, table_id: str) -> StoredTable:
+        version, data = await self.get_text(table_id)
+        return StoredTable(table_id, version, json.loads(data))
+
+    async def id_of_code(self, code: str) -> str:
+        """The id of the table whose join code is ``code``."""
+        row = await self._read(_BY_CODE, (normal_code(code),))
+        if row is None:
+            raise TableNotFoundError(code)
+        return str(row[0])
+
+    async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable:
+        """Store a new table at version 1; :class:`CodeTakenError` if ``code`` is taken."""
+        import psycopg
+
+        table_id = secrets.token_hex(8)
+        now = datetime.now(UTC)
+        try:
+            async with self._conn() as conn:
+                await conn.execute(_CREATE, (table_id, code, game, _dumps(data), now, now))
+        except psycopg.errors.UniqueViolation as e:
+            raise CodeTakenError(code) from e
+        except psycopg.OperationalError as e:
+            raise StoreDownError(str(e)) from e
+        return StoredTable(table_id, 1, data)
+
+    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
+                  ) -> int:
+        """Replace the table if still at version ``expected``, and tell the other workers
+        (``NOTIFY``, in the same statement): answers the new version, ``expected + 1``.
+        :class:`TableConflictError` if another write came first."""
+        import psycopg
+
+        args = {"new": expected + 1, "data": _dumps(data), "over": over,
+                "at": datetime.now(UTC), "tid": table_id, "expected": expected,
+                "channel": CHANNEL, "payload": f"{table_id} {expected + 1}"}
+        try:
+            async with self._conn() as conn:
+                cur = await conn.execute(_PUT, args)
+                done = cur.rowcount
+        except psycopg.OperationalError as e:
+            raise StoreDownError(str(e)) from e
+        if done != 1:
+            if await self._read(_EXISTS, (table_id,)) is None:
+                raise TableNotFoundError(table_id)
+            raise TableConflictError(table_id, expected)
+        return expected + 1
+
+    async def close(self) -> None:
+        """Close the idle connections (the server stops)."""
+        idle, self._idle = self._idle, []
+        if self._loop is asyncio.get_running_loop():
+            for conn, _ in idle:
+                await _close(conn)
+        else:
+            for conn, _ in idle:
+                with contextlib.suppress(Exception):
+                    conn.pgconn.finish()
+
+
+class PgListener:
+    """A task of the event loop that ``LISTEN``s on PostgreSQL and calls ``changed(table_id,
+    version)`` for every table a worker writes (its own writes included), connecting again
+    after a lost connection."""
+
+    def __init__(self, connect: Mapping[str, Any], changed: Callable[[str, int], None]) -> None:
+        self._connect = dict(connect)
+        self._changed = changed
+        self._task: asyncio.Task[None] | None = None
+        self.listening = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="pg-listen")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(**self._connect,
+                                                                 autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    async for note in conn.notifies():
+                        table_id, _, version = note.payload.partition(" ")
+                        if version.isdigit():
+                            self._changed(table_id, int(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the server went away: listen again in a moment
+                self.listening.clear()
+                log.warning("LISTEN %s: %s; trying again", CHANNEL, e)
+                await asyncio.sleep(1)
+
+
+async def _close(conn: AsyncConnection[Any]) -> None:
+    with contextlib.suppress(Exception):
+        await conn.close()
+
+
+def _dumps(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+__all__ = ["CHANNEL", "PgListener", "PgTables", "connect_args"]

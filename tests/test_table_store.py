@@ -1,0 +1,198 @@
+"""The tables' stores, SQLite (:class:`TableStore` through :class:`LocalTables`) and PostgreSQL
+(:class:`PgTables`, when ``REBELOTE_TEST_PG_URL`` is set): the same answers to the same calls.
+Every write is checked against the version read; a taken join code and an unknown table are
+told apart; a table played on from a version a worker held is the table replayed from the
+start."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rebelote.rules import Rules
+from rebelote.store import make_engine, migrate
+from rebelote.store.tables import (
+    CodeTakenError,
+    TableConflictError,
+    TableNotFoundError,
+    Tables,
+    TableStore,
+)
+from rebelote.table import Seat, Table
+from rebelote.web.table.service import LocalTables
+from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
+
+PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
+    """A factory of the store under test, to be called inside the test's event loop."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+        migrate(engine)
+        yield lambda: LocalTables(TableStore(engine, single_thread=True), inline=True)
+        engine.dispose()
+        return
+    if not PG_URL:
+        pytest.skip("REBELOTE_TEST_PG_URL is not set: no PostgreSQL server to test against")
+    url = request.getfixturevalue("pg_url")
+    from rebelote.store.pg_tables import PgTables, connect_args
+
+    engine = make_engine(url)
+    migrate(engine)
+    yield lambda: PgTables(connect_args(engine))
+    engine.dispose()
+
+
+def run(make_db: object, body: object) -> None:
+    async def main() -> None:
+        db: Tables = make_db()  # type: ignore[operator]
+        try:
+            await body(db)  # type: ignore[operator]
+        finally:
+            await db.close()
+    asyncio.run(main())
+
+
+def test_a_write_is_checked_against_the_version_read(make_db: object) -> None:
+    async def body(db: Tables) -> None:
+        stored = await db.create({"n": 0}, game="belote", code="ABC234")
+        assert stored.version == 1
+        assert await db.put(stored.id, 1, {"n": 1}, over=False) == 2
+        assert await db.get_text(stored.id) == (2, '{"n":1}')
+        with pytest.raises(TableConflictError) as e:  # a second writer of version 1
+            await db.put(stored.id, 1, {"n": 99}, over=False)
+        assert e.value.expected == 1
+        assert await db.get_text(stored.id) == (2, '{"n":1}')  # nothing written
+        with pytest.raises(TableNotFoundError):
+            await db.put("nosuchtable", 1, {"n": 1}, over=False)
+        with pytest.raises(TableNotFoundError):
+            await db.get_text("nosuchtable")
+    run(make_db, body)
+
+
+def test_join_codes_are_unique_and_read_as_typed(make_db: object) -> None:
+    async def body(db: Tables) -> None:
+        stored = await db.create({"n": 0}, game="coinche", code="K7XP3Q")
+        assert await db.id_of_code("k7x-p3q ") == stored.id
+        with pytest.raises(CodeTakenError):
+            await db.create({"n": 1}, game="coinche", code="K7XP3Q")
+        with pytest.raises(TableNotFoundError):
+            await db.id_of_code("ZZZZZZ")
+    run(make_db, body)
+
+
+def test_many_writers_of_one_version_one_wins(make_db: object) -> None:
+    async def body(db: Tables) -> None:
+        stored = await db.create({"n": 0}, game="belote", code="MANY22")
+        results = await asyncio.gather(*(db.put(stored.id, 1, {"n": i}, over=False)
+                                         for i in range(6)), return_exceptions=True)
+        assert sum(r == 2 for r in results) == 1
+        assert all(isinstance(r, TableConflictError) for r in results if r != 2)
+        assert (await db.get_text(stored.id))[0] == 2
+    run(make_db, body)
+
+
+def _random_game(rng: random.Random, game: str, steps: int) -> list[Table]:
+    """A table played by random moves (seed and salt from ``rng``): every version of it."""
+    rules = Rules.preset("official", game)
+    seats = [Seat.bot_seat("random") for _ in range(4)]
+
+    def entropy() -> tuple[str, str]:
+        return f"{rng.getrandbits(64):016x}", f"{rng.getrandbits(64):016x}"
+
+    table = Table.new(rules, 2000, seats, dealer=rng.randrange(4), entropy=entropy)
+    out = [table]
+    while len(out) <= steps and not table.is_over:
+        legal = [str(a) for a in table.deal.legal_actions()]
+        bidding = "pass" in legal
+        action = "pass" if bidding and rng.random() < 0.7 else rng.choice(legal)
+        table = table.act(table.turn, action, entropy=entropy)
+        out.append(table)
+    return out
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_a_table_played_on_from_a_known_version_is_the_table_replayed(game: str) -> None:
+    rng = random.Random(8)
+    versions = _random_game(rng, game, 400)
+    assert len(versions[-1].deals) > 2  # several deals: the next deal's seed comes from obj
+    for _ in range(60):
+        i = rng.randrange(len(versions))
+        j = rng.randrange(i, len(versions))
+        known = Table.from_json(versions[i].to_json())
+        obj = json.loads(json.dumps(versions[j].to_json()))
+        fresh, on = Table.from_json(obj), Table.from_json(obj, known=known)
+        assert "replay" in on.__dict__  # played on from known, not left to replay
+        assert on.to_json() == fresh.to_json() == versions[j].to_json()
+        assert on.replay.deal == fresh.replay.deal
+        assert on.replay.finished == fresh.replay.finished
+        assert on.replay.result == fresh.replay.result
+
+
+def test_a_table_that_does_not_go_on_from_the_known_one_is_replayed_whole() -> None:
+    rng = random.Random(3)
+    one = _random_game(rng, "belote", 60)
+    other = _random_game(random.Random(4), "belote", 60)
+    for known, obj in ((one[40], other[50].to_json()),  # another table
+                       (one[50], one[40].to_json())):   # a later version than obj
+        table = Table.from_json(obj, known=Table.from_json(known.to_json()))
+        assert "replay" not in table.__dict__
+        assert table.to_json() == obj
+        assert table.replay.deal == Table.from_json(obj).replay.deal
+
+
+@pytest.mark.skipif(not PG_URL, reason="REBELOTE_TEST_PG_URL is not set")
+@pytest.mark.parametrize("checked", [True, False])
+def test_connections_the_server_closed_are_replaced(pg_url: str,  # noqa: F811
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    checked: bool) -> None:
+    """A connection the server closed (a restart, an idle timeout) is replaced: checked before
+    use once idle (``checked``), else found lost by a read, which is made again."""
+    from sqlalchemy import text
+
+    import rebelote.store.db as db
+    import rebelote.store.pg_tables as pg
+
+    monkeypatch.setattr(db, "PING_AFTER", 0.0 if checked else 3600.0)
+    monkeypatch.setattr(pg, "PING_AFTER", 0.0 if checked else 3600.0)
+    from sqlalchemy.engine import make_url
+
+    named = make_url(pg_url).update_query_dict({"application_name": "rebelote-lost"})
+    engine = make_engine(named.render_as_string(hide_password=False))
+    migrate(engine)
+
+    def kill_ours() -> None:  # this test's connections, from a connection of another name
+        import psycopg
+
+        args = {**pg.connect_args(engine), "application_name": "rebelote-killer"}
+        with psycopg.connect(**args, autocommit=True) as c:
+            c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE application_name = 'rebelote-lost'")
+
+    async def body() -> None:
+        tables = pg.PgTables(pg.connect_args(engine), size=1)
+        try:
+            stored = await tables.create({"n": 0}, game="belote", code="LOST22")
+            kill_ours()
+            assert await tables.get_text(stored.id) == (1, '{"n":0}')
+            assert await tables.put(stored.id, 1, {"n": 1}, over=False) == 2
+        finally:
+            await tables.close()
+
+    asyncio.run(body())
+    if checked:  # the counter's pooled connections too
+        with engine.connect() as c, engine.connect() as d:
+            assert c.execute(text("SELECT 1")).scalar() == d.execute(text("SELECT 1")).scalar()
+        kill_ours()
+        for _ in range(2):
+            with engine.connect() as c:
+                assert c.execute(text("SELECT 1")).scalar() == 1
+    engine.dispose()
