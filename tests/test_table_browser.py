@@ -131,6 +131,7 @@ def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = Tru
     Without ``rng``: bid to play a contract (take, or the lowest value in hearts), else the
     first legal card. With ``rng``: any call on offer (a contract value picked in the grid, a
     trump, a suit, coinche, surcoinche, pass) or any legal card."""
+    page.wait_for_load_state("load")  # htmx has taken over the page's forms
     before = version(page)
     if rng is None:
         choices = [next((sel for sel in ("#bid-take", ".trumps button.trump-hearts",
@@ -197,9 +198,14 @@ def no_overflow(page: Any) -> None:
                                               ("belote", "desktop")])
 def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
                                          screen: str) -> None:
+    from playwright.sync_api import expect
+
     ctx = browser.new_context(viewport=PHONE if screen == "phone" else DESKTOP)
     page = ctx.new_page()
     traffic = Traffic(page, server)
+    posted: list[str | None] = []  # each move's HX-Request header
+    page.on("request", lambda r: posted.append(r.headers.get("hx-request"))
+            if r.method == "POST" and r.url.endswith("/act") else None)
     page.goto(server + "/tables/new")
     accessible(page)
     start(page, server, game)
@@ -218,6 +224,9 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
             page.wait_for_timeout(200)
     result = page.locator("#result")
     assert result.count() == 1, page.locator(".tbl").inner_text()
+    # every move went through htmx, even a key pressed as soon as the card it played had
+    # the focus (the swapped-in forms are htmx's at once): none reloaded the whole page
+    assert posted and all(h == "true" for h in posted), posted
     text = result.inner_text()
     assert re.search(r"Résultat de la donne 1", text)
     assert page.locator("#result .lines tbody tr").count() >= 2
@@ -226,7 +235,9 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
     said = "() => document.querySelector('#browser-check').textContent.length > 0"
     page.wait_for_function(said)
     assert page.locator("#browser-check").text_content().startswith("✓")
-    assert page.locator("#live").inner_text().strip()  # the screen reader's live region
+    # the screen reader's live region says the latest call or card (filled by the page's
+    # script after each update, and when a page loads): waited for, not read at once
+    expect(page.locator("#live")).to_have_text(re.compile(r"\S"), timeout=15000)
     if screen == "desktop":  # as if the server had shown another commitment before the deal
         table_id = page.locator("#table").get_attribute("data-id")
         page.evaluate("id => localStorage.setItem('rebelote.commit.' + id + '.1', "

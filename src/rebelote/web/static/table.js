@@ -114,11 +114,18 @@
     }
   });
   document.body.addEventListener("htmx:afterSwap", function () {
+    // htmx takes over the forms it swapped in only when the swap settles (20 ms later, or
+    // more on a busy machine): a key pressed meanwhile on the card focused below would post
+    // its form without htmx, a whole page load. They are made htmx's at once.
+    if (window.htmx) window.htmx.process(root);
     announce();
     shown();
     var first = root.querySelector(".cards .pc.legal, .bids button, .bids input");
     if (first && root.contains(document.activeElement) === false) first.focus();
   });
+  // a page loaded by a form posted without htmx (pressed before the scripts ran) says the
+  // latest call or card too
+  announce();
   shown();
   connect();
 })();
