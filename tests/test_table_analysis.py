@@ -300,3 +300,26 @@ def test_a_value_of_0_is_a_capot_only_when_the_other_team_takes_every_trick(
             assert seventh_e["mark_cost"] == _margin_of(spared, 1) - _margin_of(last, 1) > 0
         else:
             assert seventh_e["mark_cost"] == 0
+
+
+@pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
+def test_the_page_marks_a_card_that_cost_only_a_capot() -> None:
+    """E's 7 of clubs in deal "B" cost 0 card points and the capot: its row is marked as a
+    costly card, and the cost in the mark counts in E's total."""
+    import re
+
+    from rebelote.web.table.pages import analysis_rows, environment
+
+    cards = analyse(_constructed("B", "7C")[-1])
+    rows, totals = analysis_rows(cards, 2)  # as S sees it
+    html = environment("fr").get_template("table/analysis.html").render(
+        path="/", cards=rows, n=1, table_id="t", totals=totals, error=None)
+    seven = next(r for r in rows if r["card"] == "7C")
+    assert seven["cost"] == 0 and seven["mark_cost"] > 0 and seven["costly"]
+    assert totals["E"][1] >= seven["mark_cost"]
+    row = next(r for r in re.findall(r"<tr[^>]*>.*?</tr>", html, flags=re.S)
+               if 'aria-label="sept de trèfle"' in r)
+    assert row.startswith('<tr class="costly">')
+    assert re.findall(r"<td>(-?\d+)</td>", row)[-2:] == ["0", str(seven["mark_cost"])]
+    assert sum(r["costly"] for r in rows) == sum(bool(c["cost"] or c["mark_cost"])
+                                                 for c in cards)

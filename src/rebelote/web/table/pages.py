@@ -135,6 +135,23 @@ def _announce(view: Mapping[str, Any], lang: str) -> str:
     return f"{tr(lang, 'Deal')} {view['deal']}, {tr(lang, 'dealer')} {who(view['dealer'])}."
 
 
+def analysis_rows(cards: list[dict[str, Any]], seat: int
+                  ) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
+    """The analysis page's rows (each card with its seat as the viewer ``seat`` sees it:
+    ``rel``, and ``costly`` when it cost anything, in card points or only in the mark: a card
+    worth 0 like the best one, but after which the other team makes capot) and each seat's
+    total cost in points and in the mark."""
+    rows = []
+    totals: dict[str, list[int]] = {}
+    for item in cards:
+        rel = turn_seat(SEATS.index(item["seat"]), seat)
+        rows.append({**item, "rel": rel, "costly": bool(item["cost"] or item["mark_cost"])})
+        total = totals.setdefault(rel, [0, 0])
+        total[0] += item["cost"]
+        total[1] += item["mark_cost"]
+    return rows, totals
+
+
 def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
                   ) -> dict[str, Any]:
     """Everything the table's fragment shows, from the seat's view (and, for a finished deal,
@@ -327,14 +344,7 @@ def make_table_pages(service: TableService) -> APIRouter:
         except InputError as e:
             return render(request, "table/analysis.html", 404, error=str(e), cards=[], n=n,
                           table_id=table_id, totals={})
-        rows = []
-        totals: dict[str, list[int]] = {}
-        for item in cards:
-            rel = turn_seat(SEATS.index(item["seat"]), seat)
-            rows.append({**item, "rel": rel})
-            total = totals.setdefault(rel, [0, 0])
-            total[0] += item["cost"]
-            total[1] += item["mark_cost"]
+        rows, totals = analysis_rows(cards, seat)
         return render(request, "table/analysis.html", cards=rows, n=n, table_id=table_id,
                       totals=totals, error=None)
 
