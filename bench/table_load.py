@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import random
+import re
 import sys
 import tempfile
 import time
@@ -62,24 +63,37 @@ class AuthConnection(Connection):
         return status, payload
 
 
-async def _drain(url: str, token: str, pushed: list[int], opened: asyncio.Event) -> None:
+_VERSION = re.compile(rb'"version":(\d+)')
+
+
+async def _drain(url: str, token: str, pushed: list[int], opened: asyncio.Event,
+                 answered: dict[int, float], delays: list[float]) -> None:
+    """The table's socket: counts the views pushed and, for each action answered (its version
+    and when), how long after the answer a view of that version (or a later one) arrived."""
     import websockets
 
     async with websockets.connect(url) as ws:
         await ws.send(json.dumps({"token": token}))
-        async for _ in ws:
+        async for message in ws:
+            now = time.perf_counter()
             opened.set()
             pushed[0] += 1
+            found = _VERSION.search(message if isinstance(message, bytes) else message.encode())
+            if found:
+                version = int(found.group(1))
+                for v in [v for v in answered if v <= version]:
+                    delays.append(now - answered.pop(v))
 
 
 async def _table_client(host: str, port: int, run: Run, budget: list[int], stop: float,
                         game: str, bots: str, sockets: bool, pushed: list[int], tables: list[str],
-                        seed: int, socket_waits: list[float]) -> None:
+                        seed: int, socket_waits: list[float], delays: list[float]) -> None:
     conn = AuthConnection(host, port)
     await conn.open()
     rng = random.Random(seed)
     create = json.dumps({"game": game, "bots": bots, "target": 501}).encode()
     watcher: asyncio.Task[None] | None = None
+    answered: dict[int, float] = {}  # the versions answered, not yet seen on the socket
     try:
         view: dict[str, object] = {"over": True}
         while budget[0] > 0 and time.perf_counter() < stop:
@@ -95,10 +109,11 @@ async def _table_client(host: str, port: int, run: Run, budget: list[int], stop:
                 tables.append(str(view["id"]))
                 if sockets:  # the table's page is open (its first view came) before play
                     opened = asyncio.Event()
+                    answered = {}
                     t0 = time.perf_counter()
                     watcher = asyncio.create_task(_drain(
                         f"ws://{host}:{port}/api/tables/{view['id']}/ws", conn.token, pushed,
-                        opened))
+                        opened, answered, delays))
                     try:
                         await asyncio.wait_for(opened.wait(), 30)
                         socket_waits.append(time.perf_counter() - t0)
@@ -115,11 +130,14 @@ async def _table_client(host: str, port: int, run: Run, budget: list[int], stop:
             status, payload = await conn.request(
                 "POST", f"/api/tables/{view['id']}/actions",
                 json.dumps({"action": action}).encode())
-            run.latencies.append(time.perf_counter() - t0)
+            now = time.perf_counter()
+            run.latencies.append(now - t0)
             if status != 200:
                 run.errors += 1
                 status, payload = await conn.request("GET", f"/api/tables/{view['id']}")
             view = json.loads(payload)
+            if sockets:
+                answered[int(view["version"])] = now  # type: ignore[call-overload]
     finally:
         if watcher is not None:
             watcher.cancel()
@@ -137,6 +155,18 @@ class TableRun:
     tables: list[str] = field(default_factory=list)
     pushed: list[int] = field(default_factory=lambda: [0])
     socket_waits: list[float] = field(default_factory=list)
+    push_delays: list[float] = field(default_factory=list)
+
+    def pushes_line(self) -> str:
+        """How long after an action's answer the table's socket showed that version."""
+        if not self.push_delays:
+            return "socket pushes: none measured"
+        ordered = sorted(self.push_delays)
+
+        def ms(p: float) -> float:
+            return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+        return (f"socket pushes: {len(ordered)} actions seen on their table's socket, "
+                f"after the action's answer p50 {ms(50):.1f} ms, p99 {ms(99):.1f} ms")
 
     def sockets_line(self) -> str:
         if not self.socket_waits:
@@ -155,7 +185,8 @@ async def measure_tables(host: str, port: int, clients: int, requests: int, seco
     budget = [requests]
     t0 = time.perf_counter()
     await asyncio.gather(*(_table_client(host, port, out.run, budget, t0 + seconds, game, bots,
-                                         sockets, out.pushed, out.tables, i, out.socket_waits)
+                                         sockets, out.pushed, out.tables, i, out.socket_waits,
+                                         out.push_delays)
                            for i in range(clients)))
     out.run.elapsed = time.perf_counter() - t0
     await asyncio.sleep(0.2)
@@ -249,6 +280,8 @@ def main() -> int:
     print(base.line())
     print(adds.line().replace("POST deals      ", "counter deals   "))
     print(acts.line().replace("POST actions    ", "table actions   "))
+    if args.sockets:
+        print(played.pushes_line())
     if cpu0 is not None and cpu1 is not None and acts.latencies:
         print(f"server CPU during the table run: {cpu1 - cpu0:.2f} s, "
               f"{(cpu1 - cpu0) / len(acts.latencies) * 1000:.2f} ms an action (its bots' "

@@ -50,7 +50,7 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    engine = create_engine(url, pool_size=5, max_overflow=5)
+    engine = create_engine(url, pool_size=10, max_overflow=0)
     _ping_when_idle(engine)
     return engine
 
