@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -83,3 +84,50 @@ def test_two_workers_never_apply_two_moves_at_once(pg_url: str) -> None:  # noqa
         assert sorted(answers) == [200, 409]
         view = one.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()
         assert [s for s, _ in view["auction"]].count("S") == 1
+
+
+def test_a_worker_whose_listener_was_cut_catches_up(pg_url: str,  # noqa: F811
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``NOTIFY`` sent while a worker's listener is cut off is lost; when it listens again
+    the worker reads the tables its sockets watch, and a socket shows the move it missed."""
+    import psycopg
+
+    import rebelote.web.table.api as table_api
+    from rebelote.store import make_engine
+    from rebelote.store.pg_tables import connect_args
+
+    monkeypatch.setattr(table_api, "WATCH_POLL", 3600.0)  # no other wake-up than these
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        host = one.post("/api/tables", json={"game": "coinche", "bots": "random",
+                                              "friends": ["N"]}).json()
+        friend = two.post("/api/tables/join", json={"code": host["code"]}).json()
+        tid = host["id"]
+        engine = make_engine(pg_url)
+        args = connect_args(engine)
+        engine.dispose()
+        with two.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"token": friend["token"]})
+            seen = ws.receive_json()
+            view = one.get(f"/api/tables/{tid}", headers=auth(friend["token"])).json()
+            assert "pass" in view["legal"], "N, the friend, speaks first (W dealt)"
+            with psycopg.connect(**args, autocommit=True) as admin:  # cut every listener
+                cut = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                    "WHERE query = 'LISTEN rebelote_tables'").fetchall()
+            assert len(cut) == 2
+            # the friend passes through worker one while nobody listens: its NOTIFY is lost
+            r = one.post(f"/api/tables/{tid}/actions", headers=auth(friend["token"]),
+                         json={"action": "pass"})
+            assert r.status_code == 200
+            target = r.json()["version"]
+            got: list[dict[str, Any]] = []
+
+            def follow() -> None:
+                latest = seen
+                while latest["version"] < target:
+                    latest = ws.receive_json()
+                got.append(latest)
+
+            reader = threading.Thread(target=follow, daemon=True)
+            reader.start()
+            reader.join(timeout=20)
+            assert got and got[0]["version"] >= target, "the socket never showed the move"

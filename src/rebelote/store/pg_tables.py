@@ -27,7 +27,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
@@ -213,11 +213,14 @@ class PgTables:
 class PgListener:
     """A task of the event loop that ``LISTEN``s on PostgreSQL and calls ``changed(table_id,
     version)`` for every table a worker writes (its own writes included), connecting again
-    after a lost connection."""
+    after a lost connection. A ``NOTIFY`` sent while it was not listening is lost: each time it
+    listens again it awaits ``caught_up()``, which learns what it missed."""
 
-    def __init__(self, connect: Mapping[str, Any], changed: Callable[[str, int], None]) -> None:
+    def __init__(self, connect: Mapping[str, Any], changed: Callable[[str, int], None],
+                 caught_up: Callable[[], Awaitable[None]] | None = None) -> None:
         self._connect = dict(connect)
         self._changed = changed
+        self._caught_up = caught_up
         self._task: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
 
@@ -240,6 +243,8 @@ class PgListener:
                                                                  autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
+                    if self._caught_up is not None:
+                        await self._caught_up()
                     async for note in conn.notifies():
                         table_id, _, version = note.payload.partition(" ")
                         if version.isdigit():

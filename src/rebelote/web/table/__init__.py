@@ -38,7 +38,7 @@ def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
     async def lifespan() -> AsyncIterator[None]:
         listener = None
         if pg:
-            listener = PgListener(connect_args(engine), service.changed)
+            listener = PgListener(connect_args(engine), service.changed, service.catch_up)
             listener.start()
         try:
             yield

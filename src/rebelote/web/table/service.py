@@ -44,6 +44,7 @@ from rebelote.match import TARGETS
 from rebelote.rules import IllegalActionError, Rules, RulesError
 from rebelote.store.tables import (
     CodeTakenError,
+    StoreDownError,
     StoredTable,
     TableConflictError,
     TableNotFoundError,
@@ -299,6 +300,19 @@ class TableService:
         event = self._events.pop(table_id, None)
         if event is not None:
             event.set()
+
+    async def catch_up(self) -> None:
+        """Read the version of every table watched on this worker and wake the watchers of
+        those that moved on: what the other workers' ``NOTIFY`` would have said while this
+        worker was not listening (PostgreSQL's listener calls it each time it listens again)."""
+        for table_id in {tid for tid, _ in self._sockets}:
+            try:
+                version, data = await self.db.get_text(table_id)
+            except (TableNotFoundError, StoreDownError):
+                continue
+            if version > self._versions.get(table_id, 0):
+                self._loaded(table_id, version, data)
+                self.changed(table_id, version)
 
     async def wait_change(self, table_id: str, version: int, timeout: float) -> int:
         """The table's version once it is past ``version`` (or after ``timeout`` seconds)."""
