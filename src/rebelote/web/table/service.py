@@ -308,11 +308,13 @@ class TableService:
         for table_id in {tid for tid, _ in self._sockets}:
             try:
                 version, data = await self.db.get_text(table_id)
+                if version > self._versions.get(table_id, 0):
+                    self._loaded(table_id, version, data)
+                    self.changed(table_id, version)
             except (TableNotFoundError, StoreDownError):
                 continue
-            if version > self._versions.get(table_id, 0):
-                self._loaded(table_id, version, data)
-                self.changed(table_id, version)
+            except Exception:  # one table that cannot be read holds up none of the others
+                log.exception("catching up with table %s", table_id)
 
     async def wait_change(self, table_id: str, version: int, timeout: float) -> int:
         """The table's version once it is past ``version`` (or after ``timeout`` seconds)."""
