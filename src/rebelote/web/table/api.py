@@ -307,16 +307,21 @@ def make_table_router(service: TableService) -> APIRouter:
             return
         if loaded.table.bot_to_play and loaded.table.pace:
             service.start_driver(table_id)
+        wake = service.watch(table_id)  # set by every change, and when the socket closes
+        if service.known_version(table_id) > loaded.version:
+            wake.set()  # a change came while the socket was opening
         closed = asyncio.create_task(_until_closed(websocket))
+        closed.add_done_callback(lambda _: wake.set())
         service.connected(table_id, seat)
         try:
             await websocket.send_text(service.view_text(loaded, seat))
             version = loaded.version
-            while not closed.done():
-                waiter = asyncio.create_task(service.wait_change(table_id, version, WATCH_POLL))
-                await asyncio.wait({waiter, closed}, return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(WATCH_POLL):
+                        await wake.wait()
+                wake.clear()  # a change from here on sets it again
                 if closed.done():
-                    waiter.cancel()
                     break
                 loaded = await service.load_latest(table_id)
                 if loaded.version == version:
@@ -330,6 +335,7 @@ def make_table_router(service: TableService) -> APIRouter:
             pass
         finally:
             closed.cancel()
+            service.unwatch(table_id, wake)
             service.disconnected(table_id, seat)
             with contextlib.suppress(Exception):
                 await websocket.close()

@@ -217,7 +217,7 @@ class TableService:
         self._cache: OrderedDict[str, tuple[int, Table]] = OrderedDict()
         self._views: OrderedDict[tuple[str, int, int], str] = OrderedDict()
         self._versions: dict[str, int] = {}
-        self._events: dict[str, asyncio.Event] = {}
+        self._watchers: dict[str, set[asyncio.Event]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._clocks: dict[str, asyncio.Task[None]] = {}
         self._bots: dict[str, Bot] = {}
@@ -297,9 +297,26 @@ class TableService:
         """Wake whoever watches ``table_id`` (this worker's sockets)."""
         if self._versions.get(table_id, 0) < version:
             self._versions[table_id] = version
-        event = self._events.pop(table_id, None)
-        if event is not None:
-            event.set()
+        for wake in self._watchers.get(table_id, ()):
+            wake.set()
+
+    def watch(self, table_id: str) -> asyncio.Event:
+        """An event set at every change of ``table_id`` (a socket clears it and pushes the
+        table as it is then; :meth:`unwatch` when the socket closes)."""
+        wake = asyncio.Event()
+        self._watchers.setdefault(table_id, set()).add(wake)
+        return wake
+
+    def unwatch(self, table_id: str, wake: asyncio.Event) -> None:
+        watchers = self._watchers.get(table_id)
+        if watchers is not None:
+            watchers.discard(wake)
+            if not watchers:
+                del self._watchers[table_id]
+
+    def known_version(self, table_id: str) -> int:
+        """The newest version of ``table_id`` this worker knows of (0: none)."""
+        return self._versions.get(table_id, 0)
 
     async def catch_up(self) -> None:
         """Read the version of every table watched on this worker and wake the watchers of
@@ -315,15 +332,6 @@ class TableService:
                 continue
             except Exception:  # one table that cannot be read holds up none of the others
                 log.exception("catching up with table %s", table_id)
-
-    async def wait_change(self, table_id: str, version: int, timeout: float) -> int:
-        """The table's version once it is past ``version`` (or after ``timeout`` seconds)."""
-        if self._versions.get(table_id, 0) > version:
-            return self._versions[table_id]
-        event = self._events.setdefault(table_id, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
-        return self._versions.get(table_id, version)
 
     def connected(self, table_id: str, seat: int) -> None:
         """A live page of ``seat`` opened (its player is here)."""
