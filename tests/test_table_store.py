@@ -196,3 +196,47 @@ def test_connections_the_server_closed_are_replaced(pg_url: str,  # noqa: F811
             with engine.connect() as c:
                 assert c.execute(text("SELECT 1")).scalar() == 1
     engine.dispose()
+
+
+def test_prune_tables_deletes_the_tables_nobody_played_for_days(tmp_path: Path) -> None:
+    """``rebelote prune-tables --days N``: the tables whose last write is older than N days
+    go (``--dry-run`` counts them), the others and the counter's games stay."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import text
+    from typer.testing import CliRunner
+
+    from fastapi.testclient import TestClient
+
+    from rebelote.commands._app import app
+    from rebelote.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'prune.db'}"
+    with TestClient(create_app(url)) as client:  # a counter's game, older than any table
+        game = client.post("/api/counter/games", json={"game": "belote"}).json()
+    engine = make_engine(url)
+    store = TableStore(engine)
+    ids = [store.create({"n": i}, game="belote").id for i in range(5)]
+    now = datetime.now(UTC)
+    with engine.begin() as conn:  # three tables last played 40, 31 and 29 days ago
+        for tid, days in zip(ids, (40, 31, 29), strict=False):
+            conn.execute(text("UPDATE play_tables SET updated_at = :t, created_at = :t "
+                              "WHERE id = :id"), {"t": now - timedelta(days=days), "id": tid})
+        conn.execute(text("UPDATE counter_games SET updated_at = :t"),
+                     {"t": now - timedelta(days=400)})
+    runner = CliRunner()
+    dry = runner.invoke(app, ["prune-tables", "--days", "30", "--db", url, "--dry-run"])
+    assert dry.exit_code == 0 and "would delete 2 tables" in dry.output
+    assert len({store.get(tid).id for tid in ids}) == 5  # nothing deleted
+    done = runner.invoke(app, ["prune-tables", "--days", "30", "--db", url])
+    assert done.exit_code == 0 and "deleted 2 tables" in done.output
+    for tid in ids[:2]:
+        with pytest.raises(TableNotFoundError):
+            store.get(tid)
+    assert [store.get(tid).data for tid in ids[2:]] == [{"n": 2}, {"n": 3}, {"n": 4}]
+    with engine.connect() as conn:  # the counter's game stays
+        assert conn.execute(text("SELECT id FROM counter_games")).scalars().all() == [
+            game["id"]]
+    bad = runner.invoke(app, ["prune-tables", "--days", "0", "--db", url])
+    assert bad.exit_code == 2 and "--days" in bad.output
+    engine.dispose()

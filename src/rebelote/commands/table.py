@@ -1,5 +1,6 @@
-"""``rebelote verify`` (a table's deal records: commitment, shuffle, moves) and
-``rebelote play`` (the table in the terminal)."""
+"""``rebelote verify`` (a table's deal records: commitment, shuffle, moves),
+``rebelote play`` (the table in the terminal) and ``rebelote prune-tables`` (the store's
+housekeeping)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,34 @@ from rebelote.commands._lines import answer_lines, closing_input
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``verify`` and ``play`` to the command line."""
+    """Add ``verify``, ``play`` and ``prune-tables`` to the command line."""
+
+    @app.command("prune-tables")
+    def prune_tables(
+        days: Annotated[int, typer.Option(help="Delete the tables nobody played for this "
+                                               "many days.", min=1)] = 30,
+        db: Annotated[str | None, typer.Option(help="The database URL (default: "
+                                                    "$REBELOTE_DB, else the user's SQLite "
+                                                    "file, as rebelote serve).")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Count them, delete "
+                                                                "none.")] = False,
+    ) -> None:
+        """Delete the play tables nobody played for DAYS days (finished or not) from the
+        server's store: a table is kept until then, whatever happens to its players. The
+        counter's games are not touched."""
+        from datetime import UTC, datetime, timedelta
+
+        from rebelote.store import default_db_url, make_engine, migrate
+        from rebelote.store.tables import TableStore
+
+        engine = make_engine(db or default_db_url())
+        migrate(engine)
+        before = datetime.now(UTC) - timedelta(days=days)
+        count = TableStore(engine).prune(before, dry_run=dry_run)
+        engine.dispose()
+        verb = "would delete" if dry_run else "deleted"
+        typer.echo(f"rebelote prune-tables: {verb} {count} table{'s' * (count != 1)} not "
+                   f"played since {before:%Y-%m-%d %H:%M} UTC")
 
     @app.command()
     def verify(

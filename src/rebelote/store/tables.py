@@ -31,6 +31,8 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    delete,
+    func,
     insert,
     select,
     update,
@@ -187,6 +189,15 @@ class TableStore:
         if found is None:
             raise TableNotFoundError(code)
         return str(found)
+
+    def prune(self, before: datetime, *, dry_run: bool = False) -> int:
+        """Delete the tables nobody played since ``before`` (their last write is older):
+        answers how many (``dry_run``: how many would be, deleting none)."""
+        old = _TABLE.c.updated_at < before
+        with self._begin() as conn:
+            if dry_run:
+                return int(conn.execute(select(func.count()).where(old)).scalar_one())
+            return int(conn.execute(delete(_TABLE).where(old)).rowcount)
 
     def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
             ) -> int:
