@@ -203,10 +203,9 @@ def test_prune_tables_deletes_the_tables_nobody_played_for_days(tmp_path: Path) 
     go (``--dry-run`` counts them), the others and the counter's games stay."""
     from datetime import UTC, datetime, timedelta
 
+    from fastapi.testclient import TestClient
     from sqlalchemy import text
     from typer.testing import CliRunner
-
-    from fastapi.testclient import TestClient
 
     from rebelote.commands._app import app
     from rebelote.web.app import create_app
