@@ -213,8 +213,14 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
     no_overflow(page)
     accessible(page)
     deadline = time.monotonic() + 120
-    checked_play = False
+    checked_play = checked_grid = False
     while not page.locator("#result").count() and time.monotonic() < deadline:
+        if not checked_grid and page.locator(".bids .values").count():
+            # each contract of the bid grid shows its whole word (one cell cut "générale")
+            cut = page.locator(".bids .values label span").evaluate_all(
+                "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)")
+            assert not cut, f"cut in the bid grid: {cut}"
+            checked_grid = True
         if not checked_play and page.locator(".cards .pc:disabled").count() and page.locator(
                 ".cards .pc.legal").count():
             accessible(page)  # legal and disabled cards side by side

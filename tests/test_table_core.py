@@ -227,7 +227,15 @@ def test_every_word_of_the_table_pages_has_its_french_in_the_catalog() -> None:
 
     from babel.messages.pofile import read_po
 
-    from rebelote.web.table.words import _BOT_WORDS, _LEVEL_WORDS, _RANK_EN, SEAT_WORDS, tr
+    from rebelote.web.table.words import (
+        _BOT_SHORT,
+        _BOT_WORDS,
+        _LEVEL_WORDS,
+        _RANK_EN,
+        REFUSALS,
+        SEAT_WORDS,
+        tr,
+    )
 
     po = files("rebelote") / "locale" / "fr" / "LC_MESSAGES" / "rebelote.po"
     with po.open("rb") as fp:
@@ -236,7 +244,9 @@ def test_every_word_of_the_table_pages_has_its_french_in_the_catalog() -> None:
     used = {m.group(2) for page in templates.iterdir() if page.name.endswith(".html")
             for m in re.finditer(r"""\bt\((["'])(.+?)\1\)""", page.read_text("utf-8"))}
     used |= {*_BOT_WORDS.values(), *_LEVEL_WORDS.values(), *_RANK_EN.values(),
-             *SEAT_WORDS.values(), "spades", "hearts", "diamonds", "clubs"}
+             *SEAT_WORDS.values(), "spades", "hearts", "diamonds", "clubs",
+             *_BOT_SHORT.values(), *(sentence for _, sentence in REFUSALS), "your partner",
+             "your team", "the other team"}
     assert len(used) > 60
     missing = sorted(w for w in used if not french.get(w))
     assert not missing, missing

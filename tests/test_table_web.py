@@ -5,6 +5,7 @@ records verified, slow and crashing bots, the turn clock, resume after a restart
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -581,3 +582,104 @@ def test_a_database_out_of_reach_answers_503_and_the_table_stays(client: TestCli
     monkeypatch.undo()
     again = client.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()
     assert again["version"] == t["version"]
+
+
+def refused(html: str) -> str:
+    """The refusal a table fragment shows (its ``#refused`` alert), tags and spaces flattened."""
+    import html as entities
+    import re
+
+    found = re.search(r'<p class="error" role="alert" id="refused">(.*?)</p>', html, re.S)
+    assert found, html[:400]
+    return " ".join(entities.unescape(re.sub(r"<[^>]+>", "", found.group(1))).split())
+
+
+def test_the_page_says_the_engine_s_refusals_in_its_language(client: TestClient) -> None:
+    """A refused move shows the rule in the page's language, the seats as the viewer sees them;
+    the API answers the engine's English sentence."""
+    htmx = {"HX-Request": "true"}
+    t = new_table(client, pace=5000)  # the bots wait 5 s: North speaks first, not South
+    tid, token = t["id"], t["token"]
+    page = f"/tables/{tid}/act"
+    r = client.post(page, data={"action": "pass"}, headers={**htmx, **auth(token)})
+    assert r.status_code == 409
+    assert refused(r.text) == "Refusé : Ce n’est pas votre tour : c’est à votre partenaire " \
+                              "de jouer.", r.text
+    r = client.post(page + "?lang=en", data={"action": "pass"}, headers={**htmx, **auth(token)})
+    assert refused(r.text) == "Refused: It is not your turn: your partner is to play."
+    api = client.post(f"/api/tables/{tid}/actions", headers=auth(token), json={"action": "pass"})
+    assert api.json()["error"] == "S pass: it is N's turn, not S's"
+
+    t = new_table(client, pace=0, bots="random")  # the bots answer at once: South's turn
+    tid, token = t["id"], t["token"]
+    page, headers = f"/tables/{tid}/act", {**htmx, **auth(token)}
+    assert t["turn"] == "S" and t["phase"] == "auction"
+    card = t["hand"][0]
+    for action, french in ((card, "Les cartes se jouent après les enchères : annoncez "
+                                  "d’abord."),
+                           ("take", "À la coinche, une enchère nomme une valeur et un atout, "
+                                    "comme 90 cœur."),
+                           ("nonsense", "Ce coup n’est pas permis ici.")):
+        r = client.post(page, data={"action": action}, headers=headers)
+        assert r.status_code in (409, 422), (action, r.text)
+        assert refused(r.text) == f"Refusé : {french}", (action, r.text)
+    # into the play: South passes (or bids when it must) until a card of its is not playable
+    rng = random.Random(5)
+    view = t
+    for _ in range(200):
+        if view["phase"] == "play" and view["turn"] == "S" and set(view["hand"]) - set(
+                view["legal"]):
+            break
+        action = "pass" if "pass" in view["legal"] else choose(view, rng)
+        view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"action": action}).json()
+    else:
+        pytest.fail("South never held a card it could not play")
+    card = sorted(set(view["hand"]) - set(view["legal"]))[0]
+    api = client.post(f"/api/tables/{tid}/actions", headers=auth(token), json={"action": card})
+    assert api.status_code == 409 and api.json()["error"].startswith(f"S {card}")
+    r = client.post(page, data={"action": card, "version": str(view["version"])},
+                    headers=headers)
+    assert r.status_code == 409
+    said = refused(r.text)
+    from rebelote.web.table.words import card_words
+
+    assert said.startswith(f"Refusé : {card_words(card, 'fr').capitalize()} : vous "), said
+    assert not re.search(r"\b(must|turn|the|trick)\b", said), said  # no English left
+    assert client.get(f"/api/tables/{tid}", headers=auth(token)).json()["version"] == \
+        view["version"]  # nothing played
+
+
+def test_the_result_card_names_the_teams_in_sentences_and_the_winner(client: TestClient
+                                                                     ) -> None:
+    """The result card's lines say "votre équipe" and "l’équipe adverse" (not "Nous marque",
+    "Eux a montré"), beginning with a capital; the seats name their bots in the page's
+    language; the end of the game says who won as a sentence."""
+    t = new_table(client, pace=0, bots="heuristic", target=501)
+    tid, token = t["id"], t["token"]
+    rng = random.Random(11)
+    view = t
+    lines: list[str] = []
+    while not view["over"]:
+        view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"action": choose(view, rng)}).json()
+        if view["last_result"] and view["last_result"]["deal"] > len(lines):
+            html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+            if not lines:
+                assert "(robot heuristique)" in html and "(robot heuristic)" not in html
+            card = html.split('id="result"')[1].split("</table>")[0]
+            rows = re.findall(r"<tr><td>(.*?)</td>", card)
+            lines.append(" | ".join(rows))
+            for row in rows:
+                assert row[:1].isupper(), row
+                assert not re.search(r"\b(Nous|Eux) (a|marque|ne|garde|dedans|capot)\b",
+                                     row), row
+    text = "\n".join(lines)
+    assert "Contrat" in text and ("de votre équipe" in text or "de l’équipe adverse" in text)
+    html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+    winner = html.split('id="winner"')[1].split("</h2>")[0]
+    assert ("Nous avons gagné la partie" in winner) == (view["winner"] == "NS"), winner
+    assert ("Ils ont gagné la partie" in winner) == (view["winner"] == "EW"), winner
+    english = client.get(f"/tables/{tid}/fragment?lang=en", headers=auth(token)).text
+    assert re.search(r"(your team|the other team)", english.split('id="result"')[1])
+    assert "We won the game" in english or "They won the game" in english

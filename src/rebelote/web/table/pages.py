@@ -52,6 +52,8 @@ def environment(lang: str) -> Environment:
     env = i18n.template_environment(lang)
     env.globals.update(
         lang=lang, version=__version__, TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS,
+        # "Donneur : Ouest", "Dealer: West": French puts a space before a colon, English none
+        colon=" :" if lang == "fr" else ":",
         t=lambda text: words.tr(lang, text),
         face=lambda card: words.card_face(card, lang),
         said=lambda card: words.card_words(card, lang),
@@ -59,6 +61,7 @@ def environment(lang: str) -> Environment:
         bid_said=lambda bid: words.bid_words(bid, lang),
         seat_said=lambda seat: words.seat_word(seat, lang),
         bot_said=lambda spec: words.bot_words(spec, lang),
+        bot_short=lambda spec: words.bot_short(spec, lang),
     )
     env.filters["num"] = lambda value: i18n.number(int(value), lang)
     return env
@@ -152,14 +155,21 @@ def analysis_rows(cards: list[dict[str, Any]], seat: int
     return rows, totals
 
 
+def _sentence(text: str) -> str:
+    """A result-card line starting with a capital ("L’équipe adverse dedans : ...")."""
+    return text[:1].upper() + text[1:]
+
+
 def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
                   ) -> dict[str, Any]:
     """Everything the table's fragment shows, from the seat's view (and, for a finished deal,
     its public result card)."""
     table = loaded.table
     mine = seat & 1
-    teams = (words.tr(lang, "Us"), words.tr(lang, "Them")) if mine == 0 else \
-        (words.tr(lang, "Them"), words.tr(lang, "Us"))
+    # the result card's sentences name the teams as subjects ("your team marks its total"):
+    # the columns' "Us" and "Them" would read "Nous marque", "Us marks"
+    said = (words.tr(lang, "your team"), words.tr(lang, "the other team")) if mine == 0 else \
+        (words.tr(lang, "the other team"), words.tr(lang, "your team"))
     result = None
     last = view.get("last_result")
     if last:
@@ -175,7 +185,7 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
         result = {
             "n": n,
             "outcome": score.outcome,
-            "lines": [{"text": i18n.line_text(line, lang, summary, teams),
+            "lines": [{"text": _sentence(i18n.line_text(line, lang, summary, said)),
                        "us": line.ns if mine == 0 else line.ew,
                        "them": line.ew if mine == 0 else line.ns}
                       for line in score.lines],
@@ -307,8 +317,11 @@ def make_table_pages(service: TableService) -> APIRouter:
                 return out
             loaded, seat_or = await seat_or_none(request, table_id)
             assert seat_or is not None
-            error = words.tr(i18n.request_lang(request), CHANGED) \
-                if isinstance(e, TableConflictError) else str(e)
+            lang = i18n.request_lang(request)
+            # the engine's reason in English (as the API answers it), said in the page's
+            # language with the seats as this seat sees them
+            error = words.tr(lang, CHANGED) if isinstance(e, TableConflictError) \
+                else words.refusal_text(str(e), lang, seat_or)
             return fragment(request, loaded, seat_or, out.status_code, error=error)
         if not htmx:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)

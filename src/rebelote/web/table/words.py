@@ -6,9 +6,10 @@ come from the counter's catalog (:func:`rebelote.web.i18n.line_text`), so both s
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-from rebelote.cards import RANKS, SUITS
+from rebelote.cards import RANKS, SEATS, SUITS
 from rebelote.catalogs import pgettext
 
 _RANK_EN: Final = {"7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack",
@@ -69,6 +70,23 @@ def bot_words(spec: str, lang: str) -> str:
     return out
 
 
+#: A seat's bot as the table names it beside the seat, short (its level is the start form's).
+_BOT_SHORT: Final = {"random": "random bot", "heuristic": "heuristic bot", "pimc": "search bot"}
+
+
+def bot_short(spec: str, lang: str) -> str:
+    """A seat's bot, short: ``robot heuristique`` for ``heuristic``, ``robot recherche`` for
+    ``pimc:fast`` (a spec the table does not know: ``robot`` and the spec).
+
+    >>> bot_short("heuristic", "fr"), bot_short("pimc:fast", "en"), bot_short("odd:9", "fr")
+    ('robot heuristique', 'search bot', 'robot odd:9')
+    """
+    name = spec.partition(":")[0]
+    if name in _BOT_SHORT:
+        return tr(lang, _BOT_SHORT[name])
+    return f"{tr(lang, 'bot')} {spec}"
+
+
 def bid_words(bid: str, lang: str) -> str:
     """A call as said: ``90 cœur``, ``passe``, ``capot pique``, ``coinche``."""
     return " ".join(tr(lang, w) for w in bid.split())
@@ -79,3 +97,101 @@ def seat_word(seat: str, lang: str) -> str:
 
 
 assert set(_RANK_EN) == set(RANKS)
+
+
+# -- the engine's refusals, in the page's language ----------------------------------------------
+# A refused move reaches the page as the engine's sentence (English, seats as absolute letters,
+# the API answers it as it is): ``S 7D: must follow hearts``, ``S pass: it is N's turn, not
+# S's``, ``S 80 spades: a bid must be above the current contract (90 hearts)``. Each pattern
+# below reads one rule's sentence; the first that matches gives the page's sentence (English
+# here, French in the catalog, context ``table``), with the card said in words, the call as the
+# page says it and the seat as the viewer sees it (the viewer sits South).
+_CARD = r"(?P<card>[789TJQKA][SHDC])"
+_SEAT = r"[NESW]"
+_SUIT = r"(?P<suit>spades|hearts|diamonds|clubs)"
+_BID = r"(?P<bid>[\w -]+?)"
+REFUSALS: Final[tuple[tuple[str, str], ...]] = (
+    (rf"{_SEAT} .+?: it is (?P<turn>{_SEAT})'s turn, not {_SEAT}'s",
+     "It is not your turn: %(turn)s is to play."),
+    (rf"{_SEAT} {_CARD} is not in the hand", "%(card)s: this card is not in your hand."),
+    (rf"{_SEAT} {_CARD}: must follow {_SUIT}", "%(card)s: you must follow suit (%(suit)s)."),
+    (rf"{_SEAT} {_CARD}: must play higher than the best {_SUIT} in the trick",
+     "%(card)s: you must play higher than the best %(suit)s in the trick."),
+    (rf"{_SEAT} {_CARD}: void in {_SUIT}, must trump \(the opponents are winning\)",
+     "%(card)s: you have no %(suit)s and the opponents are winning the trick: you must trump."),
+    (rf"{_SEAT} {_CARD}: must overtrump", "%(card)s: you must overtrump."),
+    (rf"{_SEAT} {_CARD}: (not allowed here|illegal)", "%(card)s: this card may not be played now."),
+    (rf"{_SEAT} \S+: cards are played after the auction",
+     "Cards are played after the auction: make a call."),
+    (rf"{_SEAT} {_BID}: the auction is over, play a card", "The auction is over: play a card."),
+    (rf"(?:{_SEAT} )?{_BID}: the auction is over", "The auction is over: play a card."),
+    (rf"{_SEAT} {_BID}: in the second round, name another suit or pass",
+     "In the second round, name another suit or pass."),
+    (rf"{_SEAT} {_BID}: in the first round, take the turned suit or pass",
+     "In the first round, take the turned card's suit or pass."),
+    (rf"{_SEAT} {_BID}: the second round names a suit other than the turned one",
+     "The second round names a suit other than the turned card's."),
+    (rf"{_SEAT} {_BID}: no-trump and all-trump are not bids of this rule set",
+     "No-trump and all-trump are not played under these rules."),
+    (rf"{_SEAT} {_BID}: not a belote bid .*",
+     "In belote, take, pass, or name a suit in the second round."),
+    (rf"{_SEAT} {_BID}: a coinche bid names a value and a trump.*",
+     "In coinche, a bid names a value and a trump, like 90 hearts."),
+    (rf"{_SEAT} coinche: there is no contract to coinche", "There is no contract to coinche."),
+    (rf"{_SEAT} coinche: the contract is already coinched",
+     "The contract is already coinched."),
+    (rf"{_SEAT} coinche: only an opponent of the bidder may coinche.*",
+     "Only an opponent of the bidder may coinche."),
+    (rf"{_SEAT} coinche: a capot may not be coinched.*",
+     "A capot may not be coinched under these rules."),
+    (rf"{_SEAT} surcoinche: only a coinched contract.*",
+     "Only a coinched contract may be surcoinched."),
+    (rf"{_SEAT} surcoinche: only the coinched team.*",
+     "Only the coinched team may surcoinche."),
+    (rf"{_SEAT} {_BID}: no bid after a coinche, only pass or surcoinche",
+     "No bid after a coinche: pass or surcoinche."),
+    (rf"{_SEAT} {_BID}: the generale is not played under these rules",
+     "The générale is not played under these rules."),
+    (rf"{_SEAT} {_BID}: a bid must be above the current contract \((?P<best>[\w -]+)\)",
+     "%(bid)s: a bid must be above the current contract (%(best)s)."),
+    (r".*: the game is over.*", "The game is over."),
+    (r".*: the deal is over", "The deal is over."),
+    (r"action: missing.*", "Choose a call or a card."),
+    (r".*",  # any other refusal of the engine: a move it does not read (a form tampered with)
+     "This move is not allowed here."),
+)
+
+
+def refusal_text(message: str, lang: str, viewer: int) -> str:
+    """The engine's refusal ``message`` (its English sentence, seats as absolute letters) as
+    the table's page says it in ``lang`` to the seat ``viewer`` (0..3, who sits South on its
+    page).
+
+    >>> refusal_text("S 7D: must follow hearts", "fr", 2)
+    'Sept de carreau : vous devez fournir à la couleur demandée (cœur).'
+    >>> refusal_text("E pass: it is N's turn, not E's", "fr", 1)  # E sees N on its right
+    'Ce n’est pas votre tour : c’est à Est de jouer.'
+    >>> refusal_text("S 80 spades: a bid must be above the current contract (90 hearts)",
+    ...              "en", 2)
+    '80 spades: a bid must be above the current contract (90 hearts).'
+    """
+    for pattern, sentence in REFUSALS:
+        found = re.fullmatch(pattern, message.strip(), flags=re.S)
+        if not found:
+            continue
+        values: dict[str, str] = {}
+        for key, raw in found.groupdict().items():
+            if raw is None:
+                continue
+            if key == "card":
+                values[key] = card_words(raw, lang)
+            elif key == "suit":
+                values[key] = tr(lang, raw)
+            elif key == "turn":
+                rel = SEATS[(SEATS.index(raw) - viewer + 2) % 4]
+                values[key] = tr(lang, "your partner") if rel == "N" else seat_word(rel, lang)
+            else:
+                values[key] = bid_words(raw, lang)
+        text = tr(lang, sentence) % values
+        return text[:1].upper() + text[1:]
+    return message  # pragma: no cover  (the last pattern matches anything)
