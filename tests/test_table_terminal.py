@@ -31,6 +31,14 @@ def test_a_deal_of_each_game_is_played_from_the_keyboard() -> None:
         assert "Shuffle: commitment" in out and "Traceback" not in out + done.stderr
 
 
+def test_your_declaration_is_said_to_you() -> None:
+    # seed 1: South holds a tierce and declares it with its first card
+    done = run(["--game", "coinche", "--seed", "1", "--deals", "1", "--bots", "random"],
+               "1\n" * 300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "You declare tierce" in done.stdout and "You declares" not in done.stdout
+
+
 def test_a_refused_action_says_why_and_quitting_says_bye() -> None:
     done = run(["--game", "coinche", "--seed", "2", "--bots", "random"], "75 potatoes\nq\n")
     assert "Refused:" in done.stdout and "Bye." in done.stdout

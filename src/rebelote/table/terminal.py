@@ -153,7 +153,8 @@ def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = No
             cards = "  ".join(f"{names[s]} {face(c)}" for s, c in last["cards"])
             console.print(f"Last trick: {cards} — won by {names[last['winner']]}")
     for seat, kinds in view.get("declarations", {}).items():
-        console.print(f"{names[seat]} declares {', '.join(kinds)}")
+        verb = "declare" if seat == "S" else "declares"  # "You declare", "Partner declares"
+        console.print(f"{names[seat]} {verb} {', '.join(kinds)}")
     for seat, card, word in view.get("belote", []):
         console.print(f"{names[seat]}: {word} ({face(card)})")
     console.print("Your hand: " + "  ".join(face(c) for c in view["hand"]))
