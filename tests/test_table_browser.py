@@ -322,6 +322,9 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
     host = host_ctx.new_page()
     host_traffic = Traffic(host, server)
     start(host, server, "coinche", friends="N")
+    # the table waits for the friend: the join code is shown at the top, beside the reason
+    assert host.locator("#waiting-code").inner_text() == host.locator("#join-code").inner_text()
+    accessible(host)
     invite = host.locator("#invite-link").get_attribute("href")
     assert invite and "/t/" in invite
     friend_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")

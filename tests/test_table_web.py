@@ -500,6 +500,17 @@ def test_a_seat_kept_for_a_friend_waits_until_taken_or_given_to_its_bot(
     assert filled["turn"] == "S" or filled["over"]
 
 
+def test_a_table_waiting_for_a_friend_shows_its_join_code_at_the_top(client: TestClient
+                                                                     ) -> None:
+    # the host sees why the table waits and what to give the friend, without scrolling to the
+    # room's card at the bottom of the page
+    t = new_table(client, friends=["N"])
+    html = client.get(f"/tables/{t['id']}/fragment", headers=auth(t["token"])).text
+    waiting = html.split('id="waiting"')[1].split("</section>")[0]
+    assert "La table attend un ami à la place Nord" in waiting
+    assert f'id="waiting-code">{t["code"]}<' in waiting and 'href="#room-title"' in waiting
+
+
 def test_a_player_who_leaves_is_played_by_the_bot_until_back(client: TestClient) -> None:
     client.app.state.tables.leave_grace = 0.3  # type: ignore[attr-defined]
     t = new_table(client)
