@@ -171,13 +171,13 @@ def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = Tru
 
 
 def start(page: Any, base: str, game: str, friends: str | None = None,
-          bots: str = "random", target: int = 501) -> None:
+          bots: str = "random", target: int = 501, pace: int = 0) -> None:
     page.goto(base + "/")
     page.click("#play-link")
     page.check(f"input[name=game][value={game}]", force=True)
     page.check(f"input[name=target][value='{target}']", force=True)
     page.select_option("select[name=bots]", bots)
-    page.select_option("select[name=pace]", "0")
+    page.select_option("select[name=pace]", str(pace))
     if friends:
         page.check(f"input[name=friends][value={friends}]")
     page.click("#start-table")
@@ -359,3 +359,38 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
         assert views >= 2 and pages >= 2, (views, pages)
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_the_focus_comes_to_each_turn_s_first_move(browser: Any, server: str) -> None:
+    """A keyboard player on a phone, the bots at a visible pace (their cards come through the
+    socket): at each of South's turns the focus is already on its first move (a legal card,
+    or the auction's first control), in view below the sticky top bar; Enter plays it."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    start(page, server, "coinche", pace=300)
+    page.wait_for_load_state("load")
+    ready = """() => { const a = document.activeElement, bar = document.querySelector('.topbar');
+        if (!a || !a.matches('.cards .pc.legal, .bids input[type=radio], .bids button'))
+            return a ? a.tagName + '#' + a.id : null;
+        const r = a.getBoundingClientRect();
+        return r.top >= bar.getBoundingClientRect().bottom && r.bottom <= innerHeight; }"""
+    turns: list[Any] = []
+    deadline = time.monotonic() + 90
+    while len(turns) < 6 and time.monotonic() < deadline:
+        if not page.locator("#seat-S.turn .chip.go").count():
+            page.wait_for_timeout(100)
+            continue
+        before = version(page)
+        page.wait_for_timeout(150)  # the refresh that brought the turn has set the focus
+        turns.append(page.evaluate(ready))
+        if turns[-1] is not True:  # (reported below) the move is focused by hand to go on
+            page.locator(".cards .pc.legal, .bids button").first.focus()
+        if page.locator(".bids").count():
+            page.locator("#bid-pass").focus()  # pass, to reach the play
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "v => document.querySelector('.tbl').dataset.version !== v", arg=before)
+    # the first turn may come with the page's load (nothing focused yet); each one after it
+    # comes through the socket while the focus is on the table
+    assert len(turns) >= 4 and all(t is True for t in turns[1:]), turns
+    ctx.close()

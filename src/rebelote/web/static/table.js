@@ -57,11 +57,18 @@
     var inner = root.querySelector(".tbl");
     return inner ? parseInt(inner.dataset.version, 10) || version : version;
   }
+  // the first control of a move when it is this seat's turn: a legal card, or the auction's
+  function firstMove() {
+    if (!root.querySelector("#seat-S.turn")) return null;
+    return root.querySelector(".cards .pc.legal, .bids input[type=radio], .bids button");
+  }
   function refresh() {
     if (loading) { again = true; return; }
     loading = true;
     var active = document.activeElement;
     var key = active && active.dataset ? active.dataset.card || active.id : null;
+    // the focus was on the table (or nowhere): it follows the table to the seat's next move
+    var follow = !active || active === document.body || root.contains(active);
     fetch("/tables/" + id + "/fragment?since=" + currentVersion(), {credentials: "same-origin"})
       .then(function (r) { return r.status === 200 ? r.text() : null; })
       .then(function (html) {
@@ -72,9 +79,15 @@
           if (window.htmx) window.htmx.process(root);
           announce();
           shown();
-          if (key) {
-            var el = root.querySelector('[data-card="' + key + '"]') || document.getElementById(key);
-            if (el && !el.disabled) el.focus();
+          var el = key ? root.querySelector('[data-card="' + key + '"]') ||
+            document.getElementById(key) : null;
+          if (el && !el.disabled) {
+            el.focus();
+          } else if (follow) {
+            // the control it was on is gone (the card was played, the bots answered): at the
+            // seat's turn the focus comes to its first move, scrolled into view
+            var first = firstMove();
+            if (first) first.focus();
           }
         }
       })
@@ -120,7 +133,7 @@
     if (window.htmx) window.htmx.process(root);
     announce();
     shown();
-    var first = root.querySelector(".cards .pc.legal, .bids button, .bids input");
+    var first = firstMove();
     if (first && root.contains(document.activeElement) === false) first.focus();
   });
   // a page loaded by a form posted without htmx (pressed before the scripts ran) says the
