@@ -131,3 +131,48 @@ def test_a_worker_whose_listener_was_cut_catches_up(pg_url: str,  # noqa: F811
             reader.start()
             reader.join(timeout=20)
             assert got and got[0]["version"] >= target, "the socket never showed the move"
+
+
+def test_the_other_worker_plays_the_moves_it_is_told_without_reading(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A write that only made moves tells them in its ``NOTIFY``: the worker whose socket
+    watches the table plays them on the version it holds and checks the digest of the text
+    written, and pushes the table without reading it. A digest that does not match is not
+    kept: the table is read."""
+    import rebelote.web.table.api as table_api
+
+    monkeypatch.setattr(table_api, "WATCH_POLL", 3600.0)
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        t = one.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+        tid, token = t["id"], t["token"]
+        service = two.app.state.tables  # type: ignore[attr-defined]
+        reads: list[str] = []
+        real_get = service.db.get_text
+
+        async def counted(table_id: str) -> tuple[int, str]:
+            reads.append(table_id)
+            return await real_get(table_id)
+
+        with two.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"token": token})
+            seen = ws.receive_json()
+            monkeypatch.setattr(service.db, "get_text", counted)
+            rng = random.Random(2)
+            view = t
+            for _ in range(12):  # S's moves through worker 1, the bots' answers with them
+                if view["over"]:
+                    break
+                legal = [a for a in view["legal"] if a != "no-declaration"]
+                action = "pass" if "pass" in legal and rng.random() < 0.5 else rng.choice(legal)
+                view = one.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                                json={"action": action}).json()
+                while seen["version"] < view["version"]:
+                    seen = ws.receive_json()
+                assert seen["version"] == view["version"]
+                assert {k: v for k, v in seen.items() if k != "token"} == {
+                    k: v for k, v in view.items() if k != "token"}
+            assert reads == []  # every version came from the moves told, none read
+            held = service._cache[tid]
+            service._cache[tid] = held  # a wrong digest: the moves are not kept
+            service.changed(tid, held[0] + 1, "0" * 16, '{"a":["pass"],"d":[]}')
+            assert service._cache[tid][0] == held[0]

@@ -239,3 +239,31 @@ def test_prune_tables_deletes_the_tables_nobody_played_for_days(tmp_path: Path) 
     bad = runner.invoke(app, ["prune-tables", "--days", "0", "--db", url])
     assert bad.exit_code == 2 and "--days" in bad.output
     engine.dispose()
+
+
+def test_the_moves_between_two_versions_take_one_to_the_other() -> None:
+    """``moves_after`` gives what a worker tells the others of a write that only made moves;
+    ``with_moves`` plays it on the version before: the table written, to the letter."""
+    from rebelote.store.tables import table_text
+
+    rng = random.Random(21)
+    versions = _random_game(rng, "coinche", 300)
+    assert len(versions[-1].deals) > 2
+    for _ in range(80):
+        i = rng.randrange(len(versions))
+        j = rng.randrange(i, min(len(versions), i + 30))
+        before = Table.from_json(versions[i].to_json())
+        moves = versions[j].moves_after(before)
+        assert moves is not None
+        after = before.with_moves(json.loads(json.dumps(moves)))
+        assert after is not None
+        assert table_text(after.to_json()) == table_text(versions[j].to_json())
+    table = versions[10]
+    seated = table.with_seat(1, Seat.bot_seat("heuristic"))
+    assert seated.moves_after(table) is None  # a seat changed: not only moves
+    assert versions[5].moves_after(versions[9]) is None  # backwards
+    assert table.with_moves({"a": ["not a move"], "d": []}) is None
+    assert table.with_moves({"a": "pass", "d": []}) is None
+    assert table.with_moves({"d": []}) is None
+    wrong = versions[12].moves_after(versions[10])
+    assert wrong is not None and versions[11].with_moves(wrong) is None  # not from here

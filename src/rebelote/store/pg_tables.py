@@ -38,6 +38,8 @@ from rebelote.store.tables import (
     TableConflictError,
     TableNotFoundError,
     normal_code,
+    table_text,
+    text_digest,
 )
 
 if TYPE_CHECKING:
@@ -46,8 +48,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rebelote.store")
 
-#: The channel a write's ``NOTIFY`` is sent on; its payload is ``'<table id> <version>'``.
+#: The channel a write's ``NOTIFY`` is sent on; its payload is ``'<table id> <version>'``, then,
+#: for a write that only made moves, ``' <digest of the text written> <the moves as JSON>'``
+#: (:meth:`rebelote.table.Table.moves_after`): a worker that holds the version before plays
+#: them and checks the digest, instead of reading the table.
 CHANNEL: Final = "rebelote_tables"
+#: The longest payload sent (PostgreSQL takes 8000 bytes); longer moves are left out.
+MAX_PAYLOAD: Final = 7900
 #: Connections a worker keeps for its tables' reads and writes.
 POOL_SIZE: Final = 4
 #: A connection idle for longer than this (seconds) is checked before use (the server may
@@ -169,23 +176,30 @@ class PgTables:
         now = datetime.now(UTC)
         try:
             async with self._conn() as conn:
-                await conn.execute(_CREATE, (table_id, code, game, _dumps(data), now, now))
+                await conn.execute(_CREATE, (table_id, code, game, table_text(data), now, now))
         except psycopg.errors.UniqueViolation as e:
             raise CodeTakenError(code) from e
         except psycopg.OperationalError as e:
             raise StoreDownError(str(e)) from e
         return StoredTable(table_id, 1, data)
 
-    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
-                  ) -> int:
+    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
+                  moves: str | None = None) -> int:
         """Replace the table if still at version ``expected``, and tell the other workers
-        (``NOTIFY``, in the same statement): answers the new version, ``expected + 1``.
-        :class:`TableConflictError` if another write came first."""
+        (``NOTIFY``, in the same statement, with ``moves`` if given: see :data:`CHANNEL`):
+        answers the new version, ``expected + 1``. :class:`TableConflictError` if another
+        write came first."""
         import psycopg
 
-        args = {"new": expected + 1, "data": _dumps(data), "over": over,
+        text = table_text(data)
+        payload = f"{table_id} {expected + 1}"
+        if moves is not None:
+            full = f"{payload} {text_digest(text)} {moves}"
+            if len(full.encode()) <= MAX_PAYLOAD:
+                payload = full
+        args = {"new": expected + 1, "data": text, "over": over,
                 "at": datetime.now(UTC), "tid": table_id, "expected": expected,
-                "channel": CHANNEL, "payload": f"{table_id} {expected + 1}"}
+                "channel": CHANNEL, "payload": payload}
         try:
             async with self._conn() as conn:
                 cur = await conn.execute(_PUT, args)
@@ -212,11 +226,13 @@ class PgTables:
 
 class PgListener:
     """A task of the event loop that ``LISTEN``s on PostgreSQL and calls ``changed(table_id,
-    version)`` for every table a worker writes (its own writes included), connecting again
+    version, digest, moves)`` for every table a worker writes (its own writes included; the
+    last two ``None`` when the payload has no moves, see :data:`CHANNEL`), connecting again
     after a lost connection. A ``NOTIFY`` sent while it was not listening is lost: each time it
     listens again it awaits ``caught_up()``, which learns what it missed."""
 
-    def __init__(self, connect: Mapping[str, Any], changed: Callable[[str, int], None],
+    def __init__(self, connect: Mapping[str, Any],
+                 changed: Callable[[str, int, str | None, str | None], None],
                  caught_up: Callable[[], Awaitable[None]] | None = None) -> None:
         self._connect = dict(connect)
         self._changed = changed
@@ -246,9 +262,11 @@ class PgListener:
                     if self._caught_up is not None:
                         await self._caught_up()
                     async for note in conn.notifies():
-                        table_id, _, version = note.payload.partition(" ")
-                        if version.isdigit():
-                            self._changed(table_id, int(version))
+                        parts = note.payload.split(" ", 3)
+                        if len(parts) >= 2 and parts[1].isdigit():
+                            digest, moves = (parts[2], parts[3]) if len(parts) == 4 \
+                                else (None, None)
+                            self._changed(parts[0], int(parts[1]), digest, moves)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the server went away: listen again in a moment
@@ -260,10 +278,6 @@ class PgListener:
 async def _close(conn: AsyncConnection[Any]) -> None:
     with contextlib.suppress(Exception):
         await conn.close()
-
-
-def _dumps(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))
 
 
 __all__ = ["CHANNEL", "PgListener", "PgTables", "connect_args"]

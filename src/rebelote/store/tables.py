@@ -12,6 +12,7 @@ asynchronously. Both answer the questions of :class:`Tables`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Iterator, Mapping
@@ -103,6 +104,17 @@ class StoredTable:
     data: Mapping[str, Any]
 
 
+def table_text(data: Mapping[str, Any]) -> str:
+    """A table's JSON as the stores write it."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+def text_digest(text: str) -> str:
+    """A short fingerprint of a table's stored text (16 hex digits of its SHA-1): what a
+    worker checks a table it played on from a ``NOTIFY`` against."""
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
 class Tables(Protocol):
     """What the web server asks of a tables' store, as coroutines (:class:`TableStore` behind
     the web layer's store calls, or :class:`~rebelote.store.pg_tables.PgTables`)."""
@@ -113,8 +125,8 @@ class Tables(Protocol):
 
     async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable: ...
 
-    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
-                  ) -> int: ...
+    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
+                  moves: str | None = None) -> int: ...
 
     async def close(self) -> None: ...
 
@@ -163,7 +175,7 @@ class TableStore:
             with self._begin() as conn:
                 conn.execute(insert(_TABLE).values(
                     id=table_id, code=code, version=1, game=game, over=False,
-                    data=json.dumps(data, separators=(",", ":")), created_at=now,
+                    data=table_text(data), created_at=now,
                     updated_at=now))
         except IntegrityError as e:
             raise CodeTakenError(code) from e
@@ -204,7 +216,7 @@ class TableStore:
         """Replace the table if still at version ``expected``: answers its new version,
         ``expected + 1``; :class:`TableConflictError` if another write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
-                  "data": json.dumps(data, separators=(",", ":")), "over": over,
+                  "data": table_text(data), "over": over,
                   "updated_at": datetime.now(UTC)}
         with self._begin() as conn:
             done = conn.execute(_PUT, params).rowcount
@@ -216,4 +228,4 @@ class TableStore:
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable", "StoreDownError",
            "StoredTable", "TableConflictError", "TableNotFoundError", "TableStore", "Tables",
-           "new_code", "normal_code"]
+           "new_code", "normal_code", "table_text", "text_digest"]

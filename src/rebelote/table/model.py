@@ -331,6 +331,32 @@ class Table:
         rec["salt"] = log.salt
         return rec
 
+    # -- moves between two versions -------------------------------------------------------
+    def moves_after(self, known: Table) -> dict[str, Any] | None:
+        """What takes ``known`` to this table when only moves were made since (the same seats,
+        rules and settings): ``{"a": [the actions added to known's deal in play], "d": [each
+        deal dealt since, as stored]}``; ``None`` otherwise. :meth:`with_moves` plays it."""
+        if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
+                known.code) != (self.rules, self.target, self.teams, self.seats, self.pace,
+                                self.clock, self.code):
+            return None
+        moves = _moves_between(known.deals, self.deals)
+        if moves is None:
+            return None
+        return {"a": list(moves[0]), "d": [d.to_json() for d in moves[1]]}
+
+    def with_moves(self, moves: Mapping[str, Any]) -> Table | None:
+        """This table after ``moves`` (:meth:`moves_after`), every move through the engine;
+        ``None`` if they are not moves of this table."""
+        try:
+            actions = moves["a"]
+            dealt = [DealLog.from_json(d) for d in moves["d"]]
+        except (KeyError, TypeError, ValueError, InputError):
+            return None
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            return None
+        return _played_on(self, actions, dealt)
+
     # -- storage ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """Everything the table is, secrets included (seeds, token hashes): for the store only,
@@ -369,29 +395,45 @@ class Table:
         return table
 
 
-def _replay_after(known: Table, table: Table) -> Replay | None:
-    """``table``'s replay played on from ``known``'s, if ``table``'s deals go on from
-    ``known``'s (same rules, target and teams; ``known``'s finished deals the same; its deal in
-    play a beginning of ``table``'s), else ``None``."""
-    if (known.rules, known.target, known.teams) != (table.rules, table.target, table.teams):
+def _moves_between(before: tuple[DealLog, ...], after: tuple[DealLog, ...]
+                   ) -> tuple[tuple[str, ...], tuple[DealLog, ...]] | None:
+    """The actions added to ``before``'s deal in play and the deals dealt since, if ``after``
+    goes on from ``before`` (its finished deals the same, its deal in play a beginning of
+    ``after``'s); else ``None``."""
+    n = len(before)
+    if n > len(after) or before[:-1] != after[:n - 1]:
         return None
-    n = len(known.deals)
-    if n > len(table.deals) or known.deals[:-1] != table.deals[:n - 1]:
-        return None
-    last, now = known.deals[-1], table.deals[n - 1]
+    last, now = before[-1], after[n - 1]
     if (last.seed, last.salt, last.dealer) != (now.seed, now.salt, now.dealer) or \
             now.actions[:len(last.actions)] != last.actions:
         return None
-    later = iter((d.seed, d.salt) for d in table.deals[n:])
+    return now.actions[len(last.actions):], after[n:]
+
+
+def _played_on(known: Table, actions: Sequence[str], dealt: Sequence[DealLog]) -> Table | None:
+    """``known`` after ``actions``, then each deal of ``dealt`` dealt from its seed and salt
+    and its actions played, every move through the engine; ``None`` if the engine does not
+    come to exactly those deals."""
+    seeds = iter((d.seed, d.salt) for d in dealt)
     t = known
     try:
-        for log in table.deals[n - 1:]:
-            start = len(last.actions) if log is now else 0
-            for text in log.actions[start:]:
-                t = t.act(t.turn, text, entropy=lambda: next(later))
+        for text in (*actions, *(a for d in dealt for a in d.actions)):
+            t = t.act(t.turn, text, entropy=lambda: next(seeds))
     except (IllegalActionError, StopIteration):
         return None
-    return t.replay if t.deals == table.deals else None
+    last = known.deals[-1]
+    wanted = (*known.deals[:-1], replace(last, actions=(*last.actions, *actions)), *dealt)
+    return t if t.deals == wanted else None
+
+
+def _replay_after(known: Table, table: Table) -> Replay | None:
+    """``table``'s replay played on from ``known``'s, if ``table``'s deals go on from
+    ``known``'s (same rules, target and teams), else ``None``."""
+    if (known.rules, known.target, known.teams) != (table.rules, table.target, table.teams):
+        return None
+    moves = _moves_between(known.deals, table.deals)
+    played = _played_on(known, *moves) if moves is not None else None
+    return played.replay if played is not None else None
 
 
 __all__ = ["DealLog", "NotYourTurnError", "Replay", "Seat", "Table", "bot_spec", "default_bot",

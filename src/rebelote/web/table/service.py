@@ -51,6 +51,8 @@ from rebelote.store.tables import (
     Tables,
     TableStore,
     new_code,
+    table_text,
+    text_digest,
 )
 from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token_hash
 from rebelote.table.view import turn_seat
@@ -197,8 +199,8 @@ class LocalTables:
     async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable:
         return await self._call(self.store.create, data, game=game, code=code)
 
-    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
-                  ) -> int:
+    async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
+                  moves: str | None = None) -> int:
         return await self._call(self.store.put, table_id, expected, data, over=over)
 
     async def close(self) -> None:
@@ -287,18 +289,46 @@ class TableService:
         (:class:`TableConflictError` otherwise); with PostgreSQL the write's transaction also
         sends ``NOTIFY`` (delivered at its commit) to the other workers."""
         version = await self.db.put(loaded.id, loaded.version, table.to_json(),
-                                    over=table.is_over)
+                                    over=table.is_over, moves=self._moves(loaded.table, table))
         self._put_cache(loaded.id, version, table)
         self.changed(loaded.id, version)
         return Loaded(loaded.id, version, table, loaded.code)
 
     # -- watchers -----------------------------------------------------------------------------
-    def changed(self, table_id: str, version: int) -> None:
-        """Wake whoever watches ``table_id`` (this worker's sockets)."""
+    def _moves(self, before: Table, after: Table) -> str | None:
+        """The moves from ``before`` to ``after`` as JSON, for the other workers (``None``
+        when no other worker shares the store, or the write was not only moves)."""
+        if not self.shared:
+            return None
+        moves = after.moves_after(before)
+        return None if moves is None else json.dumps(moves, separators=(",", ":"))
+
+    def changed(self, table_id: str, version: int, digest: str | None = None,
+                moves: str | None = None) -> None:
+        """Wake whoever watches ``table_id`` (this worker's sockets). ``digest`` and ``moves``
+        (another worker's ``NOTIFY``): when this worker holds the version before and watches
+        the table, it plays the moves and keeps the table if its text has that digest (the
+        socket then pushes it without reading the store)."""
+        if digest is not None and moves is not None and table_id in self._watchers:
+            self._play_moves(table_id, version, digest, moves)
         if self._versions.get(table_id, 0) < version:
             self._versions[table_id] = version
         for wake in self._watchers.get(table_id, ()):
             wake.set()
+
+    def _play_moves(self, table_id: str, version: int, digest: str, moves: str) -> None:
+        hit = self._cache.get(table_id)
+        if hit is None or hit[0] != version - 1:
+            return
+        try:
+            table = hit[1].with_moves(json.loads(moves))
+        except Exception:  # moves that cannot be played: the table is read instead
+            table = None
+        if table is not None and text_digest(table_text(table.to_json())) == digest:
+            self._put_cache(table_id, version, table)
+        else:
+            log.warning("table %s: the moves told for version %d do not give the table "
+                        "written; it is read instead", table_id, version)
 
     def watch(self, table_id: str) -> asyncio.Event:
         """An event set at every change of ``table_id`` (a socket clears it and pushes the
@@ -451,7 +481,8 @@ class TableService:
                     raise TableConflictError(table_id, expected)
                 table = self._acted(loaded.table, seat, action)
                 version = await self.db.put(table_id, loaded.version, table.to_json(),
-                                            over=table.is_over)
+                                            over=table.is_over,
+                                            moves=self._moves(loaded.table, table))
             except (SeatForbiddenError, IllegalActionError, TableConflictError) as e:
                 # on the version held in memory the table may have moved on since: the answer
                 # is the stored table's; a write that lost the race to another is played
