@@ -394,3 +394,32 @@ def test_the_focus_comes_to_each_turn_s_first_move(browser: Any, server: str) ->
     # comes through the socket while the focus is on the table
     assert len(turns) >= 4 and all(t is True for t in turns[1:]), turns
     ctx.close()
+
+
+def test_the_live_region_says_every_call_and_card(browser: Any, server: str) -> None:
+    """The bots at once (pace instant): a move's answer carries the bots' calls and cards up to
+    South's next turn, and the live region says each of them, not only the last one."""
+    from playwright.sync_api import expect
+
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    start(page, server, "coinche", target=1000)
+    said: list[str] = []
+    deadline = time.monotonic() + 90
+    while not page.locator("#result").count() and time.monotonic() < deadline:
+        before = page.locator("#live").text_content() or ""
+        if act_once(page):
+            # waited for, not read at once: the live region is filled after the swap
+            expect(page.locator("#live")).not_to_have_text(before or "\u0000", timeout=5000)
+            said.append(page.locator("#live").text_content() or "")
+        else:
+            page.wait_for_timeout(100)
+    assert page.locator("#result").count(), said
+    text = " ".join(said)
+    # every card of the seven first tricks at least (the eighth's last ones come with the
+    # next deal's page), each said once: 28 or more sentences "X joue ..." / "Vous jouez ..."
+    cards = re.findall(r"\b(?:joue|jouez) ((?:sept|huit|neuf|dix|valet|dame|roi|as) de \w+)",
+                       text)
+    assert len(cards) >= 28 and len(cards) == len(set(cards)), said
+    assert re.search(r"Résultat de la donne 1", text), said
+    ctx.close()

@@ -9,11 +9,28 @@
   var status = document.getElementById("live-status");
   var live = document.getElementById("live");
   // the live region stays in place (a region swapped in with the table is not announced):
-  // it says the latest call or card after every update
+  // after every update it says each call and card it has not said yet (the fragment's
+  // #events, keyed), so a move the bots answered at once is said in full; when the page
+  // loads, the latest one only
+  var said = null;
   function announce() {
-    var said = root.querySelector("#announce");
+    var latest = root.querySelector("#announce");
     var err = root.querySelector("#refused");
-    if (live && said) live.textContent = (err ? err.textContent + " " : "") + said.textContent;
+    var items = root.querySelectorAll("#events li");
+    var fresh = [];
+    var first = said === null;
+    if (first) said = {};
+    for (var i = 0; i < items.length; i++) {
+      var key = items[i].dataset.key;
+      if (!said[key]) {
+        said[key] = true;
+        if (!first) fresh.push(items[i].textContent);
+      }
+    }
+    if (first && latest) fresh.push(latest.textContent);
+    if (live && (fresh.length || err)) {
+      live.textContent = (err ? err.textContent + " " : "") + fresh.join(" ");
+    }
   }
   var socket = null, pollTimer = null, backoff = 1000, loading = false, again = false;
 

@@ -138,6 +138,54 @@ def _announce(view: Mapping[str, Any], lang: str) -> str:
     return f"{tr(lang, 'Deal')} {view['deal']}, {tr(lang, 'dealer')} {who(view['dealer'])}."
 
 
+#: The live region's events a fragment carries: the latest ones (a move answered by the bots at
+#: once brings a dozen at most: three cards, a trick, the next deal's calls).
+MAX_EVENTS: Final = 24
+
+
+def _events(view: Mapping[str, Any], lang: str, result: Mapping[str, Any] | None
+            ) -> list[tuple[str, str]]:
+    """The deal's public events, each as the live region says it, with a key the page's script
+    keeps once it has said it: a move that the bots answered at once (several calls and cards
+    in one update) is said in full, not only its last card. The last deal's result, the deal
+    and its dealer, each call, each card and each trick's winner; the latest
+    :data:`MAX_EVENTS`."""
+    tr = words.tr
+    colon = " :" if lang == "fr" else ":"
+
+    def who(seat: str) -> str:
+        return tr(lang, {"S": "You", "N": "Partner"}.get(seat, words.SEAT_WORDS[seat]))
+
+    def by(seat: str) -> str:  # "won by you", "by your partner", "by East"
+        return tr(lang, {"S": "you", "N": "your partner"}.get(seat, words.SEAT_WORDS[seat]))
+
+    def plays(seat: str, card: str) -> str:
+        verb = tr(lang, "play" if seat == "S" else "plays")
+        return f"{who(seat)} {verb} {words.card_words(card, lang)}."
+
+    deal = view["deal"]
+    out: list[tuple[str, str]] = []
+    if result is not None:
+        out.append((f"r{result['n']}", f"{tr(lang, 'Result of deal')} {result['n']}{colon} "
+                    f"{tr(lang, result['outcome'])}, {tr(lang, 'Us')} "
+                    f"{i18n.signed(result['score']['NS'], lang)}, {tr(lang, 'Them')} "
+                    f"{i18n.signed(result['score']['EW'], lang)}."))
+    out.append((f"{deal}d", f"{tr(lang, 'Deal')} {deal}, {tr(lang, 'dealer')} "
+                            f"{who(view['dealer'])}."))
+    for i, (seat, bid) in enumerate(view["auction"]):
+        out.append((f"{deal}a{i}", f"{who(seat)}{colon} {words.bid_words(bid, lang)}."))
+    for t, trick in enumerate(view["tricks"]):
+        out += [(f"{deal}c{t}.{j}", plays(seat, card))
+                for j, (seat, card) in enumerate(trick["cards"])]
+        out.append((f"{deal}w{t}", f"{tr(lang, 'Trick')} {tr(lang, 'won by')} "
+                                   f"{by(trick['winner'])}."))
+    t = len(view["tricks"])
+    out += [(f"{deal}c{t}.{j}", plays(seat, card)) for j, (seat, card) in enumerate(view["trick"])]
+    if view["over"]:
+        out.append(("over", tr(lang, "The game is over.")))
+    return out[-MAX_EVENTS:]
+
+
 def analysis_rows(cards: list[dict[str, Any]], seat: int
                   ) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
     """The analysis page's rows (each card with its seat as the viewer ``seat`` sees it:
@@ -199,7 +247,8 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
     return {
         "v": view, "result": result, "auction_choices": _auction_choices(legal),
         "playable": cards, "may_skip_declaring": "no-declaration" in legal,
-        "announce": _announce(view, lang), "seat_order": SEAT_ORDER,
+        "announce": _announce(view, lang), "events": _events(view, lang, result),
+        "seat_order": SEAT_ORDER,
         "team_of": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}, "TEAMS": TEAMS,
         "sheet": view["sheet"], "free": view["free_seats"],
     }
