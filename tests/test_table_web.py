@@ -694,3 +694,42 @@ def test_the_result_card_names_the_teams_in_sentences_and_the_winner(client: Tes
     english = client.get(f"/tables/{tid}/fragment?lang=en", headers=auth(token)).text
     assert re.search(r"(your team|the other team)", english.split('id="result"')[1])
     assert "We won the game" in english or "They won the game" in english
+
+
+def test_the_live_region_s_events_say_each_deal_s_result(client: TestClient) -> None:
+    """The fragment's events (said once each by the page's live region): the latest calls and
+    cards, the last deal's result first while the next deal goes on, and at the end of the
+    game the last deal's result after its cards, then the game's end."""
+    rng = random.Random(2)
+    starts = games = 0
+    while not starts and games < 10:  # (a game may end with its first deal: another one)
+        games += 1
+        starts += play_checking_events(client, rng)
+    assert starts >= 1
+
+
+def play_checking_events(client: TestClient, rng: random.Random) -> int:
+    """A game played to its end, the fragment's events checked whenever a deal ends; the
+    number of deals that began after another."""
+    t = new_table(client, pace=0, bots="random", target=501)
+    tid, token = t["id"], t["token"]
+    view = t
+    starts = 0
+    while not view["over"]:
+        deal = view["deal"]
+        view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"action": choose(view, rng)}).json()
+        if view["deal"] == deal and not view["over"]:
+            continue
+        html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+        events = re.findall(r'<li data-key="([^"]+)">(.*?)</li>', html)
+        assert 0 < len(events) <= 27 and len({k for k, _ in events}) == len(events), events
+        if view["over"]:
+            assert [k for k, _ in events[-2:]] == [f"r{view['deal']}", "over"], events
+            assert events[-2][1].startswith(f"Résultat de la donne {view['deal']} : ")
+        else:
+            starts += 1
+            assert events[0][0] == f"r{view['deal'] - 1}", events
+            assert events[1][0] == f"{view['deal']}d", events
+            assert events[1][1].startswith(f"Donne {view['deal']}, donneur "), events
+    return starts

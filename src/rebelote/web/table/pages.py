@@ -147,9 +147,9 @@ def _events(view: Mapping[str, Any], lang: str, result: Mapping[str, Any] | None
             ) -> list[tuple[str, str]]:
     """The deal's public events, each as the live region says it, with a key the page's script
     keeps once it has said it: a move that the bots answered at once (several calls and cards
-    in one update) is said in full, not only its last card. The last deal's result, the deal
-    and its dealer, each call, each card and each trick's winner; the latest
-    :data:`MAX_EVENTS`."""
+    in one update) is said in full, not only its last card. The deal and its dealer, each
+    call, each card and each trick's winner (the latest :data:`MAX_EVENTS`), the last deal's
+    result, the game's end."""
     tr = words.tr
     colon = " :" if lang == "fr" else ":"
 
@@ -165,11 +165,6 @@ def _events(view: Mapping[str, Any], lang: str, result: Mapping[str, Any] | None
 
     deal = view["deal"]
     out: list[tuple[str, str]] = []
-    if result is not None:
-        out.append((f"r{result['n']}", f"{tr(lang, 'Result of deal')} {result['n']}{colon} "
-                    f"{tr(lang, result['outcome'])}, {tr(lang, 'Us')} "
-                    f"{i18n.signed(result['score']['NS'], lang)}, {tr(lang, 'Them')} "
-                    f"{i18n.signed(result['score']['EW'], lang)}."))
     out.append((f"{deal}d", f"{tr(lang, 'Deal')} {deal}, {tr(lang, 'dealer')} "
                             f"{who(view['dealer'])}."))
     for i, (seat, bid) in enumerate(view["auction"]):
@@ -181,9 +176,16 @@ def _events(view: Mapping[str, Any], lang: str, result: Mapping[str, Any] | None
                                    f"{by(trick['winner'])}."))
     t = len(view["tricks"])
     out += [(f"{deal}c{t}.{j}", plays(seat, card)) for j, (seat, card) in enumerate(view["trick"])]
+    out = out[-MAX_EVENTS:]
+    if result is not None:  # the last deal's: after its cards when it ends the game
+        said = (f"r{result['n']}", f"{tr(lang, 'Result of deal')} {result['n']}{colon} "
+                f"{tr(lang, result['outcome'])}, {tr(lang, 'Us')} "
+                f"{i18n.signed(result['score']['NS'], lang)}, {tr(lang, 'Them')} "
+                f"{i18n.signed(result['score']['EW'], lang)}.")
+        out.insert(len(out) if result["n"] == deal else 0, said)
     if view["over"]:
         out.append(("over", tr(lang, "The game is over.")))
-    return out[-MAX_EVENTS:]
+    return out
 
 
 def analysis_rows(cards: list[dict[str, Any]], seat: int
