@@ -733,3 +733,13 @@ def play_checking_events(client: TestClient, rng: random.Random) -> int:
             assert events[1][0] == f"{view['deal']}d", events
             assert events[1][1].startswith(f"Donne {view['deal']}, donneur "), events
     return starts
+
+
+def test_the_english_page_writes_generale_as_the_game_does() -> None:
+    # the engine's call is "generale"; the English page says "générale", like the counter
+    from rebelote.web.table.pages import environment
+    from rebelote.web.table.words import bid_words
+
+    assert bid_words("generale no-trump", "en") == "générale no-trump"
+    assert bid_words("generale no-trump", "fr") == "générale sans atout"
+    assert environment("en").globals["t"]("generale") == "générale"
