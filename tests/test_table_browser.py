@@ -262,6 +262,9 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
             page.wait_for_selector("#analysis")
             assert page.locator("#analysis tbody tr").count() == 32
             assert page.locator("#totals tbody tr").count() == 4
+            aligned = page.locator("#totals tbody td + td, #totals th + th").evaluate_all(
+                "els => els.map(e => getComputedStyle(e).textAlign)")
+            assert set(aligned) == {"right"}, aligned  # the numbers' columns, both
             no_overflow(page)
             fits = page.evaluate("() => { const t = document.querySelector('#analysis'); "
                                  "return [t.scrollWidth, t.parentElement.clientWidth]; }")
