@@ -335,6 +335,9 @@ def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
     friend_traffic = Traffic(friend, server)
     friend.goto(invite)
     accessible(friend)  # the join page
+    cut = friend.locator(".seg label span").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)")
+    assert not cut, f"cut on the join page: {cut}"  # each seat's whole word, on a phone
     friend.fill("input[name=name]", "Bo")
     friend.click("#join")
     friend.wait_for_selector(".tbl")
