@@ -509,6 +509,10 @@ def test_a_table_waiting_for_a_friend_shows_its_join_code_at_the_top(client: Tes
     waiting = html.split('id="waiting"')[1].split("</section>")[0]
     assert "La table attend un ami à la place Nord" in waiting
     assert f'id="waiting-code">{t["code"]}<' in waiting and 'href="#room-title"' in waiting
+    assert "Confier cette place à un robot" in waiting  # one seat kept: said in the singular
+    two = new_table(client, friends=["E", "W"])
+    html = client.get(f"/tables/{two['id']}/fragment", headers=auth(two["token"])).text
+    assert "Confier ces places aux robots" in html.split('id="waiting"')[1]
 
 
 def test_a_player_who_leaves_is_played_by_the_bot_until_back(client: TestClient) -> None:
