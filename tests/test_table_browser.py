@@ -208,6 +208,15 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
             if r.method == "POST" and r.url.endswith("/act") else None)
     page.goto(server + "/tables/new")
     accessible(page)
+    # each select shows its whole choice ("heuristique (rapide)" was cut on a phone), measured
+    # with the select's own font beside its width (padding and the arrow's 24 px apart)
+    cut = page.locator(".start-table select").evaluate_all("""els => els.filter(s => {
+        const st = getComputedStyle(s), c = document.createElement('canvas').getContext('2d');
+        c.font = st.font;
+        const text = c.measureText(s.options[s.selectedIndex].text).width;
+        return text + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + 24
+            > s.clientWidth; }).map(s => s.options[s.selectedIndex].text)""")
+    assert not cut, f"selects that cut their choice: {cut}"
     start(page, server, game)
     assert page.locator("#announce").count() == 1
     no_overflow(page)
