@@ -747,3 +747,29 @@ def test_the_english_page_writes_generale_as_the_game_does() -> None:
     assert bid_words("generale no-trump", "en") == "générale no-trump"
     assert bid_words("generale no-trump", "fr") == "générale sans atout"
     assert environment("en").globals["t"]("generale") == "générale"
+
+
+def test_a_player_may_announce_nothing_before_the_first_card(client: TestClient) -> None:
+    """The first card announces the best declaration; the page offers to announce nothing
+    instead, as the engine allows (``no-declaration``), and then the cards only."""
+    rng = random.Random(4)
+    for _ in range(40):  # tables until South holds a declaration at its first card
+        t = new_table(client, pace=0, bots="random")
+        tid, token = t["id"], t["token"]
+        view = t
+        while view["phase"] == "auction" and not view["over"]:
+            action = "pass" if "pass" in view["legal"] else choose(view, rng)
+            view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                               json={"action": action}).json()
+        if view["deal"] == 1 and "no-declaration" in view["legal"]:
+            break
+    else:
+        pytest.fail("South never held a declaration")
+    html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+    assert 'value="no-declaration"' in html and "Ne rien annoncer" in html
+    r = client.post(f"/tables/{tid}/act", data={"action": "no-declaration",
+                                                "version": str(view["version"])},
+                    headers={"HX-Request": "true", **auth(token)})
+    assert r.status_code == 200 and 'value="no-declaration"' not in r.text
+    after = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert after["turn"] == "S" and "no-declaration" not in after["legal"] and after["legal"]
