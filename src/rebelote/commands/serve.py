@@ -1,4 +1,5 @@
-"""``rebelote serve``: the point counter web app (FastAPI, served by uvicorn).
+"""``rebelote serve``: the web app, the point counter and the play table (FastAPI, served by
+uvicorn).
 
 Games are kept in an SQLite file in the user's data directory unless ``--db`` names another
 SQLAlchemy URL (PostgreSQL: ``postgresql+psycopg://user@host/db``). Migrations are applied
@@ -32,7 +33,8 @@ def register(app: typer.Typer) -> None:
                  "counter.example.org,*.example.org; * for any). Default: the loopback "
                  "names when listening on loopback, any name otherwise.")] = None,
     ) -> None:
-        """Serve the point counter: open http://HOST:PORT/ in a browser."""
+        """Serve the point counter and the play table: open http://HOST:PORT/ in a browser.
+        Several workers need PostgreSQL (--db postgresql+psycopg://...)."""
         import uvicorn
         from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
@@ -67,7 +69,8 @@ def register(app: typer.Typer) -> None:
         # the handlers found at start: these make that a plain exit with status 0.
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, _exit_cleanly)
-        typer.echo(f"rebelote counter on http://{host}:{port}/ (games in {_shown(url)})",
+        typer.echo(f"rebelote (counter and play table) on http://{host}:{port}/ "
+                   f"(games and tables in {_shown(url)})",
                    err=True)
         uvicorn.run(
             "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
