@@ -98,3 +98,15 @@ def test_capot_and_generale_cards_name_the_contract() -> None:
         text = " ".join(i18n.line_text(line, "fr", deal, ("Nous", "Eux"))
                         for line in score_deal(deal, rules).lines)
         assert value in text and ("générale" if contract == "generale" else "capot") in text
+
+
+def test_a_made_belote_contract_names_each_team_with_its_mark() -> None:
+    # the result card's columns are the teams' (NS | EW): when EW took, the sentence must not
+    # read as if the first mark were the first column's
+    rules = Rules.preset("official", "belote")
+    deal = DealSummary.from_json({"game": "belote", "taker": "EW", "trump": "hearts",
+                                  "points": {"EW": 96}}, rules)
+    lines = [i18n.line_text(line, lang, deal, ("Les Bleus", "Les Rouges"))
+             for lang in ("fr", "en") for line in score_deal(deal, rules).lines]
+    assert "Réussi : chaque équipe marque son total (Les Rouges 96, Les Bleus 66)." in lines, lines
+    assert "Made: each team marks its total (Les Rouges 96, Les Bleus 66)." in lines, lines

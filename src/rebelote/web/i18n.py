@@ -74,7 +74,8 @@ LINES: Final[Mapping[LineKey, str]] = {
 HELD_OVER_TO_TEAM: Final = _("The litige reserve of %(reserve)s goes to %(team)s.")
 CONTRACT_RESULTS: Final = (_("failed"), _("made"))
 MARKS: Final[Mapping[MarkCase, str]] = {
-    MarkCase.MADE: _("Made: each team marks its total (%(taker_mark)s and %(defense_mark)s)."),
+    MarkCase.MADE: _("Made: each team marks its total (%(taker)s %(taker_mark)s, %(defense)s "
+                     "%(defense_mark)s)."),
     MarkCase.FAILED: _("%(taker)s dedans: %(defense)s marks %(total)s + declarations %(decl)s "
                        "+ its belote %(belote)s = %(defense_mark)s; %(taker)s keeps its "
                        "belote."),
