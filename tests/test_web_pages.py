@@ -231,6 +231,19 @@ def test_result_card_lines_are_on_the_page(client: TestClient) -> None:
     assert "Litige" in r.text and "mis en réserve" in r.text
 
 
+def test_result_card_sentences_name_the_default_teams_as_teams(client: TestClient) -> None:
+    # "Nous" and "Eux" are pronouns: the sentences say "notre équipe" and "l’équipe adverse"
+    # ("Nous marque", "Contrat 80 de Eux" before); names a table gave are said as they are
+    gid = start(client)
+    r = client.post(f"/games/{gid}/deals", data=FORM_DEALS[1], headers=HX)
+    assert "Annonces : l’équipe adverse a montré la plus forte" in r.text, r.text
+    assert "Eux a montré" not in r.text
+    assert "Litige : notre équipe marque son total ; les 91 points de l’équipe adverse" in r.text
+    named = start(client, team_NS="Anne et Luc", team_EW="Les Martin")
+    r = client.post(f"/games/{named}/deals", data=FORM_DEALS[1], headers=HX)
+    assert "Annonces : Les Martin a montré la plus forte" in r.text, r.text
+
+
 # -- forms: translation only -----------------------------------------------------------------
 @pytest.mark.parametrize("deal", [
     {"taker": "NS", "trump": "hearts", "points": {"NS": 98, "EW": 64}, "belote": "NS"},

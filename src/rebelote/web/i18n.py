@@ -19,6 +19,7 @@ from rebelote.catalogs import gettext as gettext
 from rebelote.catalogs import number as number
 from rebelote.catalogs import signed as signed
 from rebelote.catalogs import translations as translations
+from rebelote.match import DEFAULT_TEAMS
 from rebelote.scoring import DealSummary, LineKey, MarkCase, ResultLine
 
 LANGS: Final = ("fr", "en")
@@ -138,6 +139,29 @@ def _template(line: ResultLine, args: Mapping[str, object]) -> str:
     if case == MarkCase.FAILED and "fall" in args:
         return FAILED_MULTIPLIED if args.get("multiplier", 1) != 1 else FAILED_WITH_CONTRACT
     return MARKS[case]
+
+
+#: The teams as the result card's sentences name them when they keep their default names: "Nous"
+#: and "Eux" are pronouns, which sentences written in the third person do not fit ("Nous
+#: marque", "Eux a montré").
+SAID_TEAMS: Final = (_("our team"), _("the other team"))
+
+
+def said_teams(teams: tuple[str, str], lang: str) -> tuple[str, str]:
+    """The names the result card's sentences give the teams: their own names, or for the
+    default "Nous" and "Eux", "notre équipe" and "l’équipe adverse" (in ``lang``).
+
+    >>> said_teams(("Nous", "Eux"), "fr"), said_teams(("Anne", "Paul"), "fr")
+    (('notre équipe', 'l’équipe adverse'), ('Anne', 'Paul'))
+    """
+    if tuple(teams) == DEFAULT_TEAMS:
+        return gettext(lang, SAID_TEAMS[0]), gettext(lang, SAID_TEAMS[1])
+    return teams
+
+
+def sentence(text: str) -> str:
+    """A line of text starting with a capital ("L’équipe adverse dedans : ...")."""
+    return text[:1].upper() + text[1:]
 
 
 def line_text(line: ResultLine, lang: str, deal: DealSummary, teams: tuple[str, str]) -> str:

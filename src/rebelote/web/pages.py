@@ -152,6 +152,7 @@ def sheet_rows(view: GameView, lang: str) -> list[dict[str, Any]]:
     """The sheet's rows: each deal's outcome, marks, running totals and result card."""
     rows = []
     dealers = view.dealers
+    said = i18n.said_teams(view.match.teams, lang)  # "notre équipe", not "Nous marque"
     for n, (deal, score, running) in enumerate(
         zip(view.match.deals, view.result.deals, view.result.running, strict=True), start=1
     ):
@@ -168,7 +169,7 @@ def sheet_rows(view: GameView, lang: str) -> list[dict[str, Any]]:
             "running": running,
             "held_over": score.held_over,
             "lines": [
-                {"text": i18n.line_text(line, lang, deal, view.match.teams),
+                {"text": i18n.sentence(i18n.line_text(line, lang, deal, said)),
                  "ns": line.ns, "ew": line.ew, "key": line.key}
                 for line in score.lines
             ],

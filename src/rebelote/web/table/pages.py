@@ -205,11 +205,6 @@ def analysis_rows(cards: list[dict[str, Any]], seat: int
     return rows, totals
 
 
-def _sentence(text: str) -> str:
-    """A result-card line starting with a capital ("L’équipe adverse dedans : ...")."""
-    return text[:1].upper() + text[1:]
-
-
 def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
                   ) -> dict[str, Any]:
     """Everything the table's fragment shows, from the seat's view (and, for a finished deal,
@@ -235,7 +230,7 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
         result = {
             "n": n,
             "outcome": score.outcome,
-            "lines": [{"text": _sentence(i18n.line_text(line, lang, summary, said)),
+            "lines": [{"text": i18n.sentence(i18n.line_text(line, lang, summary, said)),
                        "us": line.ns if mine == 0 else line.ew,
                        "them": line.ew if mine == 0 else line.ns}
                       for line in score.lines],
