@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -156,10 +155,6 @@ class PgTables:
         if row is None:
             raise TableNotFoundError(table_id)
         return int(row[0]), str(row[1])
-
-    async def get(self, table_id: str) -> StoredTable:
-        version, data = await self.get_text(table_id)
-        return StoredTable(table_id, version, json.loads(data))
 
     async def id_of_code(self, code: str) -> str:
         """The id of the table whose join code is ``code``."""

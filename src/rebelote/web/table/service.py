@@ -33,7 +33,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
 
@@ -58,7 +58,6 @@ from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token
 from rebelote.table.view import turn_seat
 from rebelote.web.calls import StoreCalls
 
-T = TypeVar("T")
 log = logging.getLogger("rebelote.table")
 
 CACHE_SIZE: Final = 512
@@ -245,10 +244,10 @@ class TableService:
     def _loaded(self, table_id: str, version: int, data: str) -> Loaded:
         """The table at ``version`` from its stored JSON ``data``: from the cache if it holds
         that version, else parsed, replaying only the actions after the version it holds."""
+        table = self._cached(table_id, version)
+        if table is not None:
+            return Loaded(table_id, version, table, table.code)
         hit = self._cache.get(table_id)
-        if hit is not None and hit[0] == version:
-            self._cache.move_to_end(table_id)
-            return Loaded(table_id, version, hit[1], hit[1].code)
         before = hit[1] if hit is not None and hit[0] < version else None
         table = Table.from_json(json.loads(data), known=before)
         self._put_cache(table_id, version, table)
@@ -479,10 +478,7 @@ class TableService:
                 seat = self.seat_of(loaded, token)
                 if expected is not None and expected != loaded.version:
                     raise TableConflictError(table_id, expected)
-                table = self._acted(loaded.table, seat, action)
-                version = await self.db.put(table_id, loaded.version, table.to_json(),
-                                            over=table.is_over,
-                                            moves=self._moves(loaded.table, table))
+                saved = await self.save(loaded, self._acted(loaded.table, seat, action))
             except (SeatForbiddenError, IllegalActionError, TableConflictError) as e:
                 # on the version held in memory the table may have moved on since: the answer
                 # is the stored table's; a write that lost the race to another is played
@@ -492,9 +488,7 @@ class TableService:
                     raise
                 loaded = None
                 continue
-            self._put_cache(table_id, version, table)
-            self.changed(table_id, version)
-            return await self.after_write(Loaded(table_id, version, table, table.code)), seat
+            return await self.after_write(saved), seat
         raise TableConflictError(table_id, expected or 0)  # pragma: no cover  (raised above)
 
     def _acted(self, table: Table, seat: int, action: str) -> Table:
