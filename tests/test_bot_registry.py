@@ -80,3 +80,18 @@ def test_the_same_seed_gives_the_same_bot_choices() -> None:
 
     for spec in ("heuristic", "random"):
         assert run(spec) == run(spec)
+
+
+def test_levels_for_people_are_registry_specs_named_in_both_languages() -> None:
+    from rebelote.bots import DEFAULT_LEVEL, PLAYER_LEVELS, player_level
+
+    assert [lv.key for lv in PLAYER_LEVELS] == ["debutant", "club", "fort", "expert"]
+    for level in PLAYER_LEVELS:
+        make_bot(level.spec)  # each one a spec the registry makes
+        for lang in ("fr", "en"):
+            assert level.name(lang) and level.explain(lang).endswith(".")
+        assert player_level(level.name("fr")) is level
+    assert player_level("Débutant").name("fr") == "débutant"
+    assert player_level(DEFAULT_LEVEL).key == DEFAULT_LEVEL
+    with pytest.raises(ValueError, match="levels: debutant, club, fort, expert"):
+        player_level("maître")

@@ -20,8 +20,9 @@ ValueError: bot 'random' has no levels (write just 'random')
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from rebelote.bots.base import Bot
 from rebelote.bots.heuristic import HeuristicBot
@@ -123,16 +124,94 @@ register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
 register_bot("pimc", PimcBot, levels=tuple(LEVELS))
 
+
+# -- levels for people ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlayerLevel:
+    """A level the play table offers a person: a stable ``key`` (ASCII, stored with a table),
+    the registry ``spec`` that plays it, and its name and one-line explanation in each page
+    language (``names["fr"]``, ``about["en"]``). The spec behind a key may change as the bots
+    get stronger; the key does not."""
+
+    key: str
+    spec: str
+    names: Mapping[str, str]
+    about: Mapping[str, str]
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang, self.names["en"])
+
+    def explain(self, lang: str) -> str:
+        return self.about.get(lang, self.about["en"])
+
+
+#: The levels offered to people, weakest first (their measured strength: README, "Levels").
+PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
+    PlayerLevel(
+        "debutant", "heuristic",
+        {"fr": "débutant", "en": "beginner"},
+        {"fr": "Joue d'après des règles simples de club, sans calculer ; répond aussitôt.",
+         "en": "Plays by simple club rules without calculating; answers at once."}),
+    PlayerLevel(
+        "club", "pimc:fast",
+        {"fr": "club", "en": "club"},
+        {"fr": "Imagine 8 donnes possibles à chaque carte et joue la meilleure en moyenne.",
+         "en": "Imagines 8 possible deals at each card and plays the best on average."}),
+    PlayerLevel(
+        "fort", "pimc",
+        {"fr": "fort", "en": "strong"},
+        {"fr": "Calcule autant de donnes qu'un quart de seconde le permet, à chaque carte.",
+         "en": "Calculates as many deals as a quarter of a second allows, at each card."}),
+    PlayerLevel(
+        "expert", "pimc:strong",
+        {"fr": "expert", "en": "expert"},
+        {"fr": "Calcule 48 donnes par carte : le plus fort, et le plus lent à répondre.",
+         "en": "Calculates 48 deals a card: the strongest, and the slowest to answer."}),
+)
+
+#: The level a new table's bots play at: the strongest that answers a person in 300 ms at the
+#: median and 1 s at worst with four tables playing at once (README, "Levels").
+DEFAULT_LEVEL: Final = "fort"
+
+
+def player_levels() -> tuple[PlayerLevel, ...]:
+    """The levels offered to people, weakest first."""
+    return PLAYER_LEVELS
+
+
+def player_level(key: object) -> PlayerLevel:
+    """The level of ``key`` (case and spaces ignored, ``débutant`` read as ``debutant``);
+    :class:`ValueError` naming the levels otherwise.
+
+    >>> player_level("Débutant").spec
+    'heuristic'
+    >>> player_level("master")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown level 'master' (levels: debutant, club, fort, expert)
+    """
+    text = key.strip().lower().replace("é", "e") if isinstance(key, str) else ""
+    for level in PLAYER_LEVELS:
+        if level.key == text:
+            return level
+    raise ValueError(f"unknown level {key!r} (levels: "
+                     f"{', '.join(lv.key for lv in PLAYER_LEVELS)})")
+
 __all__ = [
+    "DEFAULT_LEVEL",
+    "PLAYER_LEVELS",
     "Bot",
     "BotSpec",
     "HeuristicBot",
     "PimcBot",
+    "PlayerLevel",
     "RandomBot",
     "bot_levels",
     "known_bots",
     "known_specs",
     "make_bot",
     "parse_bot_spec",
+    "player_level",
+    "player_levels",
     "register_bot",
 ]

@@ -1,0 +1,308 @@
+"""The decision judge: the exact double-dummy cost of each card a bot chooses.
+
+In a bench the true deal is known, so at every card with a choice the compiled solver gives
+each legal card's value in the **true** deal (its team's final card points under perfect play
+by all four, :func:`rebelote.solver.solve`). A card's **cost** is the best card's value minus
+the chosen card's: 0 for a card as good as the best, in card points; the **mark cost** is the
+same through the deal's scoring (the contract's threshold, coinche, capot, declarations and
+belote of the true deal, :class:`rebelote.bots.pimc.Marker`), in marks. Far less noisy than a
+head-to-head match: the luck of the cards and of the other seats' play is out of it.
+
+Two ways to choose the positions:
+
+- **paired** (default): a driver bot (``--driver``, the heuristic) plays the four seats and
+  makes every call; at each of its cards with a choice, every judged bot is asked what it would
+  play there (from that seat's observation only, its own ``rng``), and the driver's card is
+  played. All the judged bots answer the same positions, so their difference is paired
+  decision by decision.
+- **self-play** (``--selfplay``): each judged bot plays the four seats itself (auction
+  included) and its own cards are judged: the positions it reaches.
+
+Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). A bot is a
+registry spec (``pimc:fast``) or a level for people (``fort``, :data:`rebelote.bots.PLAYER_LEVELS`).
+Means come with 95% intervals computed over deals (a deal's decisions are not independent:
+the ratio estimator, Student's t), phases are the tricks 1-2, 3-5 and 6-8, and the side is the
+taker's team or the defence.
+
+    nice -n 19 .venv/bin/python bench/judge.py --bots heuristic,pimc:fast,club --deals 40 \\
+        --seed 1 [--driver heuristic] [--selfplay] [--game coinche --rules official] \\
+        [--out judge.jsonl] [--json]
+    .venv/bin/python bench/judge.py --summary judge.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rebelote.actions import Declare, Play
+from rebelote.arena import t975
+from rebelote.bots import Bot, make_bot, player_level
+from rebelote.bots.pimc import Marker, tricks_won
+from rebelote.deal import PLAY, DealState
+from rebelote.rules import Rules
+from rebelote.solver import position_of_state, solve
+
+PHASES = ("tricks 1-2", "tricks 3-5", "tricks 6-8")
+
+
+def phase_of(state: DealState) -> str:
+    done = len(state.tricks)
+    return PHASES[0] if done < 2 else PHASES[1] if done < 5 else PHASES[2]
+
+
+def spec_of(text: str) -> str:
+    """A registry spec, or the spec of a level for people (``fort`` → ``pimc``)."""
+    try:
+        return player_level(text).spec
+    except ValueError:
+        return text
+
+
+def true_costs(state: DealState) -> tuple[dict[int, int], dict[int, int]]:
+    """Each legal card's cost in card points and in marks in the true deal ``state``."""
+    rules = state.rules
+    values = solve(position_of_state(state), rules)
+    obs = state.observation(state.player)
+    mover = state.player & 1
+    won = tricks_won(state.tricks, state.leader)[mover] > 0
+    marker = Marker(state, state.taker, obs.contract, obs.multiplier)
+    marks = {c: marker.mark(mover, v, won, mover) for c, v in values.items()}
+    best_v, best_m = max(values.values()), max(marks.values())
+    return ({c: best_v - v for c, v in values.items()},
+            {c: best_m - m for c, m in marks.items()})
+
+
+def choose_card(bot: Bot, state: DealState, rng: random.Random) -> tuple[int, float]:
+    """The card ``bot`` plays at ``state`` (after a declaration choice, if it makes one) and
+    the seconds it took."""
+    t0 = time.perf_counter()
+    action = bot.act(state.observation(state.player), rng)
+    if isinstance(action, Declare):
+        after = state.apply(action)
+        action = bot.act(after.observation(after.player), rng)
+    dt = time.perf_counter() - t0
+    if not isinstance(action, Play):
+        raise ValueError(f"{bot.name}: a card was due, not {action}")
+    return action.card, dt
+
+
+def has_choice(state: DealState) -> bool:
+    return state.phase == PLAY and state.playable.bit_count() > 1
+
+
+@dataclass
+class Decision:
+    bot: str
+    phase: str
+    side: str  # "taker" or "defence"
+    cost: int
+    mark_cost: int
+    ms: float
+
+
+def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver: str | None
+               ) -> list[Decision]:
+    """One deal: paired under ``driver``, or (``driver`` None) each bot in self-play."""
+    deck_rng = random.Random(f"arena:{seed}:deal:{index}")
+    start = DealState.new(rules, index % 4, rng=deck_rng)
+    out: list[Decision] = []
+    drivers = [driver] if driver is not None else list(bots)
+    for d in drivers:
+        judged = list(bots) if driver is not None else [d]
+        seat_bots = [make_bot(spec_of(d)) for _ in range(4)]
+        seat_rngs = [random.Random(f"judge:{seed}:{index}:{d}:{s}") for s in range(4)]
+        judges = {b: make_bot(spec_of(b)) for b in judged}
+        judge_rngs = {b: random.Random(f"judge:{seed}:{index}:{b}:asked") for b in judged}
+        state = start
+        while not state.is_terminal:
+            seat = state.player
+            if has_choice(state) and not any(isinstance(a, Declare)
+                                             for a in state.legal_actions()):
+                costs, mark_costs = true_costs(state)
+                phase = phase_of(state)
+                side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
+                played: int | None = None
+                for b in judged:
+                    if driver is None:
+                        card, dt = choose_card(seat_bots[seat], state, seat_rngs[seat])
+                        played = card
+                    else:
+                        card, dt = choose_card(judges[b], state, judge_rngs[b])
+                    out.append(Decision(b, phase, side, costs[card], mark_costs[card],
+                                        dt * 1000))
+                if played is None:
+                    played, _ = choose_card(seat_bots[seat], state, seat_rngs[seat])
+                state = state.apply(Play(played))
+                continue
+            action = seat_bots[seat].act(state.observation(seat), seat_rngs[seat])
+            state = state.apply(action)
+    return out
+
+
+# -- summary ---------------------------------------------------------------------------------
+def ratio_ci(sums: Sequence[float], counts: Sequence[int]) -> tuple[float, float, float]:
+    """The pooled mean ``sum(sums) / sum(counts)`` over clusters (deals) and its 95% interval
+    (the ratio estimator's variance across clusters, Student's t)."""
+    pairs = [(s, n) for s, n in zip(sums, counts, strict=True) if n]
+    k = len(pairs)
+    total_n = sum(n for _, n in pairs)
+    if not total_n:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(s for s, _ in pairs) / total_n
+    if k < 2:
+        return (mean, -math.inf, math.inf)
+    nbar = total_n / k
+    var = sum((s - mean * n) ** 2 for s, n in pairs) / (k * (k - 1)) / nbar ** 2
+    half = t975(k - 1) * math.sqrt(var)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass
+class Cell:
+    sums: dict[int, float] = field(default_factory=dict)
+    marks: dict[int, float] = field(default_factory=dict)
+    counts: dict[int, int] = field(default_factory=dict)
+
+    def add(self, deal: int, cost: float, mark: float) -> None:
+        self.sums[deal] = self.sums.get(deal, 0.0) + cost
+        self.marks[deal] = self.marks.get(deal, 0.0) + mark
+        self.counts[deal] = self.counts.get(deal, 0) + 1
+
+    def ci(self, deals: Iterable[int], marks: bool = False) -> tuple[float, float, float]:
+        ds = list(deals)
+        src = self.marks if marks else self.sums
+        return ratio_ci([src.get(d, 0.0) for d in ds], [self.counts.get(d, 0) for d in ds])
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts.values())
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per bot: decisions, mean cost (card points and marks) with intervals, by phase and side;
+    and (paired runs) each bot's difference from the first bot, decision by decision."""
+    bots: list[str] = []
+    for r in rows:
+        if r["bot"] not in bots:
+            bots.append(r["bot"])
+    deals = sorted({int(r["deal"]) for r in rows})
+    cells: dict[tuple[str, str], Cell] = {}
+    ms: dict[str, list[float]] = {b: [] for b in bots}
+    for r in rows:
+        for key in ("all", r["phase"], r["side"]):
+            cells.setdefault((r["bot"], key), Cell()).add(int(r["deal"]), r["cost"],
+                                                         r["mark_cost"])
+        ms[r["bot"]].append(float(r["ms"]))
+    out: dict[str, Any] = {"deals": len(deals), "bots": {}}
+    for b in bots:
+        entry: dict[str, Any] = {}
+        for key in ("all", *PHASES, "taker", "defence"):
+            cell = cells.get((b, key))
+            if cell is None:
+                continue
+            entry[key] = {"decisions": cell.n,
+                          "cost": [round(x, 3) for x in cell.ci(deals)],
+                          "mark_cost": [round(x, 3) for x in cell.ci(deals, marks=True)]}
+        times = sorted(ms[b])
+        entry["ms"] = {"median": round(times[len(times) // 2], 2),
+                       "mean": round(sum(times) / len(times), 2),
+                       "max": round(times[-1], 1)}
+        out["bots"][b] = entry
+    paired = rows and rows[0].get("driver") is not None
+    if paired and len(bots) > 1:
+        base = bots[0]
+        a_all = cells[(base, "all")]
+        out["versus_first"] = {}
+        for b in bots[1:]:
+            c = cells[(b, "all")]
+            diff = [c.sums.get(d, 0.0) - a_all.sums.get(d, 0.0) for d in deals]
+            dm = [c.marks.get(d, 0.0) - a_all.marks.get(d, 0.0) for d in deals]
+            n = [c.counts.get(d, 0) for d in deals]
+            out["versus_first"][b] = {
+                "cost": [round(x, 3) for x in ratio_ci(diff, n)],
+                "mark_cost": [round(x, 3) for x in ratio_ci(dm, n)],
+                "ratio": round(c.ci(deals)[0] / a_all.ci(deals)[0], 3)
+                if a_all.ci(deals)[0] else None}
+    return out
+
+
+def report(summary: dict[str, Any], head: dict[str, Any]) -> str:
+    def f(ci: list[float]) -> str:
+        return f"{ci[0]:6.2f} [{ci[1]:6.2f}, {ci[2]:6.2f}]"
+
+    lines = [f"# decision judge: {head.get('mode')} ({head.get('driver') or 'self-play'}), "
+             f"{head.get('game')} {head.get('rules')}, seed {head.get('seed')}, "
+             f"{summary['deals']} deals; cost per card with a choice: double-dummy card points "
+             f"(marks), mean [95% interval]"]
+    for b, e in summary["bots"].items():
+        a = e["all"]
+        lines.append(f"{b:<16} {a['decisions']:>6} cards  cost {f(a['cost'])}  marks "
+                     f"{f(a['mark_cost'])}  ms median {e['ms']['median']} mean {e['ms']['mean']}"
+                     f" max {e['ms']['max']}")
+        for key in (*PHASES, "taker", "defence"):
+            if key in e:
+                c = e[key]
+                lines.append(f"    {key:<12} {c['decisions']:>6}  cost {f(c['cost'])}  marks "
+                             f"{f(c['mark_cost'])}")
+    for b, v in summary.get("versus_first", {}).items():
+        first = next(iter(summary["bots"]))
+        lines.append(f"{b} - {first}: cost {f(v['cost'])}  marks {f(v['mark_cost'])}  "
+                     f"ratio {v['ratio']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", default="heuristic,pimc:fast")
+    parser.add_argument("--driver", default="heuristic")
+    parser.add_argument("--selfplay", action="store_true")
+    parser.add_argument("--game", default="coinche")
+    parser.add_argument("--rules", default="official")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out")
+    parser.add_argument("--summary")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.summary:
+        with open(args.summary) as fh:
+            rows = [json.loads(x) for x in fh if x.strip()]
+        head = rows[0] if rows else {}
+    else:
+        rules = Rules.preset(args.rules, args.game)
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        driver = None if args.selfplay else args.driver
+        head = {"mode": "self-play" if driver is None else "paired", "driver": driver,
+                "game": args.game, "rules": args.rules, "seed": args.seed}
+        rows = []
+        sink = open(args.out, "a") if args.out else None  # noqa: SIM115
+        t0 = time.perf_counter()
+        for i in range(args.start, args.start + args.deals):
+            for d in judge_deal(rules, args.seed, i, bots, driver):
+                row = {**head, "deal": i, **d.__dict__}
+                rows.append(row)
+                if sink:
+                    sink.write(json.dumps(row) + "\n")
+            if sink:
+                sink.flush()
+            print(f"deal {i} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+        if sink:
+            sink.close()
+    if not rows:
+        print("no decisions")
+        return
+    summary = summarize(rows)
+    print(json.dumps(summary, indent=1) if args.json else report(summary, head))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""bench/judge.py, the decision judge: each chosen card's exact double-dummy cost."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from rebelote.actions import Play
+from rebelote.bots import make_bot
+from rebelote.deal import DealState
+from rebelote.observation import Observation
+from rebelote.rules import Rules
+from rebelote.solver import position_of_state, solve
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("judge", BENCH / "judge.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["judge"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+judge = _load()
+RULES = Rules.preset("official", "coinche")
+#: The true deal of the test, read by the cheating bots below (only a test can cheat).
+TRUE: dict[str, DealState] = {}
+
+
+class _Cheat:
+    """Plays the true deal's best (``worst=False``) or worst card: the judge's extremes."""
+
+    def __init__(self, worst: bool) -> None:
+        self.name = "worst" if worst else "oracle"
+        self.worst = worst
+
+    def act(self, obs: Observation, rng: random.Random) -> Play:
+        values = solve(position_of_state(TRUE["state"]), RULES)
+        pick = min if self.worst else max
+        card = pick(sorted(values), key=lambda c: values[c])
+        return Play(card)
+
+
+def test_the_best_card_costs_nothing_and_the_worst_its_gap() -> None:
+    rules = RULES
+    # drive one deal by the heuristic and judge both cheats at each card
+    state = DealState.new(rules, 0, rng=random.Random("arena:1:deal:0"))
+    driver = make_bot("heuristic")
+    rng = random.Random(0)
+    seen = 0
+    while not state.is_terminal:
+        if judge.has_choice(state) and all(isinstance(a, Play) for a in state.legal_actions()):
+            TRUE["state"] = state
+            costs, marks = judge.true_costs(state)
+            assert min(costs.values()) == 0 and min(marks.values()) == 0
+            best, _ = judge.choose_card(_Cheat(False), state, rng)
+            worst, _ = judge.choose_card(_Cheat(True), state, rng)
+            assert costs[best] == 0
+            values = solve(position_of_state(state), rules)
+            assert costs[worst] == max(values.values()) - min(values.values())
+            seen += 1
+        state = state.apply(driver.act(state.observation(state.player), rng))
+    assert seen >= 8
+
+
+def test_a_paired_run_summarizes_by_phase_and_side() -> None:
+    rows = []
+    for d in judge.judge_deal(RULES, 1, 0, ["heuristic", "pimc:2"], "heuristic"):
+        rows.append({"driver": "heuristic", "deal": 0, **d.__dict__})
+    s = judge.summarize(rows)
+    assert set(s["bots"]) == {"heuristic", "pimc:2"}
+    h = s["bots"]["heuristic"]
+    assert h["all"]["decisions"] == s["bots"]["pimc:2"]["all"]["decisions"] > 8
+    assert sum(h[p]["decisions"] for p in judge.PHASES if p in h) == h["all"]["decisions"]
+    assert h["all"]["cost"][0] >= 0
+    assert "pimc:2" in s["versus_first"]
+
+
+def test_the_ratio_interval() -> None:
+    mean, low, high = judge.ratio_ci([2.0, 4.0, 6.0], [1, 2, 3])
+    assert mean == 2.0 and low == high == 2.0
+    mean, low, high = judge.ratio_ci([1.0, 5.0], [1, 1])
+    assert mean == 3.0 and low < 3.0 < high
