@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import doctest
+import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +102,22 @@ def test_version() -> None:
 def test_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_help_names_contree_and_wraps_its_sentences_without_bool_placeholders() -> None:
+    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
+    root = subprocess.run([sys.executable, "-m", "rebelote.cli", "--help"], env=env,
+                          capture_output=True, text=True, check=True).stdout
+    assert "Contrée" in root, root
+    for command in ("arena", "deal", "score", "serve", "play", "solve"):
+        out = subprocess.run([sys.executable, "-m", "rebelote.cli", command, "--help"],
+                             env=env, capture_output=True, text=True, check=True).stdout
+        assert "<bool>" not in out, out
+        # the description's paragraph is wrapped to the width, not at the docstring's breaks:
+        # each line of it but its last is full (the next word would not fit on it)
+        para = out.split("\n\n")[1].splitlines()
+        assert all(len(line) + 1 + len(nxt.split()[0]) > 78
+                   for line, nxt in itertools.pairwise(para)), para
+    arena = subprocess.run([sys.executable, "-m", "rebelote.cli", "arena", "--help"], env=env,
+                           capture_output=True, text=True, check=True).stdout
+    assert "95% interval, games won" in " ".join(arena.split()), arena

@@ -509,7 +509,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
     ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 82}},
      {'must_outscore': True}, 'failed', (0, 250), [
          ('contract',
-          'Contract 90 (90) by NS: 82 < 90 and 82 > 80: failed.'),
+          'Contract 90 by NS: 82 < 90 and 82 > 80: failed.'),
          ('mark',
           'Failed: EW marks (160 + contract 90 + all declarations 0 + its belote 0); NS keeps '
           'its belote.'),
@@ -517,7 +517,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
     ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 80, 'points': {'NS': 82}},
      {'must_outscore': True}, 'made', (160, 80), [
          ('contract',
-          'Contract 80 (80) by NS: 82 ≥ 80 and 82 > 80: made.'),
+          'Contract 80 by NS: 82 ≥ 80 and 82 > 80: made.'),
          ('mark',
           'Made: NS marks its total 82 + the contract 80; EW marks its total 80.'),
          ('rounding',
@@ -526,7 +526,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
     ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 100}},
      {'counting': 'made'}, 'made', (100, 60), [
          ('contract',
-          'Contract 90 (90) by NS: 100 ≥ 90 and 100 > 62: made.'),
+          'Contract 90 by NS: 100 ≥ 90 and 100 > 62: made.'),
          ('mark',
           'Made, points faits: NS marks its total 100; EW marks its total 62.'),
          ('rounding',
@@ -536,7 +536,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
      'coinche': 'coinche', 'belote': 'NS'},
      {'coinche_form': 'contract'}, 'made', (380, 0), [
          ('contract',
-          'Contract 90 (90) by NS: 120 ≥ 90 and 120 > 62: made.'),
+          'Contract 90 by NS: 120 ≥ 90 and 120 > 62: made.'),
          ('mark',
           'Made, ×2: NS marks (base 160 + all declarations 0) + contract 90 × 2 + belote 20 × '
           '2; EW keeps only its belote.'),
@@ -545,7 +545,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
      'coinche': 'surcoinche', 'belote': 'NS'},
      {'coinche_form': 'base', 'belote_prenable': True}, 'failed', (0, 810), [
          ('contract',
-          'Contract 90 (90) by NS: 80 < 90 and 80 ≤ 102: failed.'),
+          'Contract 90 by NS: 80 < 90 and 80 ≤ 102: failed.'),
          ('mark',
           'Failed: EW marks (base 160 + all declarations 0) × 4 + contract 90 + all the belote '
           '20 × 4; NS marks nothing.'),
@@ -553,7 +553,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
     ({'game': 'coinche', 'trump': 'spades', 'taker': 'NS', 'contract': 90, 'points': {'NS': 100}},
      {'counting': 'bid'}, 'made', (90, 0), [
          ('contract',
-          'Contract 90 (90) by NS: 100 ≥ 90 and 100 > 62: made.'),
+          'Contract 90 by NS: 100 ≥ 90 and 100 > 62: made.'),
          ('mark',
           'Made, points annoncés: NS marks the contract 90; EW marks nothing.'),
      ]),
@@ -561,7 +561,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
      'coinche': 'coinche'},
      {'counting': 'bid'}, 'failed', (0, 500), [
          ('contract',
-          'Contract 90 (90) by NS: 60 < 90 and 60 ≤ 102: failed.'),
+          'Contract 90 by NS: 60 < 90 and 60 ≤ 102: failed.'),
          ('mark',
           'Failed, points annoncés: EW marks 160 × 2 + the contract 90 × 2.'),
      ]),
@@ -578,7 +578,7 @@ SENTENCES: list[tuple[dict[str, Any], dict[str, Any], str, tuple[int, int], Sent
      'belote': 'NS'},
      {'rounding_scope': 'points'}, 'made', (230, 60), [
          ('contract',
-          'Contract 100 (100) by NS: 127 ≥ 100 and 127 > 55: made.'),
+          'Contract 100 by NS: 127 ≥ 100 and 127 > 55: made.'),
          ('mark',
           'Made: NS marks its total 127 + the contract 100; EW marks its total 55.'),
      ]),

@@ -110,3 +110,19 @@ def test_a_made_belote_contract_names_each_team_with_its_mark() -> None:
              for lang in ("fr", "en") for line in score_deal(deal, rules).lines]
     assert "Réussi : chaque équipe marque son total (Les Rouges 96, Les Bleus 66)." in lines, lines
     assert "Made: each team marks its total (Les Rouges 96, Les Bleus 66)." in lines, lines
+
+
+def test_a_160_made_alone_is_a_capot_of_the_160_not_a_generale() -> None:
+    # partner bid 160 no-trump and took all eight tricks alone: the deal's générale flag is set
+    # (every trick by one player), but the contract was 160, not a générale
+    rules = Rules.preset("official", "coinche")
+    deal = DealSummary.from_json({"game": "coinche", "taker": "NS", "contract": 160,
+                                  "trump": "no-trump", "capot": "NS", "generale": True,
+                                  "points": {"EW": 0}, "declarations": {"NS": 200}}, rules)
+    assert deal.generale
+    for lang, words in (("fr", ("générale", "contrat 160 =")),
+                        ("en", ("générale", "contract 160 ="))):
+        text = " ".join(i18n.line_text(line, lang, deal, ("Nous", "Eux"))
+                        for line in score_deal(deal, rules).lines)
+        assert words[0] not in text, text
+        assert words[1] in text and "  " not in text, text

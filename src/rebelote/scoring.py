@@ -311,9 +311,11 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
         why = f"{judged[t]} {'≥' if reached else '<'} {value}"
         if rules.must_outscore:
             why += f" and {judged[t]} {'>' if ahead else '≤'} {judged[d]}"
-    contract_name = summary.contract if isinstance(summary.contract, str) else str(value)
+    # "Contract capot (250)": a word with its value; "Contract 90": the value alone
+    contract_name = f"{summary.contract} ({value})" if isinstance(summary.contract, str) \
+        else str(value)
     card.add(LineKey.CONTRACT, None, None,
-             f"Contract {contract_name} ({value}) by {taker}: {why}: "
+             f"Contract {contract_name} by {taker}: {why}: "
              f"{'made' if made else 'failed'}.", taker=taker, value=value, made=made)
 
     by_points = rules.rounding_scope == "points" and rules.rounding != "none"

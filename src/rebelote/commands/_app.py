@@ -21,10 +21,14 @@ from rebelote.jsonio import answer_legal, answer_score
 
 app = typer.Typer(
     name="rebelote",
-    help="Belote and Coinche: exact scoring, legal cards, deals, a point counter and a table.",
+    help="Belote, Coinche and Contrée: exact scoring, legal cards, deals, bots, a point counter "
+         "and a play table.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help (click's): each paragraph wrapped as one sentence to the terminal's width
+    # (Rich kept the docstrings' line breaks mid-sentence) and no "<bool>" after a flag
+    rich_markup_mode=None,
 )
 
 INPUT_HELP = "A file of JSON objects, one per line; '-' or nothing for standard input."
@@ -41,7 +45,8 @@ def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    """Belote and Coinche: exact scoring, legal cards, deals, a point counter and a table."""
+    """Belote, Coinche and Contrée: exact scoring, legal cards, deals, bots, a point counter
+    and a play table."""
 
 
 @app.command()

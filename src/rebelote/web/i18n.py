@@ -189,12 +189,15 @@ def line_text(line: ResultLine, lang: str, deal: DealSummary, teams: tuple[str, 
     values["contract_name"] = name if isinstance(raw, str) else ""
     belote = args.get("belote")
     values["plus_belote"] = f" + belote {belote}" if isinstance(belote, int) and belote else ""
-    if template == CAPOT_WITH_CONTRACT and deal.generale:
+    # the générale's sentence for a générale contract only: a 160 made by one player alone is
+    # a capot of a 160 (its mark counts the capot), not a "contract générale 160"
+    if template == CAPOT_WITH_CONTRACT and deal.generale and raw == "generale":
         template = GENERALE_WITH_CONTRACT
     try:
-        return gettext(lang, template) % values
+        text = gettext(lang, template) % values
     except (KeyError, TypeError, ValueError):
         return line.text
+    return text.replace("  ", " ")  # "contract %(contract_name)s %(contract)s" of a number
 
 
 # -- errors of the deal form, in the page's language -------------------------------------------
