@@ -8,9 +8,14 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
-from rebelote.web.errors import REFUSALS, install_error_handlers
+from rebelote.web.errors import (
+    REFUSALS,
+    DealNotFoundError,
+    ForbiddenError,
+    GameBusyError,
+    install_error_handlers,
+)
 from rebelote.web.security import UnsupportedMediaError
-from rebelote.web.service import DealNotFoundError, ForbiddenError, GameBusyError
 
 RAISED: dict[str, Exception] = {
     "input": InputError("points", "must be a number"),

@@ -20,7 +20,7 @@ from rebelote.rules import Rules
 from rebelote.scoring import DealSummary, score_deal
 from rebelote.web import i18n
 from rebelote.web.app import create_app
-from rebelote.web.forms import deal_from_form, form_from_deal
+from rebelote.web.counter.forms import deal_from_form, form_from_deal
 from web_fixtures import keyed_client, seed_game
 
 API = "/api/counter/games"

@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.web.app import create_app
+from rebelote.web.counter.service import MAX_DEALS
 from rebelote.web.security import KEYS_COOKIE, MAX_BODY, KeyRing
-from rebelote.web.service import MAX_DEALS
 from web_fixtures import free_port, live_server
 
 API = "/api/counter/games"

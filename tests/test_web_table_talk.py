@@ -277,7 +277,7 @@ def test_chances_are_off_by_default_and_shown_when_asked(client: TestClient) -> 
 
 
 def test_chances_follow_the_score() -> None:
-    from rebelote.web.chances import chances, deal_marks
+    from rebelote.web.counter.chances import chances, deal_marks
 
     for game in ("belote", "coinche"):
         pairs, cumulative = deal_marks(game)

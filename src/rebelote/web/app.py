@@ -27,13 +27,13 @@ from sqlalchemy.pool import StaticPool
 
 from rebelote import __version__
 from rebelote.store import GameStore, default_db_url, make_engine, migrate
-from rebelote.web.api import make_router
+from rebelote.web.counter.api import make_router
+from rebelote.web.counter.live import make_live
+from rebelote.web.counter.pages import make_pages
+from rebelote.web.counter.printables import make_printables
+from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import install_error_handlers
-from rebelote.web.live import make_live
-from rebelote.web.pages import make_pages
-from rebelote.web.printables import make_printables
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
-from rebelote.web.service import CounterService
 from rebelote.web.table import install_table
 
 STATIC = files("rebelote.web") / "static"

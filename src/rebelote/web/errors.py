@@ -22,9 +22,35 @@ from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.store.tables import StoreDownError
 from rebelote.web.security import BodyTooLargeError, UnsupportedMediaError, wants_html
-from rebelote.web.service import DealNotFoundError, ForbiddenError, GameBusyError
 
 log = logging.getLogger("rebelote.web")
+
+
+class ForbiddenError(PermissionError):
+    """The caller does not hold the game's secret."""
+
+    def __init__(self, game_id: str, secret: str | None) -> None:
+        self.game_id = game_id
+        reason = "this needs the game's secret" if not secret else "this is not the game's secret"
+        super().__init__(f"Authorization: {reason} (Authorization: Bearer <token>, as answered "
+                         "when the game was created)")
+
+
+class GameBusyError(RuntimeError):
+    """Other processes kept changing the game while this write was being made."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"id: game {game_id} is being changed by other writers at this very "
+                         "moment; nothing was changed, try again")
+
+
+class DealNotFoundError(LookupError):
+    """A deal number outside the game."""
+
+    def __init__(self, n: int, count: int) -> None:
+        self.n = n
+        super().__init__(f"n: there is no deal {n} (the game has {count})")
+
 
 STORE_DOWN = ("store: the games cannot be saved right now (the server's disk is full or "
               "read-only); nothing was changed, try again later")

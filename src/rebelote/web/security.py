@@ -33,6 +33,7 @@ import hashlib
 import hmac
 import json
 import math
+import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
@@ -490,6 +491,20 @@ async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
     await send({"type": "http.response.body", "body": body})
 
 
+_VERSION: Final = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$')
+
+
+def parse_if_match(value: str | None) -> int | None:
+    """The version named by an ``If-Match`` header (``3``, ``"3"``, ``W/"3"``; ``*`` is any)."""
+    if value is None or value.strip() in ("", "*"):
+        return None
+    found = _VERSION.match(value)
+    if not found:
+        raise InputError("If-Match", f"{value[:40]!r} is not a game version: a whole number "
+                                     "like \"3\"")
+    return int(found.group(1))
+
+
 __all__ = [
     "CSP",
     "KEYS_COOKIE",
@@ -507,6 +522,7 @@ __all__ = [
     "inline_script_hashes",
     "is_https",
     "new_secret",
+    "parse_if_match",
     "parse_json",
     "presented_secrets",
     "read_json",

@@ -25,10 +25,9 @@ from rebelote.errors import InputError
 from rebelote.rules import IllegalActionError
 from rebelote.store.tables import TableConflictError, TableNotFoundError
 from rebelote.table import verify_record
-from rebelote.web import schemas
-from rebelote.web.api import parse_if_match
+from rebelote.web import openapi
 from rebelote.web.errors import refusal_status
-from rebelote.web.security import KEYS_COOKIE, KeyRing, read_json
+from rebelote.web.security import KEYS_COOKIE, KeyRing, parse_if_match, read_json
 from rebelote.web.table.service import (
     Loaded,
     SeatForbiddenError,
@@ -100,11 +99,11 @@ _READ: Final = (403, 404, 422, 503)
 def _doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any], description: str,
          *errors: int, secret: bool = True) -> dict[str, Any]:
     """A route's ``openapi_extra``: its body, its answer and its errors."""
-    doc: dict[str, Any] = {"responses": schemas.answer_doc(status, answer, description,
+    doc: dict[str, Any] = {"responses": openapi.answer_doc(status, answer, description,
                                                            *errors)}
     if body is not None:
         doc["requestBody"] = {"required": True,
-                              "content": {schemas.JSON: {"schema": body}}}
+                              "content": {openapi.JSON: {"schema": body}}}
     if secret:
         doc["security"] = _SECURITY
     return doc

@@ -24,11 +24,12 @@ from rebelote.errors import InputError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import DEFAULT_TEAMS, Match
 from rebelote.rules import GAMES, Rules, RulesError, parse_rules
-from rebelote.web import schemas
-from rebelote.web.api import game_response
+from rebelote.web import openapi
+from rebelote.web.counter import schemas
+from rebelote.web.counter.api import game_response
+from rebelote.web.counter.service import MAX_DEALS, CounterService
 from rebelote.web.i18n import request_lang
 from rebelote.web.security import UnsupportedMediaError, parse_json, secret_for
-from rebelote.web.service import MAX_DEALS, CounterService
 from rebelote.web.share import qr_svg, rules_path
 
 Lang = Annotated[str | None, Query(
@@ -88,7 +89,7 @@ def make_printables(service: CounterService) -> APIRouter:
     call = service.call
     pdf_doc = {"responses": {"200": {"description": "A PDF", "content": {
         "application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
-        **schemas.error_doc(403, 404, 422)}}
+        **openapi.error_doc(403, 404, 422)}}
 
     @router.get("/api/counter/games/{game_id}/sheet.pdf", summary="The game's score sheet",
                 openapi_extra=pdf_doc)
@@ -143,7 +144,7 @@ def make_printables(service: CounterService) -> APIRouter:
                 summary="The game as the input of `rebelote score`",
                 openapi_extra={"responses": {"200": {"description": "The game input", "content": {
                     "application/json": {"schema": schemas.NEW_GAME}}},
-                    **schemas.error_doc(403, 404)}})
+                    **openapi.error_doc(403, 404)}})
     async def export_json(request: Request, game_id: str) -> Response:
         view = await call(service.get, game_id, secret_for(request, game_id))
         body = json.dumps(view.match.to_json(), ensure_ascii=False, indent=1)
@@ -152,7 +153,7 @@ def make_printables(service: CounterService) -> APIRouter:
     @router.get("/api/counter/games/{game_id}/export.csv", summary="The game as CSV",
                 openapi_extra={"responses": {"200": {"description": "CSV", "content": {
                     "text/csv": {"schema": {"type": "string"}}}},
-                    **schemas.error_doc(403, 404, 422)}})
+                    **openapi.error_doc(403, 404, 422)}})
     async def export_csv(request: Request, game_id: str, lang: Lang = None) -> Response:
         view = await call(service.get, game_id, secret_for(request, game_id))
         body = match_to_csv(view.match, lang=_lang(request, lang))
@@ -165,7 +166,7 @@ def make_printables(service: CounterService) -> APIRouter:
                      "requestBody": {"required": True, "content": {
                          "application/json": {"schema": schemas.NEW_GAME},
                          "text/csv": {"schema": {"type": "string"}}}},
-                     "responses": schemas.answer_doc(
+                     "responses": openapi.answer_doc(
                          201, schemas.GAME, "The new game, with its secret token",
                          413, 415, 422, 503)})
     async def import_game(request: Request) -> JSONResponse:

@@ -41,19 +41,14 @@ from rebelote.sheets.rule_words import option_label, option_value, rules_name
 from rebelote.sheets.words import outcome_word
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
-from rebelote.web.chances import chances
-from rebelote.web.forms import deal_from_form, form_from_deal
-from rebelote.web.printables import import_match
+from rebelote.web.counter.chances import chances
+from rebelote.web.counter.forms import deal_from_form, form_from_deal
+from rebelote.web.counter.printables import import_match
+from rebelote.web.counter.service import CounterService, GameView
+from rebelote.web.counter.stats import statistics
+from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
 from rebelote.web.security import KeyRing, is_https, secret_for
-from rebelote.web.service import (
-    CounterService,
-    DealNotFoundError,
-    ForbiddenError,
-    GameBusyError,
-    GameView,
-)
 from rebelote.web.share import rules_from_query
-from rebelote.web.stats import statistics
 
 GAME_COOKIE: Final = "rebelote_game"
 #: The browser's choice to see the chances of winning (``on``; off by default).

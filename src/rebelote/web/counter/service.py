@@ -26,6 +26,7 @@ from rebelote.rules import next_seat
 from rebelote.scoring import DealSummary
 from rebelote.store import GameConflictError, GameNotFoundError, GameRow, GameStore, GameSummary
 from rebelote.web.calls import StoreCalls
+from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
 from rebelote.web.security import new_secret, secret_hash, secret_matches
 
 T = TypeVar("T")
@@ -498,38 +499,9 @@ def _is_id(text: str) -> bool:
     return 0 < len(text) <= 32 and all(c in "0123456789abcdef" for c in text)
 
 
-class ForbiddenError(PermissionError):
-    """The caller does not hold the game's secret."""
-
-    def __init__(self, game_id: str, secret: str | None) -> None:
-        self.game_id = game_id
-        reason = "this needs the game's secret" if not secret else "this is not the game's secret"
-        super().__init__(f"Authorization: {reason} (Authorization: Bearer <token>, as answered "
-                         "when the game was created)")
-
-
-class GameBusyError(RuntimeError):
-    """Other processes kept changing the game while this write was being made."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"id: game {game_id} is being changed by other writers at this very "
-                         "moment; nothing was changed, try again")
-
-
-class DealNotFoundError(LookupError):
-    """A deal number outside the game."""
-
-    def __init__(self, n: int, count: int) -> None:
-        self.n = n
-        super().__init__(f"n: there is no deal {n} (the game has {count})")
-
-
 __all__ = [
     "MAX_DEALS",
     "CounterService",
-    "DealNotFoundError",
-    "ForbiddenError",
-    "GameBusyError",
     "GameConflictError",
     "GameNotFoundError",
     "GameView",

@@ -13,8 +13,6 @@ from rebelote.cards import SEATS, TEAMS
 from rebelote.match import DEFAULT_TEAMS
 from rebelote.rules import GAMES, PRESET_NAMES
 
-JSON: Final = "application/json"
-
 
 def _per_team(kind: dict[str, Any], example: dict[str, Any] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "object", "properties": {t: kind for t in TEAMS}}
@@ -29,13 +27,6 @@ _PLAYERS: Final = {"type": "object", "properties": {s: {"type": "string"} for s 
                    "example": {"N": "Anne", "S": "Bruno"}}
 _TEAM: Final = {"type": ["string", "null"], "enum": [*TEAMS, None]}
 
-ERROR: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {"error": {"type": "string",
-                             "description": "A sentence naming the field and the rule"}},
-    "required": ["error"],
-    "additionalProperties": False,
-}
 NEW_GAME: Final[dict[str, Any]] = {
     "type": "object",
     "properties": {
@@ -117,22 +108,4 @@ GAME_LIST: Final[dict[str, Any]] = {
 }
 
 
-def error_doc(*codes: int) -> dict[str, Any]:
-    """The ``responses`` entries of errors ``codes``, each ``{"error": ...}``."""
-    reasons = {400: "Host not allowed", 403: "Missing or wrong secret, or a cross-site request",
-               404: "No such game or deal", 409: "The game changed (If-Match) or is over",
-               413: "Body too large", 415: "Body not sent as application/json",
-               422: "Bad input, naming the field", 503: "The store cannot write"}
-    return {str(c): {"description": reasons.get(c, "Error"),
-                     "content": {JSON: {"schema": ERROR}}} for c in codes}
-
-
-def answer_doc(status: int, schema: dict[str, Any], description: str, *errors: int
-               ) -> dict[str, Any]:
-    """A route's ``responses``: the answer ``schema`` with ``status``, plus ``errors``."""
-    return {str(status): {"description": description, "content": {JSON: {"schema": schema}}},
-            **error_doc(*errors)}
-
-
-__all__ = ["DEAL", "ERROR", "GAME", "GAME_LIST", "NEW_GAME", "SETTINGS", "answer_doc",
-           "error_doc"]
+__all__ = ["DEAL", "GAME", "GAME_LIST", "NEW_GAME", "SETTINGS"]

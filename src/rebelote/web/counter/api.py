@@ -13,18 +13,16 @@ an old version answers ``409`` and changes nothing. Bad input answers ``422``
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from rebelote.errors import InputError
-from rebelote.web import schemas
-from rebelote.web.security import presented_secrets, read_json, secret_for
-from rebelote.web.service import CounterService, GameView
-
-_VERSION: Final = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$')
+from rebelote.web import openapi
+from rebelote.web.counter import schemas
+from rebelote.web.counter.service import CounterService, GameView
+from rebelote.web.security import parse_if_match, presented_secrets, read_json, secret_for
 
 IfMatch = Annotated[str | None, Header(alias="If-Match", description="The version the client "
                                        "read; an older one answers 409")]
@@ -36,11 +34,11 @@ def _doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any], descr
          *errors: int, if_match: bool = False, explain: bool = False, secret: bool = True
          ) -> dict[str, Any]:
     """The ``openapi_extra`` of a route: its body, parameters read by hand, answers."""
-    doc: dict[str, Any] = {"responses": schemas.answer_doc(status, answer, description,
+    doc: dict[str, Any] = {"responses": openapi.answer_doc(status, answer, description,
                                                            *errors)}
     if body is not None:
         doc["requestBody"] = {"required": True,
-                              "content": {schemas.JSON: {"schema": body}}}
+                              "content": {openapi.JSON: {"schema": body}}}
     params = []
     if if_match:
         params.append({"name": "If-Match", "in": "header", "required": False,
@@ -64,17 +62,6 @@ def explain_of(request: Request) -> bool:
     """``?explain=true`` (or 1, yes, on)."""
     value = request.query_params.get("explain", "")
     return value.lower() in ("1", "true", "yes", "on")
-
-
-def parse_if_match(value: str | None) -> int | None:
-    """The version named by an ``If-Match`` header (``3``, ``"3"``, ``W/"3"``; ``*`` is any)."""
-    if value is None or value.strip() in ("", "*"):
-        return None
-    found = _VERSION.match(value)
-    if not found:
-        raise InputError("If-Match", f"{value[:40]!r} is not a game version: a whole number "
-                                     "like \"3\"")
-    return int(found.group(1))
 
 
 def game_response(view: GameView, status: int = 200, explain: bool = False,
@@ -101,7 +88,7 @@ def make_router(service: CounterService) -> APIRouter:
         return game_response(view, 201, token=token)
 
     @router.get("/games", summary="The games whose secrets the caller presents, latest first",
-                openapi_extra={"responses": schemas.answer_doc(
+                openapi_extra={"responses": openapi.answer_doc(
                     200, schemas.GAME_LIST, "The games", 422)})
     async def list_games(
         request: Request,
@@ -131,7 +118,7 @@ def make_router(service: CounterService) -> APIRouter:
         return game_response(view, explain=explain)
 
     @router.get("/views/{view_id}", summary="A game read through its view link (no secret)",
-                openapi_extra={"responses": schemas.answer_doc(
+                openapi_extra={"responses": openapi.answer_doc(
                     200, schemas.GAME, "The game, without its id", 404, 422)})
     async def get_view(view_id: str, explain: Explain = False) -> JSONResponse:
         view = await call(service.get_view, view_id)
@@ -161,7 +148,7 @@ def make_router(service: CounterService) -> APIRouter:
     @router.delete("/games/{game_id}", status_code=204, summary="Forget a saved game",
                    openapi_extra={"security": _SECURITY, "responses": {
                        "204": {"description": "Forgotten"},
-                       **schemas.error_doc(403, 404, 409, 422, 503)}})
+                       **openapi.error_doc(403, 404, 409, 422, 503)}})
     async def delete_game(request: Request, game_id: str, if_match: IfMatch = None
                           ) -> Response:
         version = parse_if_match(if_match)

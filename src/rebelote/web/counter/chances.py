@@ -38,7 +38,8 @@ CHUNK: Final = 12
 def deal_marks(game: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
     """The pairs (takers' mark, defense's mark) of ``game`` (belote or coinche; contrée is
     counted as coinche) and their cumulative counts."""
-    data = json.loads((files("rebelote.web") / "data" / "deal_marks.json").read_text("utf-8"))
+    marks = files("rebelote.web.counter") / "data" / "deal_marks.json"
+    data = json.loads(marks.read_text("utf-8"))
     table = data["coinche" if game not in ("belote", "coinche") else game]
     pairs = tuple((int(a), int(b)) for a, b, _ in table["marks"])
     cumulative = tuple(itertools.accumulate(int(n) for _, _, n in table["marks"]))

@@ -24,9 +24,10 @@ from fastapi.responses import Response, StreamingResponse
 
 from rebelote.store import GameNotFoundError
 from rebelote.web import i18n
-from rebelote.web.pages import game_context, render
+from rebelote.web.counter.pages import game_context, render
+from rebelote.web.counter.service import CounterService, GameView
+from rebelote.web.errors import ForbiddenError
 from rebelote.web.security import secret_for
-from rebelote.web.service import CounterService, ForbiddenError, GameView
 from rebelote.web.share import qr_svg
 
 POLL_SECONDS: Final = 10.0
