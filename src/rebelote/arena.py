@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from rebelote.bots import Bot, make_bot, parse_bot_spec
+from rebelote.bots import Bot, is_engine_spec, make_bot, parse_bot_spec
+from rebelote.bots.external import DEFAULT_TIMEOUT, close_bots, tell_deal_end
 from rebelote.deal import NO_DECLARATION, DealState
 from rebelote.game import Game
 from rebelote.rules import GAMES, Rules, RulesError
@@ -90,7 +91,8 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
 class ArenaConfig:
     """A match: bot specs ``a`` and ``b``, the game and rule set (``options`` change single
     rules), ``deals`` duplicate deals, ``games`` duplicate games to ``target`` (the rules'
-    own target when ``None``), all drawn from ``seed``."""
+    own target when ``None``), all drawn from ``seed``. ``engine_timeout``: the seconds an
+    outside bot (``engine:<command>``) may take for each answer."""
 
     a: str
     b: str
@@ -101,6 +103,7 @@ class ArenaConfig:
     seed: int = 0
     target: int | None = None
     options: Mapping[str, Any] | None = None
+    engine_timeout: float = DEFAULT_TIMEOUT
 
     def check(self) -> Rules:
         """The rule set, after checking every field; :class:`ValueError` naming the field."""
@@ -117,6 +120,10 @@ class ArenaConfig:
                 raise ValueError(f"{key}: must be a whole number, 0 or more, not {value!r}")
         if self.deals + self.games == 0:
             raise ValueError("deals: nothing to play (deals and games are both 0)")
+        if isinstance(self.engine_timeout, bool) or not isinstance(
+                self.engine_timeout, int | float) or not self.engine_timeout > 0:
+            raise ValueError(f"engine_timeout: a number of seconds above 0, not "
+                             f"{self.engine_timeout!r}")
         if self.target is not None and (isinstance(self.target, bool)
                                         or not isinstance(self.target, int) or self.target <= 0):
             raise ValueError(f"target: must be a positive whole number, not {self.target!r}")
@@ -232,6 +239,7 @@ def _play(state: DealState | Game, bots: Sequence[Bot], rngs: Sequence[random.Ra
           is_a: Sequence[bool], times: tuple[list[float], list[float]]) -> Any:
     """Play ``state`` (a deal or a game) to its end, timing each decision with a choice."""
     clock = time.perf_counter
+    tell = any(getattr(b, "end_deal", None) is not None for b in bots)
     while not state.is_terminal:
         seat = state.current_player
         obs = state.observation(seat)
@@ -240,13 +248,47 @@ def _play(state: DealState | Game, bots: Sequence[Bot], rngs: Sequence[random.Ra
         dt = clock() - t0
         if len(obs.legal) > 1 and not (len(obs.legal) == 2 and NO_DECLARATION in obs.legal):
             times[0 if is_a[seat] else 1].append(dt)
+        before = state
         state = state.apply(action)
+        if tell and isinstance(state, Game) and isinstance(before, Game) \
+                and len(state.finished) > len(before.finished):
+            tell_deal_end(bots, state.finished[-1])
+    if tell and isinstance(state, DealState):
+        tell_deal_end(bots, state)
     return state
+
+
+#: The outside bots of the match this process plays, by (role, spec, seat): one program a seat
+#: for the whole match (a worker of a pool keeps its own), closed when the match ends.
+_ENGINES: dict[tuple[str, str, int], Bot] = {}
+_ENGINES_OF: list[ArenaConfig | None] = [None]
+
+
+def _seat_bot(config: ArenaConfig, role: str, seat: int) -> Bot:
+    spec = config.a if role == "a" else config.b
+    if not is_engine_spec(spec):
+        return make_bot(spec)
+    if _ENGINES_OF[0] != config:
+        close_engines()
+        _ENGINES_OF[0] = config
+    key = (role, spec, seat)
+    bot = _ENGINES.get(key)
+    if bot is None:
+        bot = _ENGINES[key] = make_bot(spec, engine_timeout=config.engine_timeout)
+    return bot
+
+
+def close_engines() -> None:
+    """Stop the outside bots this process started for a match."""
+    bots = list(_ENGINES.values())
+    _ENGINES.clear()
+    _ENGINES_OF[0] = None
+    close_bots(bots)
 
 
 def _seat_bots(config: ArenaConfig, a_side: int) -> tuple[list[Bot], list[bool]]:
     """The four seats' bots: A on the seats of parity ``a_side`` (0 N-S, 1 E-W)."""
-    bots = [make_bot(config.a if s % 2 == a_side else config.b) for s in range(4)]
+    bots = [_seat_bot(config, "a" if s % 2 == a_side else "b", s) for s in range(4)]
     return bots, [s % 2 == a_side for s in range(4)]
 
 
@@ -336,12 +378,15 @@ def run_arena(config: ArenaConfig, workers: int = 1, scheduler: str | None = Non
     tasks = tasks_of(config)
     t0 = time.perf_counter()
     results: Iterable[_TaskResult]
-    if scheduler is not None:
-        results = _run_dask(tasks, scheduler, progress)
-    elif workers == 1:
-        results = _run_local(tasks, progress)
-    else:
-        results = _run_pool(tasks, workers, progress)
+    try:
+        if scheduler is not None:
+            results = _run_dask(tasks, scheduler, progress)
+        elif workers == 1:
+            results = _run_local(tasks, progress)
+        else:
+            results = _run_pool(tasks, workers, progress)
+    finally:
+        close_engines()
     merged = _TaskResult()
     for r in results:
         merged.deals.extend(r.deals)
@@ -375,12 +420,31 @@ def _run_pool(tasks: list[Task], workers: int, progress: Callable[[int, int], No
     from concurrent.futures import ProcessPoolExecutor  # here: `rebelote deal` starts faster
 
     out = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, r in enumerate(pool.map(run_task, tasks)):
-            out.append(r)
-            if progress:
-                progress(i + 1, len(tasks))
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start) as pool:
+        try:
+            for i, r in enumerate(pool.map(run_task, tasks)):
+                out.append(r)
+                if progress:
+                    progress(i + 1, len(tasks))
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)  # a broken bot: the rest not played
+            raise
     return out
+
+
+def _worker_start() -> None:
+    """A pool worker closes its outside bots when it exits (multiprocessing skips atexit)."""
+    from multiprocessing import util
+
+    util.Finalize(None, close_engines, exitpriority=10)
+
+
+def run_task_closing(task: Task) -> _TaskResult:
+    """:func:`run_task`, then its outside bots stopped (a Dask worker outlives the match)."""
+    try:
+        return run_task(task)
+    finally:
+        close_engines()
 
 
 def _run_dask(tasks: list[Task], scheduler: str, progress: Callable[[int, int], None] | None
@@ -396,7 +460,7 @@ def _run_dask(tasks: list[Task], scheduler: str, progress: Callable[[int, int], 
         raise ValueError(f"scheduler: cannot reach the Dask scheduler at {scheduler}: {e}"
                          ) from None
     try:
-        futures = client.map(run_task, tasks, pure=False)
+        futures = client.map(run_task_closing, tasks, pure=False)
         results: list[_TaskResult] = []
         for done, future in enumerate(futures, start=1):  # in order: progress is a lower bound
             results.append(future.result())

@@ -2,7 +2,10 @@
 
 A spec is a bot's name, then optionally ``:`` and a level (:func:`parse_bot_spec`, the one
 place specs are read). Every command that takes bots (``rebelote deal --bots``, ``rebelote
-arena --a --b``, the play table) goes through :func:`make_bot`.
+arena --a --b``, the play table) goes through :func:`make_bot`. ``engine:<command>`` (and
+``engine-events:<command>``) seats an outside program that speaks the line protocol
+(:mod:`rebelote.bots.external`); the command keeps its case and spaces. The play table never
+starts one (:func:`is_engine_spec` tells them apart).
 
 >>> known_bots()[:2]
 ['heuristic', 'pimc']
@@ -12,6 +15,8 @@ arena --a --b``, the play table) goes through :func:`make_bot`.
 Traceback (most recent call last):
 ...
 ValueError: unknown bot 'nobody' (known bots: heuristic, pimc, random)
+>>> str(parse_bot_spec("engine: python3 My Bot.py"))
+'engine:python3 My Bot.py'
 >>> make_bot("random:fast")
 Traceback (most recent call last):
 ...
@@ -25,6 +30,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from rebelote.bots.base import Bot
+from rebelote.bots.external import (
+    DEFAULT_TIMEOUT,
+    ENGINE_NAMES,
+    EngineBot,
+    EngineError,
+    check_command,
+)
 from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.pimc import LEVELS, PimcBot
 from rebelote.bots.random_bot import RandomBot
@@ -59,6 +71,13 @@ def parse_bot_spec(text: object) -> BotSpec:
     known bots and levels otherwise."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a bot is a name like 'heuristic' or 'pimc:fast', not {text!r}")
+    head, sep, command = text.strip().partition(":")
+    if head.strip().lower() in ENGINE_NAMES:
+        if not sep:
+            raise ValueError(f"bot {head.strip().lower()!r}: a command after ':' "
+                             "(engine:python3 mybot.py)")
+        check_command(command)
+        return BotSpec(head.strip().lower(), command.strip())
     name, sep, level = text.strip().lower().partition(":")
     name, level = name.strip(), level.strip()
     entry = _REGISTRY.get(name)
@@ -90,8 +109,9 @@ def known_bots() -> list[str]:
 
 
 def bot_levels(name: str) -> tuple[str, ...]:
-    """The named levels of a known bot (empty for a bot without levels)."""
-    return _REGISTRY[parse_bot_spec(name).name].levels
+    """The named levels of a known bot (empty for a bot without levels, and an outside one)."""
+    spec = parse_bot_spec(name)
+    return () if spec.name in ENGINE_NAMES else _REGISTRY[spec.name].levels
 
 
 def known_specs() -> list[str]:
@@ -103,10 +123,27 @@ def known_specs() -> list[str]:
     return out
 
 
-def make_bot(spec: str | BotSpec) -> Bot:
-    """A new bot from its spec; :class:`ValueError` naming the known bots or levels otherwise."""
+def is_engine_spec(spec: object) -> bool:
+    """Whether ``spec`` names an outside program (``engine:...``), which only the command line
+    and the library start, never a server.
+
+    >>> is_engine_spec("Engine:./bot"), is_engine_spec("pimc:fast")
+    (True, False)
+    """
+    if isinstance(spec, BotSpec):
+        return spec.name in ENGINE_NAMES
+    return isinstance(spec, str) and spec.strip().partition(":")[0].strip().lower() in ENGINE_NAMES
+
+
+def make_bot(spec: str | BotSpec, engine_timeout: float | None = None) -> Bot:
+    """A new bot from its spec; :class:`ValueError` naming the known bots or levels otherwise.
+    ``engine_timeout``: the seconds an outside bot may take for each answer (10 by default)."""
     if not isinstance(spec, BotSpec):
         spec = parse_bot_spec(spec)
+    if spec.name in ENGINE_NAMES:
+        assert spec.level is not None
+        timeout = DEFAULT_TIMEOUT if engine_timeout is None else engine_timeout
+        return EngineBot(spec.level, timeout=timeout, events=spec.name == ENGINE_NAMES[1])
     entry = _REGISTRY.get(spec.name)
     if entry is None:
         raise ValueError(f"unknown bot {spec.name!r} (known bots: {', '.join(known_bots())})")
@@ -202,11 +239,14 @@ __all__ = [
     "PLAYER_LEVELS",
     "Bot",
     "BotSpec",
+    "EngineBot",
+    "EngineError",
     "HeuristicBot",
     "PimcBot",
     "PlayerLevel",
     "RandomBot",
     "bot_levels",
+    "is_engine_spec",
     "known_bots",
     "known_specs",
     "make_bot",

@@ -17,6 +17,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from rebelote.bots.external import EngineError, close_bots, tell_deal_end
 from rebelote.cards import SEATS
 from rebelote.deal import OVER, PLAY, DealState
 from rebelote.errors import RulesError
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 #: The options of ``rebelote deal`` and their defaults (the Typer command declares the same;
 #: a test holds the two equal). ``None``: no default.
-DEAL_OPTIONS: Final[dict[str, str | int | None]] = {
+DEAL_OPTIONS: Final[dict[str, str | int | float | None]] = {
     "game": "coinche",
     "rules": None,
     "seed": 0,
@@ -37,20 +38,36 @@ DEAL_OPTIONS: Final[dict[str, str | int | None]] = {
     "bots": "random",
     "dealer": "N",
     "options": None,
+    "engine_timeout": 10.0,
 }
 _NUMBERS: Final = frozenset({"seed", "count"})
+#: Read by the command line framework only (a number of seconds, not plain digits).
+_TYPER_ONLY: Final = frozenset({"engine_timeout"})
 
 
-def parse_bots(text: str) -> list[Bot]:
-    """``random`` for every seat, or four names ``N,E,S,W``; :class:`ValueError` otherwise."""
-    from rebelote.bots import make_bot
+def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:
+    """``random`` for every seat, or four names ``N,E,S,W``; :class:`ValueError` otherwise.
+    One bot a seat: ``engine:<command>`` for every seat is four programs. A single spec is one
+    bot for every seat even when its command holds commas."""
+    from rebelote.bots import is_engine_spec, make_bot, parse_bot_spec
 
     names = [t.strip() for t in text.split(",")]
+    if len(names) > 1 and is_engine_spec(text) and not all(_is_spec(t, parse_bot_spec)
+                                                           for t in names):
+        names = [text.strip()]  # engine:COMMAND whose command holds commas
     if len(names) == 1:
         names *= 4
     if len(names) != 4:
         raise ValueError(f"--bots: one bot name or four (N,E,S,W), not {len(names)}")
-    return [make_bot(n) for n in names]
+    return [make_bot(n, engine_timeout=engine_timeout) for n in names]
+
+
+def _is_spec(text: str, parse: Any) -> bool:
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return True
 
 
 def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealState:
@@ -64,6 +81,7 @@ def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealStat
             return state.playout(rng)
         seat = state.player
         state = state.apply(bots[seat].act(observe(state, seat), rng))
+    tell_deal_end(bots, state)
     return state
 
 
@@ -82,10 +100,12 @@ def deal_records(rules: Rules, seed: int, count: int, bots: list[Bot], dealer: i
 
 def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, count: int = 1,
              bots: str = "random", dealer: str = "N", options: str | None = None,
+             engine_timeout: float = 10.0,
              out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Play ``count`` deals and write their records to ``out`` (standard output), one JSON line
     each; the exit status: 0, 2 after a message on ``err`` naming the bad option, or 1 when
-    the reader of ``out`` stops reading before the last record (a broken pipe)."""
+    the reader of ``out`` stops reading before the last record (a broken pipe) or an outside
+    bot broke the protocol (its message on ``err``)."""
     out = out or sys.stdout
     try:
         opts = json.loads(options) if options else None
@@ -94,7 +114,9 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
             chosen = chosen.replace(**opts) if opts else chosen
         else:
             chosen = Rules.from_options(rules, game, opts)
-        players = parse_bots(bots)
+        if not engine_timeout > 0:
+            raise ValueError(f"--engine-timeout: seconds above 0, not {engine_timeout!r}")
+        players = parse_bots(bots, engine_timeout)
         if dealer.strip().upper() not in SEATS:
             raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")
         if count < 0:
@@ -115,12 +137,18 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
             write(record_line(state) + "\n")
             first = (first + step) % 4
         out.flush()
+    except EngineError as e:
+        out.flush()
+        print(f"rebelote: {e}", file=err or sys.stderr, flush=True)
+        return 1
     except BrokenPipeError:
         # The reader stopped reading (``rebelote deal ... | head``): stop without a traceback,
         # standard output sent to /dev/null so that Python's last flush cannot fail again.
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        close_bots(players)
     return 0
 
 
@@ -135,7 +163,7 @@ def read_deal_options(args: list[str]) -> dict[str, Any] | None:
         if not arg.startswith("--"):
             return None
         name, eq, value = arg[2:].partition("=")
-        if name not in DEAL_OPTIONS:
+        if name not in DEAL_OPTIONS or name in _TYPER_ONLY:
             return None
         if not eq:
             if i + 1 >= len(args):

@@ -44,7 +44,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def arena(
         a: Annotated[str, typer.Option("--a", help="Bot A's spec "
-                                       f"({', '.join(known_specs())}).")] = "heuristic",
+                                       f"({', '.join(known_specs())}, or engine:COMMAND, "
+                                       "an outside program: docs/interfaces.md).")
+                     ] = "heuristic",
         b: Annotated[str, typer.Option("--b", help="Bot B's spec.")] = "random",
         game: Annotated[str, typer.Option(help="belote, coinche or contree.")] = "coinche",
         rules: Annotated[str, typer.Option(help="A rule set of the game: official, house "
@@ -62,6 +64,8 @@ def register(app: typer.Typer) -> None:
         = None,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON object (docs/bots.md).")]
         = False,
+        engine_timeout: Annotated[float, typer.Option(
+            help="Seconds an outside bot (engine:COMMAND) may take for each answer.")] = 10.0,
     ) -> None:
         """Match two bots on duplicate deals: the mean mark difference with its 95% interval,
         games won, decision times."""
@@ -70,7 +74,8 @@ def register(app: typer.Typer) -> None:
         try:
             opts = json.loads(options) if options else None
             config = ArenaConfig(a=a, b=b, game=game, rules=rules, deals=deals, games=games,
-                                 seed=seed, target=target, options=opts)
+                                 seed=seed, target=target, options=opts,
+                                 engine_timeout=engine_timeout)
             result = run_arena(config, workers=workers, scheduler=scheduler)
         except json.JSONDecodeError as e:
             typer.echo(f"rebelote: --options: not JSON: {e.msg}", err=True)

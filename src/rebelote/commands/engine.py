@@ -44,11 +44,15 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(help="The same seed gives the same records.")] = 0,
         count: Annotated[int, typer.Option(help="How many deals.")] = 1,
         bots: Annotated[str, typer.Option(help="A bot name for every seat, or four N,E,S,W "
-                                               f"(known: {', '.join(known_bots())}).")]
+                                               f"(known: {', '.join(known_bots())}, or "
+                                               "engine:COMMAND, an outside program).")]
         = "random",
         dealer: Annotated[str, typer.Option(help="The first dealer: N, E, S or W.")] = "N",
         options: Annotated[str | None, typer.Option(help="Rule options as a JSON object.")]
         = None,
+        engine_timeout: Annotated[float, typer.Option(
+            help="Seconds an outside bot (engine:COMMAND) may take for each answer.")] = 10.0,
     ) -> None:
         """Play deals with bots and write their records, one JSON line each."""
-        raise typer.Exit(run_deal(game, rules, seed, count, bots, dealer, options))
+        raise typer.Exit(run_deal(game, rules, seed, count, bots, dealer, options,
+                                  engine_timeout))

@@ -96,7 +96,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(play_table(remote, console, deals=deals))
         try:
             chosen = Rules.preset(rules, game)
-            names = [bot_spec(b, "--bots") for b in (bots or default_bot()).split(",")]
+            names = [bot_spec(b, "--bots", allow_engine=True)
+                     for b in (bots or default_bot()).split(",")]
             if len(names) == 1:
                 names *= 3
             if len(names) != 3:

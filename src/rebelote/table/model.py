@@ -32,7 +32,15 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final, Literal
 
-from rebelote.bots import Bot, bot_levels, known_bots, known_specs, make_bot, parse_bot_spec
+from rebelote.bots import (
+    Bot,
+    bot_levels,
+    is_engine_spec,
+    known_bots,
+    known_specs,
+    make_bot,
+    parse_bot_spec,
+)
 from rebelote.cards import SEATS, Team
 from rebelote.deal import DealState, parse_action
 from rebelote.errors import InputError
@@ -55,9 +63,11 @@ def default_bot() -> str:
     return next((b for b in PREFERRED_BOTS if b in known), known[0])
 
 
-def bot_spec(text: object, field: str = "bots") -> str:
+def bot_spec(text: object, field: str = "bots", allow_engine: bool = False) -> str:
     """The registry's spec of a bot (``heuristic``, ``pimc:fast``) in its written form; an
-    :class:`InputError` on ``field`` naming the specs the registry knows otherwise.
+    :class:`InputError` on ``field`` naming the specs the registry knows otherwise. An outside
+    program (``engine:...``) only with ``allow_engine`` (the terminal table): a server never
+    starts one.
 
     >>> bot_spec(" Random ")
     'random'
@@ -66,9 +76,15 @@ def bot_spec(text: object, field: str = "bots") -> str:
     ...
     rebelote.errors.InputError: bots: 'nobody' is not a bot (known: heuristic, ...)
     """
+    if is_engine_spec(text) and not allow_engine:
+        raise InputError(field, f"{text!r}: the play table seats the registry's bots only; an "
+                                "outside program (engine:...) is started by the command line "
+                                f"and the library, never by a server (known: "
+                                f"{', '.join(known_specs())})")
     try:
         spec = parse_bot_spec(text)
-        if spec.level is not None and spec.level not in bot_levels(spec.name):
+        if spec.level is not None and not is_engine_spec(spec) \
+                and spec.level not in bot_levels(spec.name):
             make_bot(spec)  # a level beyond the named ones (a budget...): the bot says
         return str(spec)
     except ValueError:

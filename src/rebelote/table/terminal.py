@@ -77,7 +77,8 @@ class LocalTable:
         t = self.table
         if t.turn >= 0 and t.turn != 2:
             name = t.seats[t.turn].bot
-            bot = self.bots.get(name) or self.bots.setdefault(name, make_bot(name))
+            key = f"{t.turn}:{name}"  # one bot per seat: an outside one is one process a seat
+            bot = self.bots.get(key) or self.bots.setdefault(key, make_bot(name))
             if self.pace:
                 time.sleep(self.pace)
             self.table = t.act(t.turn, t.bot_action(bot, self.bot_rng), self.entropy)
