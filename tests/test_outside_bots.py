@@ -190,7 +190,8 @@ FAULTS = {
     "too long": ("print('x' * 5000); sys.stdout.flush()", r"longer than 1000 bytes"),
     "crash": ("sys.exit(3)", r"exited with status 3 instead of answering"),
     "killed": ("os.kill(os.getpid(), 9)", r"crashed \(killed by SIGKILL\)"),
-    "two lines": ("print(m['legal'][0]); print(m['legal'][0]); sys.stdout.flush()",
+    "two lines": ("sys.stdout.write(m['legal'][0] + '\\n' + m['legal'][0] + '\\n'); "
+                  "sys.stdout.flush(); time.sleep(1)",
                   r"wrote '.+' when no answer was asked for"),
     "silence": ("time.sleep(60)", r"no answer within 0.5 s"),
     "half a line": ("sys.stdout.write('pa'); sys.stdout.flush(); time.sleep(60)",
