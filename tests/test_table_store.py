@@ -7,6 +7,7 @@ start."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -242,28 +243,49 @@ def test_prune_tables_deletes_the_tables_nobody_played_for_days(tmp_path: Path) 
 
 
 def test_the_moves_between_two_versions_take_one_to_the_other() -> None:
-    """``moves_after`` gives what a worker tells the others of a write that only made moves;
-    ``with_moves`` plays it on the version before: the table written, to the letter."""
+    """``moves_after`` gives what a worker tells the others of a write that only made moves
+    of the deal in play; ``with_moves`` plays it on the version before: the table written, to
+    the letter. A write that deals a new deal tells no moves: its seed never travels."""
     from rebelote.store.tables import table_text
 
     rng = random.Random(21)
     versions = _random_game(rng, "coinche", 300)
     assert len(versions[-1].deals) > 2
-    for _ in range(80):
+    told = crossed = 0
+    for _ in range(120):
         i = rng.randrange(len(versions))
         j = rng.randrange(i, min(len(versions), i + 30))
         before = Table.from_json(versions[i].to_json())
         moves = versions[j].moves_after(before)
-        assert moves is not None
+        if len(versions[j].deals) != len(before.deals):
+            assert moves is None  # a new deal was dealt: the others read the table
+            crossed += 1
+            continue
+        assert moves is not None and set(moves) == {"a"}
         after = before.with_moves(json.loads(json.dumps(moves)))
         assert after is not None
         assert table_text(after.to_json()) == table_text(versions[j].to_json())
+        told += 1
+    assert told > 20 and crossed > 5
     table = versions[10]
     seated = table.with_seat(1, Seat.bot_seat("heuristic"))
     assert seated.moves_after(table) is None  # a seat changed: not only moves
     assert versions[5].moves_after(versions[9]) is None  # backwards
-    assert table.with_moves({"a": ["not a move"], "d": []}) is None
-    assert table.with_moves({"a": "pass", "d": []}) is None
+    assert table.with_moves({"a": ["not a move"]}) is None
+    assert table.with_moves({"a": "pass"}) is None
     assert table.with_moves({"d": []}) is None
+
+
+def test_the_moves_told_to_other_workers_never_hold_a_seed() -> None:
+    """What a write tells every database role (PostgreSQL's NOTIFY payload is readable by any
+    role that may LISTEN) holds no seed or salt of any deal, the one dealt by that write
+    included (table-attack #9)."""
+    rng = random.Random(4)
+    versions = _random_game(rng, "coinche", 200)
+    secrets_seen = {x for v in versions for d in v.deals for x in (d.seed, d.salt)}
+    for before, after in itertools.pairwise(versions):
+        moves = after.moves_after(before)
+        text = json.dumps(moves)
+        assert not any(secret in text for secret in secrets_seen), text
     wrong = versions[12].moves_after(versions[10])
     assert wrong is not None and versions[11].with_moves(wrong) is None  # not from here

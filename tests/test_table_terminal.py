@@ -57,7 +57,7 @@ def test_join_a_room_by_its_code(tmp_path: Path) -> None:
         released = httpx.post(f"{base}/api/tables/{host['id']}/release",
                               headers={"Authorization": f"Bearer {host['token']}"})
         assert released.status_code == 200  # the host leaves: a bot plays South
-        done = run(["--join", host["code"], "--server", base, "--deals", "1"], "1\n" * 300,
-                   timeout=120)
+        link = f"{base}/t/{host['code']}?invite={host['invites']['N']}"  # N's own invitation
+        done = run(["--join", link, "--deals", "1"], "1\n" * 300, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "Deal 1:" in done.stdout and "Your hand:" in done.stdout, done.stdout

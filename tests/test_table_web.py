@@ -161,7 +161,8 @@ def test_a_room_two_friends_and_two_bots(client: TestClient) -> None:
     t = new_table(client, friends=["N"], name="Ana")
     tid, code = t["id"], t["code"]
     assert t["free_seats"][0] == "N"
-    r = client.post("/api/tables/join", json={"code": code.lower(), "name": "Bo"})
+    r = client.post("/api/tables/join", json={"code": code.lower(), "name": "Bo",
+                                              "invite": t["invites"]["N"]})
     assert r.status_code == 201, r.text
     friend = r.json()
     assert friend["seat"] == "N" and friend["seats"]["S"]["name"] == "Bo"
@@ -439,9 +440,19 @@ def test_pages_start_play_and_join(client: TestClient) -> None:
     other = TestClient(client.app)
     assert other.get(f"/tables/{tid}").status_code == 403
     assert other.get(f"/tables/{tid}/fragment").status_code == 403
-    join = other.get(f"/t/{code}")
+    assert code not in other.get(f"/tables/{tid}").text  # the id does not give the code
+    join = other.get(f"/t/{code}")  # the code alone: no kept seat, W from the next deal
     assert join.status_code == 200 and 'id="join"' in join.text
+    assert 'value="N"' not in join.text and 'value="W"' in join.text
     r = other.post(f"/t/{code}", data={"name": "Bo", "seat": "N"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{code}"  # refused
+    link = page.text.split('id="invite-link">')[1].split("<")[0]
+    assert "invite=" in link
+    join = other.get(link.replace("http://testserver", ""))
+    assert join.status_code == 200 and 'name="invite"' in join.text and 'value="N"' in join.text
+    invite = join.text.split('name="invite" value="')[1].split('"')[0]
+    r = other.post(f"/t/{code}", data={"name": "Bo", "seat": "N", "invite": invite},
+                   follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/tables/{tid}"
     assert other.get(f"/tables/{tid}").status_code == 200
     version = client.get(f"/api/tables/{tid}").json()["version"]

@@ -71,8 +71,9 @@ def register(app: typer.Typer) -> None:
                                                 "game).", min=0)] = 0,
         pace: Annotated[float, typer.Option(help="Seconds between two bots' moves.",
                                             min=0)] = 0.0,
-        join: Annotated[str | None, typer.Option(help="Join a room by its code instead "
-                                                      "(with --server).")] = None,
+        join: Annotated[str | None, typer.Option(
+            help="Join a room instead: its code (with --server; a bot's seat, yours from the "
+                 "next deal) or your invitation link (a seat kept for you).")] = None,
         server: Annotated[str, typer.Option(help="The server of the room to join.")]
         = "http://127.0.0.1:8000",
         name: Annotated[str | None, typer.Option(help="Your name in a room.")] = None,

@@ -48,9 +48,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("rebelote.store")
 
 #: The channel a write's ``NOTIFY`` is sent on; its payload is ``'<table id> <version>'``, then,
-#: for a write that only made moves, ``' <digest of the text written> <the moves as JSON>'``
-#: (:meth:`rebelote.table.Table.moves_after`): a worker that holds the version before plays
-#: them and checks the digest, instead of reading the table.
+#: for a write that only made moves of the deal in play, ``' <digest of the text written> <the
+#: moves as JSON>'`` (:meth:`rebelote.table.Table.moves_after`): a worker that holds the
+#: version before plays them and checks the digest, instead of reading the table. Any role of
+#: the database may ``LISTEN``, so the payload holds nothing hidden: a write that deals a new
+#: deal tells only its id and version (the seed stays in the table, which only the server's
+#: role may read), and the other workers read the table.
 CHANNEL: Final = "rebelote_tables"
 #: The longest payload sent (PostgreSQL takes 8000 bytes); longer moves are left out.
 MAX_PAYLOAD: Final = 7900

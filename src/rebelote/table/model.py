@@ -9,6 +9,12 @@ seed, committed to before the deal (:mod:`rebelote.table.shuffle`). A seat is pl
 human who left is played by the seat's bot until back (``away``). Bots never see the seed: they
 get the seat's observation only (:meth:`Table.bot_action`).
 
+**No hand changes owner mid-deal.** A newcomer who takes a seat a bot played, or a player left
+(:meth:`Table.sit`), holds it from the next deal (:attr:`Seat.from_deal`): until then the seat's
+bot plays on and the newcomer watches with no hand (:meth:`Table.holds`). The one exception is
+a seat kept for a friend (``open``), which nobody has played: its friend holds it at once, and
+only with the seat's own invitation secret (:attr:`Seat.invite`).
+
 >>> from rebelote.rules import Rules
 >>> seeds = iter([("a1", "b1"), ("a2", "b2"), ("a3", "b3")])
 >>> table = Table.new(Rules.preset("official", "coinche"), target=1000,
@@ -93,7 +99,15 @@ def bot_spec(text: object, field: str = "bots", allow_engine: bool = False) -> s
 
 
 class NotYourTurnError(IllegalActionError):
-    """An action by a seat whose turn it is not."""
+    """An action by a seat whose turn it is not (or whose hand is not yet its holder's)."""
+
+
+class SeatTakenError(RuntimeError):
+    """A newcomer asked for a seat a human holds already."""
+
+
+class InviteError(PermissionError):
+    """A seat kept for a friend asked for without its invitation secret."""
 
 
 def token_hash(token: str) -> str:
@@ -108,21 +122,31 @@ class Seat:
     handed to its bot).
 
     ``away``: a human who left or ran out of time; the seat's bot plays until the human is
-    back. A human seat's bot is the one that takes over."""
+    back. A human seat's bot is the one that takes over. ``from_deal``: the first deal whose
+    hand is the human's (the seat's bot plays the deals before: :meth:`Table.holds`).
+    ``invite``: an open seat's invitation secret, the only way to take it (kept with the
+    table's seeds: it never leaves the server but to the table's host)."""
 
     kind: SeatKind = "bot"
     bot: str = "random"
     name: str = ""
     token_hash: str | None = None
     away: bool = False
+    from_deal: int = 0
+    invite: str = ""
 
     @staticmethod
     def bot_seat(bot: str) -> Seat:
         return Seat("bot", bot)
 
     @staticmethod
-    def human(token: str, bot: str, name: str = "") -> Seat:
-        return Seat("human", bot, name, token_hash(token))
+    def human(token: str, bot: str, name: str = "", from_deal: int = 0) -> Seat:
+        return Seat("human", bot, name, token_hash(token), from_deal=from_deal)
+
+    @staticmethod
+    def kept(bot: str, invite: str) -> Seat:
+        """A seat kept for a friend, taken with ``invite`` only."""
+        return Seat("open", bot, invite=invite)
 
     @property
     def by_bot(self) -> bool:
@@ -130,16 +154,25 @@ class Seat:
         return self.kind == "bot" or self.away
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bot": self.bot, "name": self.name,
-                "token_hash": self.token_hash, "away": self.away}
+        out: dict[str, Any] = {"kind": self.kind, "bot": self.bot, "name": self.name,
+                               "token_hash": self.token_hash, "away": self.away}
+        if self.from_deal:
+            out["from_deal"] = self.from_deal
+        if self.invite:
+            out["invite"] = self.invite
+        return out
 
     @staticmethod
     def from_json(obj: Mapping[str, Any]) -> Seat:
         kind = obj.get("kind")
         if kind not in ("human", "bot", "open"):
             raise InputError("seats.kind", f"{kind!r}: a seat is human, bot or open")
+        from_deal = obj.get("from_deal", 0)
+        if isinstance(from_deal, bool) or not isinstance(from_deal, int) or from_deal < 0:
+            raise InputError("seats.from_deal", f"{from_deal!r}: a deal number")
         return Seat(kind, str(obj.get("bot") or "random"), str(obj.get("name") or ""),
-                    obj.get("token_hash"), bool(obj.get("away")))
+                    obj.get("token_hash"), bool(obj.get("away")), from_deal,
+                    str(obj.get("invite") or ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +227,8 @@ class Table:
     """A play table. ``seats`` N E S W; ``deals`` every deal so far, the last one in play
     (or the last of a won game). ``pace``: milliseconds between two bots' moves as a page
     shows them; ``clock``: seconds a human has to act before the seat's bot plays (0: none);
-    ``code``: the short join code of a room."""
+    ``code``: the short join code of a room; ``host``: the hash of its creator's secret (who
+    may hand a seat back to its bot, and sees the invitations)."""
 
     rules: Rules
     target: int
@@ -204,6 +238,7 @@ class Table:
     pace: int = 0
     clock: int = 0
     code: str = ""
+    host: str = ""
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -271,7 +306,69 @@ class Table:
     @property
     def bot_to_play(self) -> bool:
         """The seat to act is played by its bot."""
-        return self.turn >= 0 and self.seats[self.turn].by_bot
+        return self.turn >= 0 and self.by_bot(self.turn)
+
+    # -- who holds each seat ------------------------------------------------------------------
+    def holds(self, seat: int) -> bool:
+        """The human at ``seat`` holds its hand in the deal in play (from its
+        :attr:`~Seat.from_deal` on): they see it and play it (unless away)."""
+        s = self.seats[seat]
+        return s.kind == "human" and self.deal_number >= s.from_deal
+
+    def by_bot(self, seat: int) -> bool:
+        """``seat``'s bot plays its turns in this deal: a bot seat, a human away, or a
+        newcomer's seat before the deal it holds."""
+        s = self.seats[seat]
+        return s.by_bot or (s.kind == "human" and not self.holds(seat))
+
+    def sit(self, seat: int, token: str, name: str = "", invite: str | None = None) -> Table:
+        """The table with a newcomer (secret ``token``) at ``seat``. A seat kept for a friend
+        is taken with its invitation secret only (:class:`InviteError`), and held at once; a
+        bot's seat (one a bot played, or a player left) is held from the next deal: its bot
+        plays this one and the newcomer sees no hand of it. :class:`SeatTakenError` if a
+        human holds ``seat``."""
+        old = self.seats[seat]
+        if old.kind == "human":
+            raise SeatTakenError(f"seat: {SEATS[seat]} is taken")
+        if old.kind == "open":
+            if not invite or not old.invite or not hmac.compare_digest(
+                    invite.encode("utf-8", "surrogatepass"), old.invite.encode()):
+                raise InviteError(f"invite: {SEATS[seat]} is kept for a friend: take it with "
+                                  "its own invitation link")
+            return self.with_seat(seat, Seat.human(token, old.bot, name, self.deal_number))
+        return self.with_seat(seat, Seat.human(token, old.bot, name, self.deal_number + 1))
+
+    def invited_seat(self, invite: str | None) -> int | None:
+        """The seat kept for a friend whose invitation secret is ``invite``."""
+        if not invite:
+            return None
+        wanted = invite.encode("utf-8", "surrogatepass")
+        found = None
+        for s, seat in enumerate(self.seats):
+            if seat.kind == "open" and seat.invite and hmac.compare_digest(
+                    seat.invite.encode(), wanted):
+                found = s
+        return found
+
+    def hand_back(self, seat: int) -> Table:
+        """The table with ``seat`` played by its bot (its secret stops working): a player who
+        leaves, or the host handing a seat back."""
+        return self.with_seat(seat, Seat.bot_seat(self.seats[seat].bot))
+
+    def is_host(self, seat: int) -> bool:
+        """``seat`` is held by the table's creator."""
+        h = self.seats[seat].token_hash
+        return bool(self.host) and h is not None and hmac.compare_digest(h, self.host)
+
+    def play(self, seat: int, action: str, entropy: Entropy = new_seed_and_salt) -> Table:
+        """``action`` by the human at ``seat`` (:meth:`act`), who must hold the seat's hand:
+        a newcomer before their first deal is refused (:class:`NotYourTurnError`)."""
+        s = self.seats[seat]
+        if s.kind != "human" or not self.holds(seat):
+            raise NotYourTurnError(
+                f"{SEATS[seat]} {action}: this seat is yours from deal {s.from_deal}; its bot "
+                f"plays deal {self.deal_number}")
+        return self.act(seat, action, entropy)
 
     # -- acting -------------------------------------------------------------------------------
     def act(self, seat: int, action: str, entropy: Entropy = new_seed_and_salt) -> Table:
@@ -329,7 +426,8 @@ class Table:
         wanted = token_hash(token)
         found = None
         for s, seat in enumerate(self.seats):
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+            if seat.kind == "human" and seat.token_hash is not None and \
+                    hmac.compare_digest(seat.token_hash, wanted):
                 found = s
         return found
 
@@ -349,29 +447,31 @@ class Table:
 
     # -- moves between two versions -------------------------------------------------------
     def moves_after(self, known: Table) -> dict[str, Any] | None:
-        """What takes ``known`` to this table when only moves were made since (the same seats,
-        rules and settings): ``{"a": [the actions added to known's deal in play], "d": [each
-        deal dealt since, as stored]}``; ``None`` otherwise. :meth:`with_moves` plays it."""
+        """What takes ``known`` to this table when only moves of its deal in play were made
+        since (the same seats, rules and settings, no deal dealt): ``{"a": [the actions added
+        to known's deal in play]}``; ``None`` otherwise. It holds nothing hidden (the cards
+        played and the calls are public; a new deal's seed is never in it), so it may travel
+        where any database role can read it (PostgreSQL's ``NOTIFY``). :meth:`with_moves`
+        plays it."""
         if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
-                known.code) != (self.rules, self.target, self.teams, self.seats, self.pace,
-                                self.clock, self.code):
+                known.code, known.host) != (self.rules, self.target, self.teams, self.seats,
+                                            self.pace, self.clock, self.code, self.host):
             return None
         moves = _moves_between(known.deals, self.deals)
-        if moves is None:
+        if moves is None or moves[1]:
             return None
-        return {"a": list(moves[0]), "d": [d.to_json() for d in moves[1]]}
+        return {"a": list(moves[0])}
 
     def with_moves(self, moves: Mapping[str, Any]) -> Table | None:
         """This table after ``moves`` (:meth:`moves_after`), every move through the engine;
-        ``None`` if they are not moves of this table."""
+        ``None`` if they are not moves of this table's deal in play."""
         try:
             actions = moves["a"]
-            dealt = [DealLog.from_json(d) for d in moves["d"]]
-        except (KeyError, TypeError, ValueError, InputError):
+        except (KeyError, TypeError):
             return None
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             return None
-        return _played_on(self, actions, dealt)
+        return _played_on(self, actions, ())
 
     # -- storage ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -383,7 +483,7 @@ class Table:
             "teams": {"NS": self.teams[0], "EW": self.teams[1]},
             "seats": [s.to_json() for s in self.seats],
             "deals": [d.to_json() for d in self.deals],
-            "pace": self.pace, "clock": self.clock, "code": self.code,
+            "pace": self.pace, "clock": self.clock, "code": self.code, "host": self.host,
         }
 
     @staticmethod
@@ -403,6 +503,7 @@ class Table:
             tuple(DealLog.from_json(d) for d in obj["deals"]),
             (str(teams.get("NS", DEFAULT_TEAMS[0])), str(teams.get("EW", DEFAULT_TEAMS[1]))),
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
+            str(obj.get("host") or ""),
         )
         if known is not None:
             replay = _replay_after(known, table)
@@ -452,5 +553,5 @@ def _replay_after(known: Table, table: Table) -> Replay | None:
     return played.replay if played is not None else None
 
 
-__all__ = ["DealLog", "NotYourTurnError", "Replay", "Seat", "Table", "bot_spec", "default_bot",
-           "token_hash"]
+__all__ = ["DealLog", "InviteError", "NotYourTurnError", "Replay", "Seat", "SeatTakenError",
+           "Table", "bot_spec", "default_bot", "token_hash"]

@@ -85,12 +85,38 @@ class LocalTable:
         return self.view()
 
 
+def join_target(text: str, server: str) -> tuple[str, str, str | None]:
+    """The server, join code and invitation secret of ``--join``'s ``text``: a room's code
+    (on ``server``), or an invitation link ``http://host/t/CODE?invite=SECRET`` (a seat kept
+    for a friend: its own link).
+
+    >>> join_target("K7XP3QAB", "http://127.0.0.1:8000")
+    ('http://127.0.0.1:8000', 'K7XP3QAB', None)
+    >>> join_target("https://club.example/t/K7XP3QAB?invite=s3cret", "http://127.0.0.1:8000")
+    ('https://club.example', 'K7XP3QAB', 's3cret')
+    """
+    from urllib.parse import parse_qs, urlsplit
+
+    if "/t/" not in text:
+        return server, text, None
+    link = urlsplit(text)
+    code = link.path.rsplit("/t/", 1)[1].strip("/")
+    invite = parse_qs(link.query).get("invite", [None])[0]
+    base = f"{link.scheme}://{link.netloc}" if link.scheme and link.netloc else server
+    return base, code, invite
+
+
 class RemoteTable:
-    """A seat in a room of a running server, joined by its code (the JSON API)."""
+    """A seat in a room of a running server, joined by its code or an invitation link (the
+    JSON API)."""
 
     def __init__(self, server: str, code: str, name: str | None = None) -> None:
+        server, code, invite = join_target(code, server)
         self.server = server.rstrip("/")
-        joined = self._call("POST", "/api/tables/join", {"code": code, "name": name})
+        body: dict[str, Any] = {"code": code, "name": name}
+        if invite:
+            body["invite"] = invite
+        joined = self._call("POST", "/api/tables/join", body)
         self.id = joined["id"]
         self.token = joined["token"]
         self.last = joined

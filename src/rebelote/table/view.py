@@ -91,7 +91,12 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
         seats[turn_seat(s, viewer)] = {
             "name": seat.name, "kind": seat.kind, "bot": seat.bot,
             "away": seat.away, "you": s == viewer,
+            # a newcomer's seat, played by its bot until the deal it is theirs from
+            "from_deal": seat.from_deal if seat.kind == "human" and not table.holds(s)
+            else None,
         }
+    # a newcomer sees no hand before the deal its seat is theirs from (issue 17, item 1)
+    holds = table.seats[viewer].kind != "human" or table.holds(viewer)
     running = replay.result.running
     sheet = []
     for n, (score, totals) in enumerate(zip(replay.result.deals, running, strict=True),
@@ -113,7 +118,8 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
         "phase": "over" if over else PHASE_NAMES[obs.phase],
         "turn": turn_seat(turn, viewer) if turn >= 0 else None,
         "bot_turn": table.bot_to_play,
-        "hand": sorted_hand(obs.hand, obs.trump),
+        "hand": sorted_hand(obs.hand, obs.trump) if holds else [],
+        "from_deal": max(table.seats[viewer].from_deal, 1),
         "turned": card_str(obs.turned) if obs.turned >= 0 else None,
         "auction": [[turn_seat(s, viewer), str(b)] for s, b in obs.auction],
         "trump": TRUMP_NAMES[obs.trump] if obs.trump >= 0 else None,
@@ -130,12 +136,17 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
         "points": _pair(obs.points, viewer),
         "scores": _pair(replay.result.totals, viewer),
         "held_over": replay.result.reserve,
-        "legal": [str(a) for a in obs.legal] if turn == viewer else [],
+        "legal": [str(a) for a in obs.legal]
+        if turn == viewer and holds else [],
         "sheet": sheet,
         "winner": turn_team(TEAMS.index(table.winner), viewer) if table.winner else None,
         "over": over,
         "last_result": None,
     }
+    if table.is_host(viewer):  # the invitation of each seat kept for a friend
+        view["invites"] = {turn_seat(s, viewer): seat.invite
+                           for s, seat in enumerate(table.seats)
+                           if seat.kind == "open" and seat.invite}
     if replay.finished:
         n = len(replay.finished)
         score = replay.result.deals[-1]

@@ -29,6 +29,7 @@ from rebelote.web import openapi
 from rebelote.web.errors import refusal_status
 from rebelote.web.security import KEYS_COOKIE, KeyRing, parse_if_match, read_json
 from rebelote.web.table.service import (
+    InviteError,
     Loaded,
     SeatForbiddenError,
     TableFullError,
@@ -61,9 +62,13 @@ _ACTION_SCHEMA: Final[dict[str, Any]] = {
     "type": "object", "properties": {"action": {"type": "string", "example": "90 hearts"}},
     "required": ["action"]}
 _JOIN_SCHEMA: Final[dict[str, Any]] = {
-    "type": "object", "properties": {"code": {"type": "string", "example": "K7XP3Q"},
-                                     "name": {"type": "string"},
-                                     "seat": {"type": "string", "enum": ["N", "E", "W"]}},
+    "type": "object", "properties": {
+        "code": {"type": "string", "example": "K7XP3QAB"},
+        "name": {"type": "string"},
+        "seat": {"type": "string", "enum": ["N", "E", "W"]},
+        "invite": {"type": "string", "description": "a seat kept for a friend: the secret of "
+                   "its invitation link (the seat is then yours at once); without it, a bot's "
+                   "seat is yours from the next deal"}},
     "required": ["code"]}
 
 
@@ -120,7 +125,7 @@ def bearer(conn: HTTPConnection, table_id: str) -> str | None:
 
 def refusal(exc: Exception) -> JSONResponse | None:
     """The answer to a refused request, or ``None`` for an error that is not a refusal."""
-    if isinstance(exc, SeatForbiddenError):
+    if isinstance(exc, SeatForbiddenError | InviteError):
         return JSONResponse({"error": str(exc)}, status_code=403)
     if isinstance(exc, TableNotFoundError):
         return JSONResponse({"error": f"id: there is no table {exc.args[0]!r}"}, 404)
@@ -133,8 +138,8 @@ def refusal(exc: Exception) -> JSONResponse | None:
 async def answer(make: Callable[[], Awaitable[Response]]) -> Response:
     try:
         return await make()
-    except (SeatForbiddenError, TableNotFoundError, TableFullError, TableConflictError,
-            IllegalActionError, InputError) as e:
+    except (SeatForbiddenError, InviteError, TableNotFoundError, TableFullError,
+            TableConflictError, IllegalActionError, InputError) as e:
         out = refusal(e)
         assert out is not None
         return out
@@ -183,7 +188,8 @@ def make_table_router(service: TableService) -> APIRouter:
                 raise InputError("code", "missing: the room's join code")
             seat_raw = body.get("seat")
             loaded, token, seat = await service.join(body["code"], body.get("name"),
-                                                     seat_raw if seat_raw else None)
+                                                     seat_raw if seat_raw else None,
+                                                     body.get("invite") or None)
             return seat_view(loaded, seat, 201, token=token)
         return await answer(make)
 
@@ -218,6 +224,15 @@ def make_table_router(service: TableService) -> APIRouter:
         async def make() -> Response:
             await service.release(table_id, bearer(request, table_id))
             return JSONResponse({"released": True})
+        return await answer(make)
+
+    @router.post("/{table_id}/seats/{seat}/bot", summary="Hand a seat back to its bot (the "
+                 "table's host only)", openapi_extra=_doc(None, 200, VIEW, "Your view",
+                                                          *_WRITE))
+    async def hand_back(table_id: str, seat: str, request: Request) -> Response:
+        async def make() -> Response:
+            loaded = await service.hand_back(table_id, bearer(request, table_id), seat)
+            return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
         return await answer(make)
 
     @router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends",

@@ -14,6 +14,7 @@ import io
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
 from typing import Any, Final
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -315,16 +316,18 @@ def make_table_pages(service: TableService) -> APIRouter:
             loaded, seat = await seat_or_none(request, table_id)
         except TableNotFoundError:
             return render(request, "table/missing.html", 404)
-        if seat is None:
-            return render(request, "table/join.html", 403, loaded=loaded,
-                          code=loaded.code, no_seat=True,
-                          free=service.free_seats(loaded.table))
+        if seat is None:  # the id is not a join code: a stranger learns nothing of the room
+            return render(request, "table/join.html", 403, loaded=loaded, code="",
+                          no_seat=True, free=[], invite=None)
         if loaded.table.bot_to_play and loaded.table.pace:
             service.start_driver(table_id)
         lang = i18n.request_lang(request)
         view = service.view(loaded, seat)
         invite = str(request.url_for("join_page", code=loaded.code))
-        return render(request, "table/page.html", invite=invite,
+        invites = {s: f"{invite}?{urlencode({'invite': secret})}"
+                   for s, secret in view.get("invites", {}).items()}
+        return render(request, "table/page.html", invite=invite, invites=invites,
+                      host=loaded.table.is_host(seat),
                       **table_context(loaded, seat, view, lang))
 
     @router.get("/tables/{table_id}/fragment", response_class=HTMLResponse)
@@ -394,6 +397,13 @@ def make_table_pages(service: TableService) -> APIRouter:
     async def fill(table_id: str, request: Request) -> Response:
         return await seat_step(table_id, request, service.fill)
 
+    @router.post("/tables/{table_id}/seats/{seat}/bot")
+    async def hand_back(table_id: str, seat: str, request: Request) -> Response:
+        """The host hands a seat back to its bot (a player who stalls the room)."""
+        with contextlib.suppress(SeatForbiddenError, TableNotFoundError, InputError):
+            await service.hand_back(table_id, bearer(request, table_id), seat)
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+
     @router.get("/tables/{table_id}/deals/{n}/analysis", response_class=HTMLResponse)
     async def analysis_page(table_id: str, n: int, request: Request) -> Response:
         try:
@@ -441,6 +451,10 @@ def make_table_pages(service: TableService) -> APIRouter:
         if seat is None:
             return Response(status_code=403)
         url = str(request.url_for("join_page", code=loaded.code))
+        kept = service.view(loaded, seat).get("invites", {})
+        wanted = request.query_params.get("seat")
+        if wanted in kept:  # a seat kept for a friend: its own invitation
+            url += "?" + urlencode({"invite": kept[wanted]})
         buffer = io.BytesIO()
         segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2,
                                          title="QR", xmldecl=False)
@@ -455,22 +469,29 @@ def make_table_pages(service: TableService) -> APIRouter:
             return render(request, "table/missing.html", 404)
         if loaded.table.seat_of(bearer(request, table_id)) is not None:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        invite = request.query_params.get("invite") or None
+        invited = loaded.table.invited_seat(invite)
+        free = [invited] if invited is not None else [
+            s for s in service.free_seats(loaded.table) if loaded.table.seats[s].kind == "bot"]
         return render(request, "table/join.html", loaded=loaded, code=loaded.code,
-                      free=service.free_seats(loaded.table), no_seat=False)
+                      free=free, no_seat=False,
+                      invite=invite if invited is not None else None)
 
     @router.post("/t/{code}")
     async def join(code: str, request: Request) -> Response:
         form = await request.form()
         wanted = str(form.get("seat") or "") or None
+        invite = str(form.get("invite") or "") or None
         try:
-            loaded, token, _ = await service.join(code, form.get("name") or None, wanted)
+            loaded, token, _ = await service.join(code, form.get("name") or None, wanted,
+                                                  invite)
         except TableNotFoundError:
             return render(request, "table/missing.html", 404)
         except Exception as e:
             out = refusal(e)
             if out is None:
                 raise
-            return RedirectResponse(f"/t/{code}", status_code=303)
+            return RedirectResponse(f"/t/{quote(code)}", status_code=303)
         response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
         seat_cookie(request, response, loaded.id, token)
         return response

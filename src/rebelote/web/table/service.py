@@ -55,6 +55,7 @@ from rebelote.store.tables import (
     text_digest,
 )
 from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token_hash
+from rebelote.table.model import InviteError, SeatTakenError
 from rebelote.table.view import turn_seat
 from rebelote.web.calls import StoreCalls
 
@@ -66,6 +67,9 @@ BOT_TIMEOUT: Final = 5.0
 MAX_PACE: Final = 5000
 MAX_CLOCK: Final = 600
 MAX_NAME: Final = 24
+#: The turn clock of a room (a table with seats kept for friends) when none is asked for:
+#: a friend who walks away does not hold the table for ever.
+ROOM_CLOCK: Final = 120
 #: Milliseconds between the moves a bot makes for a player who is away.
 AWAY_PACE: Final = 700
 #: Seconds after a player's last live page closed before the seat's bot plays for them.
@@ -173,11 +177,14 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     for s in range(4):
         if s == 2:
             seats.append(Seat.human(token, bots[0], _name(obj.get("name"), "name")))
+        elif SEATS[s] in friends:  # taken only with its own invitation
+            seats.append(Seat.kept(bots[s], secrets.token_urlsafe(16)))
         else:
-            seats.append(Seat("open" if SEATS[s] in friends else "bot", bots[s]))
+            seats.append(Seat.bot_seat(bots[s]))
     table = Table.new(rules, target, seats, dealer=3,
                       pace=_int(obj, "pace", 0, 0, MAX_PACE),
-                      clock=_int(obj, "clock", 0, 0, MAX_CLOCK))
+                      clock=_int(obj, "clock", ROOM_CLOCK if friends else 0, 0, MAX_CLOCK),
+                      host=token_hash(token))
     return table, token
 
 
@@ -435,7 +442,8 @@ class TableService:
 
     @staticmethod
     def free_seats(table: Table) -> list[int]:
-        """Seats a friend may take: the ones kept for friends first, then the bots'."""
+        """Seats a newcomer may take: the ones kept for friends first (each with its own
+        invitation), then the bots' (held from the next deal)."""
         return [s for kind in ("open", "bot") for s in (0, 1, 3)
                 if table.seats[s].kind == kind]
 
@@ -496,40 +504,73 @@ class TableService:
         player's next turn when the table plays at once (pace 0)."""
         if table.seats[seat].away:  # back at the table
             table = table.with_seat(seat, _back(table.seats[seat]))
-        table = table.act(seat, action)
+        table = table.play(seat, action)
         if table.pace == 0 and not any(s.away for s in table.seats):
             table = self.quick_moves(table, random.Random(self._rng.getrandbits(64)))
         return table
 
-    async def join(self, code_or_id: str, name: Any, wanted: str | None = None
-                   ) -> tuple[Loaded, str, int]:
-        """A friend takes a free seat: the one asked for (``N``, ``E``, ``W``) or the first
-        free one. :class:`TableFullError` when none is."""
-        try:
-            table_id = await self.db.id_of_code(code_or_id)
-        except TableNotFoundError:
-            table_id = code_or_id
+    async def join(self, code: str, name: Any, wanted: str | None = None,
+                   invite: str | None = None) -> tuple[Loaded, str, int]:
+        """A newcomer takes a seat of the room whose join code is ``code`` (never its id): a
+        seat kept for a friend with its ``invite`` (held at once), else the one asked for
+        (``N``, ``E``, ``W``) or the first bot's seat, held from the next deal
+        (:meth:`rebelote.table.Table.sit`). :class:`TableFullError` when none is free,
+        :class:`InviteError` for a kept seat asked for without its invitation."""
+        if wanted is not None and wanted not in ("N", "E", "W"):
+            raise InputError("seat", f"{wanted!r}: a friend sits at N, E or W")
+        if invite is not None and not isinstance(invite, str):
+            raise InputError("invite", "the invitation's secret, as text")
+        table_id = await self.db.id_of_code(code)
         for _ in range(10):
             loaded = await self.load(table_id)
-            free = self.free_seats(loaded.table)
+            table = loaded.table
+            if table.is_over:
+                raise TableNotFoundError(code)  # a code ends with its game
+            invited = table.invited_seat(invite)
             if wanted is not None:
-                if wanted not in ("N", "E", "W"):
-                    raise InputError("seat", f"{wanted!r}: a friend sits at N, E or W")
-                if SEATS.index(wanted) not in free:
+                seat = SEATS.index(wanted)
+                if table.seats[seat].kind == "human":
                     raise TableFullError(f"seat: {wanted} is taken")
-                free = [SEATS.index(wanted)]
-            if not free:
-                raise TableFullError("seat: every seat of this table is taken")
+            elif invited is not None:
+                seat = invited
+            else:
+                bots = [s for s in (0, 1, 3) if table.seats[s].kind == "bot"]
+                if not bots:
+                    if any(table.seats[s].kind == "open" for s in (0, 1, 3)):
+                        raise InviteError("invite: the free seats are kept for friends: take "
+                                          "yours with its own invitation link")
+                    raise TableFullError("seat: every seat of this table is taken")
+                seat = bots[0]
             token = secrets.token_urlsafe(24)
-            seat = free[0]
-            old = loaded.table.seats[seat]
-            new = Seat("human", old.bot, _name(name, "name"), token_hash(token), False)
             try:
-                loaded = await self.save(loaded, loaded.table.with_seat(seat, new))
+                seated = table.sit(seat, token, _name(name, "name"), invite)
+            except SeatTakenError as e:
+                raise TableFullError(str(e)) from None
+            try:
+                loaded = await self.save(loaded, seated)
             except TableConflictError:
                 continue
             return await self.after_write(loaded), token, seat
         raise TableConflictError(table_id, 0)
+
+    async def hand_back(self, table_id: str, token: str | None, seat_name: str) -> Loaded:
+        """The table's host hands ``seat_name``'s seat back to its bot (a player who stalls
+        the room, a seat kept for a friend who does not come): its secret stops working, and a
+        newcomer may take it from the next deal."""
+        loaded = await self.load(table_id)
+        host = self.seat_of(loaded, token)
+        if not loaded.table.is_host(host):
+            raise SeatForbiddenError("Authorization: only the table's host (who started it) "
+                                     "may hand a seat back to its bot")
+        if seat_name not in ("N", "E", "W", "S"):
+            raise InputError("seat", f"{seat_name!r}: a seat is N, E, S or W")
+        seat = SEATS.index(seat_name)
+        if seat == host:
+            raise InputError("seat", "your own seat: hand it back with /release")
+        if loaded.table.seats[seat].kind == "bot":
+            return loaded
+        loaded = await self.save(loaded, loaded.table.hand_back(seat))
+        return await self.after_write(loaded)
 
     async def fill(self, table_id: str, token: str | None) -> Loaded:
         """Hand every seat still kept for a friend to its bot (any player may)."""
@@ -548,8 +589,7 @@ class TableService:
         """Hand the caller's seat back to its bot (the secret stops working)."""
         loaded = await self.load(table_id)
         seat = self.seat_of(loaded, token)
-        old = loaded.table.seats[seat]
-        loaded = await self.save(loaded, loaded.table.with_seat(seat, Seat.bot_seat(old.bot)))
+        loaded = await self.save(loaded, loaded.table.hand_back(seat))
         return await self.after_write(loaded)
 
     async def back(self, table_id: str, token: str | None) -> Loaded:
@@ -710,7 +750,7 @@ class TableService:
             await asyncio.sleep(seconds)
             loaded = await self.load(table_id)
             table = loaded.table
-            if loaded.version != version or table.turn < 0 or table.seats[table.turn].by_bot:
+            if loaded.version != version or table.turn < 0 or table.bot_to_play:
                 return
             seat = table.seats[table.turn]
             table = table.with_seat(table.turn, Seat(seat.kind, seat.bot, seat.name,
@@ -758,5 +798,5 @@ def _back(seat: Seat) -> Seat:
     return Seat(seat.kind, seat.bot, seat.name, seat.token_hash, False)
 
 
-__all__ = ["TARGETS", "LocalTables", "SeatForbiddenError", "TableFullError", "TableService",
-           "table_from_request"]
+__all__ = ["ROOM_CLOCK", "TARGETS", "InviteError", "LocalTables", "SeatForbiddenError",
+           "TableFullError", "TableService", "table_from_request"]

@@ -111,6 +111,8 @@ _SEAT = r"[NESW]"
 _SUIT = r"(?P<suit>spades|hearts|diamonds|clubs)"
 _BID = r"(?P<bid>[\w -]+?)"
 REFUSALS: Final[tuple[tuple[str, str], ...]] = (
+    (rf"{_SEAT} .+?: this seat is yours from deal (?P<n>\d+); its bot plays deal \d+",
+     "You watch this deal: your seat is yours from deal %(n)s."),
     (rf"{_SEAT} .+?: it is (?P<turn>{_SEAT})'s turn, not {_SEAT}'s",
      "It is not your turn: %(turn)s is to play."),
     (rf"{_SEAT} {_CARD} is not in the hand", "%(card)s: this card is not in your hand."),
@@ -187,6 +189,8 @@ def refusal_text(message: str, lang: str, viewer: int) -> str:
                 values[key] = card_words(raw, lang)
             elif key == "suit":
                 values[key] = tr(lang, raw)
+            elif key == "n":
+                values[key] = raw
             elif key == "turn":
                 rel = SEATS[(SEATS.index(raw) - viewer + 2) % 4]
                 values[key] = tr(lang, "your partner") if rel == "N" else seat_word(rel, lang)
