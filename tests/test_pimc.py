@@ -4,6 +4,7 @@ simulation on constructed hands."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -404,3 +405,40 @@ def test_the_solver_position_counts_the_tricks_each_team_won(rules: Rules) -> No
             checked += 1
             state = state.apply(rng.choice(state.legal_actions()))
     assert checked >= 20 * 32
+
+
+@pytest.mark.parametrize("game", ["coinche", "belote"])
+def test_play_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str) -> None:
+    # the heuristic plays the four seats: under the heuristic as the model of the players, the
+    # true deal explains every card (weight 1); worlds dealt at random from what a seat saw
+    # explain fewer of them, each unexplained card counting the floor, never zero
+    from rebelote.bots.heuristic import HeuristicBot
+    from rebelote.bots.pimc import INFER_LEAST, play_weight
+
+    rules = Rules.preset("official", game)
+    bot = HeuristicBot()
+    checked = 0
+    below = 0
+    for seed in range(6):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.phase == PLAY and len(state.tricks) >= 3 \
+                    and state.hands[state.player].bit_count() >= INFER_LEAST:
+                obs = observe(state, state.player)
+                assert play_weight(state, obs, 0.35) == 1.0
+                for _ in range(4):
+                    w = play_weight(DealState.from_observation(obs, rng), obs, 0.35)
+                    assert 0.0 < w <= 1.0
+                    k = round(math.log(w) / math.log(0.35))
+                    assert w == pytest.approx(0.35 ** k)
+                    below += w < 1.0
+                checked += 1
+                break
+            state = state.apply(bot.act(state.observation(state.player), rng))
+    assert checked >= 4 and below >= checked
+
+
+def test_the_inference_levels_weigh_the_play() -> None:
+    assert budget_of("infer").infer > 0.0 and budget_of("expert").infer > 0.0
+    assert budget_of("fast").infer == 0.0 and budget_of("expert").worlds == 48

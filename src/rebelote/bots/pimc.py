@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from rebelote.actions import PLAYS, Declare
 from rebelote.auction import PASS, Bid
 from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.cards import TEAMS, Mask, suit_of
@@ -72,6 +73,10 @@ class Budget:
     #: the best simulated mark, :func:`choose_call`) or ``heuristic`` (the heuristic's calls,
     #: no simulation: to measure the card play alone). Belote always bids freely.
     bidding: str = "anchored"
+    #: Inference from the play (:func:`play_weight`): each card another seat played where the
+    #: heuristic (the model of the players) would have played another multiplies a world's
+    #: weight by ``infer`` (0: off). Soft: a floor, never a filter.
+    infer: float = 0.0
 
 
 #: The named levels: ``pimc`` is ``default`` (time-limited, for play against a human),
@@ -86,6 +91,9 @@ LEVELS: Final = {
     # of every call: the two measurements that anchored bidding was built on
     "cards": Budget(worlds=8, bid_worlds=16, bidding="heuristic"),
     "free": Budget(worlds=8, bid_worlds=16, bidding="free"),
+    # inference from the play (play_weight): ``fast`` and ``strong`` with their worlds weighed
+    "infer": Budget(worlds=8, bid_worlds=16, infer=0.35),
+    "expert": Budget(worlds=48, bid_worlds=32, infer=0.35),
 }
 
 
@@ -335,6 +343,44 @@ def world_weight(world: DealState, obs: Observation) -> float:
     return weight
 
 
+#: The seat must hold at least this many cards for the play to be weighed: later, the worlds
+#: are few and nearly fixed by the cards gone, and replaying the deal costs more than solving.
+INFER_LEAST: Final = 3
+_MODEL: Final = HeuristicBot()
+_NO_RNG: Final = random.Random(0)  # the heuristic draws nothing from its rng
+
+
+def play_weight(world: DealState, obs: Observation, floor: float) -> float:
+    """How likely the other seats' cards so far are in ``world`` under a soft model of the
+    players: the deal is replayed from its first lead, and each card another seat chose among
+    several where the heuristic bot, seeing what that seat saw, would have played another
+    multiplies the weight by ``floor``. 1.0 with nothing to weigh."""
+    cards = [c for _, t in obs.tricks for c in t]
+    cards.extend(obs.trick)
+    if not cards or obs.hand.bit_count() < INFER_LEAST:
+        return 1.0
+    me = obs.seat
+    first = world.first
+    state = world.replace(hands=world.start_hands, phase=PLAY, player=first, leader=first,
+                          trick=(), win=0, tricks=(), points=(0, 0), winners=0,
+                          declared=(None, None, None, None), belote=())
+    weight = 1.0
+    for card in cards:
+        p = state.player
+        if state.declared[p] is None and state.best[p] and world.declared[p] == ():
+            state = state.apply(NO_DECLARATION)  # the seat declined its declaration
+        if p != me and state.playable & (state.playable - 1):
+            seen = state.observation(p)
+            got = _MODEL.act(seen, _NO_RNG)
+            if isinstance(got, Declare):
+                after = state.apply(got)
+                got = _MODEL.act(after.observation(p), _NO_RNG)
+            if not (isinstance(got, Play) and got.card == card):
+                weight *= floor
+        state = state.apply(PLAYS[card])
+    return weight
+
+
 def tricks_won(tricks: tuple[tuple[int, tuple[int, ...]], ...], leader: int) -> tuple[int, int]:
     """Tricks won by NS and EW: each finished trick's winner leads the next (or leads now)."""
     won = [0, 0]
@@ -488,6 +534,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         n += 1
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
+        if budget.infer > 0.0:
+            weight *= play_weight(world, obs, budget.infer)
         values = solve(position_of(world), obs.rules)
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY

@@ -125,6 +125,9 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
         out[0] = __builtin_ctz(moves)
         return 1
     cdef int killer = c.killer[c.left]
+    # no opponent still to play on this trick holds a card that beats the winning one
+    cdef int safe = partner_wins and (tn == 3 or not (
+        c.hands[(seat + c.step) & 3] & c.beaters[winning]))
     while m:
         card = __builtin_ctz(m)
         m &= m - 1
@@ -138,6 +141,9 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
                 s = 1000 + c.values[card] * 4 + c.power[card]
             else:
                 s = -c.values[card] * 4 - c.power[card]
+        elif partner_wins and safe:
+            # the partner's trick that no later opponent can take: load points on it
+            s = 200 + c.values[card] * 4 - c.power[card]
         elif (c.beaters[winning] >> card) & 1:
             s = 500 + c.values[card] * 2 - c.power[card]
         elif partner_wins:
@@ -220,6 +226,16 @@ cdef int last_trick(Ctx* c) noexcept nogil:
     return pts
 
 
+cdef inline int child(Ctx* c, int tn, int alpha, int beta) noexcept nogil:
+    cdef int v
+    if tn == 3:
+        return finish_trick(c, alpha, beta)
+    c.tn = tn + 1
+    v = search(c, alpha, beta)
+    c.tn = tn
+    return v
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The points ``me`` wins from here on (the cards on the table included), fail-soft."""
     c.nodes += 1
@@ -284,12 +300,18 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             c.twin = 0
         elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
             c.twin = tn
-        if tn == 3:
-            v = finish_trick(c, alpha, beta)
+        if i == 0 or beta - alpha <= 1:
+            v = child(c, tn, alpha, beta)
+        elif maximizing:
+            # principal variation search: a null window to show the move is no better, the
+            # full search only when it is
+            v = child(c, tn, alpha, alpha + 1)
+            if alpha < v < beta:
+                v = child(c, tn, v - 1, beta)
         else:
-            c.tn = tn + 1
-            v = search(c, alpha, beta)
-            c.tn = tn
+            v = child(c, tn, beta - 1, beta)
+            if alpha < v < beta:
+                v = child(c, tn, alpha, v + 1)
         c.twin = oldwin
         c.left += 1
         c.hands[seat] = hand
@@ -391,16 +413,6 @@ cdef void setup_tables(Ctx* c, int trump, values, power, above) except *:
                 if (b >> i) & 1:
                     total += c.values[s * 8 + i]
             c.suit_points[s][b] = total
-
-
-cdef int child(Ctx* c, int tn, int alpha, int beta) noexcept nogil:
-    cdef int v
-    if tn == 3:
-        return finish_trick(c, alpha, beta)
-    c.tn = tn + 1
-    v = search(c, alpha, beta)
-    c.tn = tn
-    return v
 
 
 cdef int root_value(Ctx* c, int tn, int guess) noexcept nogil:
