@@ -86,6 +86,8 @@ class Concours:
     settings: Settings
     entries: tuple[Entry, ...] = ()
     parties: tuple[Partie, ...] = ()
+    #: The prize of each rank (the first for rank 1), typed by the organiser.
+    prizes: tuple[str, ...] = ()
 
     # -- creation -------------------------------------------------------------------------
     @classmethod
@@ -242,7 +244,8 @@ class Concours:
             return b if n == a else a if n == b else n
 
         tables = tuple(replace(t, sides=(tuple(map(moved, t.sides[0])),
-                                         tuple(map(moved, t.sides[1]))), game=None)
+                                         tuple(map(moved, t.sides[1]))), game=None,
+                               key=None)
                        for t in partie.tables)
         exempt = tuple(sorted(map(moved, partie.exempt)))
         return self._with_partie(replace(partie, tables=tables, exempt=exempt))
@@ -308,19 +311,36 @@ class Concours:
         tables = tuple(replace(x, result=None) if x.number == t else x for x in partie.tables)
         return self._with_partie(replace(partie, tables=tables))
 
-    def link(self, k: int, t: int, game: str | None) -> Concours:
-        """Table ``t`` of *partie* ``k`` is counted by the counter game ``game``."""
+    def link(self, k: int, t: int, game: str | None, key: str | None = None) -> Concours:
+        """Table ``t`` of *partie* ``k`` is counted by the counter game ``game`` (whose secret
+        is ``key``)."""
         partie = self.partie(k)
         partie.table(t)
-        tables = tuple(replace(x, game=game) if x.number == t else x for x in partie.tables)
+        tables = tuple(replace(x, game=game, key=key) if x.number == t else x
+                       for x in partie.tables)
         return self._with_partie(replace(partie, tables=tables))
+
+    def set_prizes(self, prizes: Any) -> Concours:
+        """The prize of each rank, from the first: a list of short texts (empty: none)."""
+        if not isinstance(prizes, list) or len(prizes) > MAX_ENTRIES:
+            raise InputError("prizes", f"a list of at most {MAX_ENTRIES} prizes, the first for "
+                                       "rank 1")
+        out = []
+        for i, p in enumerate(prizes):
+            if not isinstance(p, str) or len(p) > 120 or any(ord(c) < 32 for c in p):
+                raise InputError(f"prizes[{i}]", "a prize is a text of at most 120 characters")
+            out.append(" ".join(p.split()))
+        while out and not out[-1]:
+            out.pop()
+        return replace(self, prizes=tuple(out))
 
     # -- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """Everything, as :meth:`from_json` reads it back (what the store keeps)."""
         return {"settings": self.settings.to_json(),
                 "entries": [e.to_json() for e in self.entries],
-                "parties": [p.to_json() for p in self.parties]}
+                "parties": [p.to_json() for p in self.parties],
+                "prizes": list(self.prizes)}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Concours:
@@ -338,10 +358,11 @@ class Concours:
                     (int(r["scores"][0]), int(r["scores"][1])), str(r.get("source", "typed")),
                     r.get("deals"), r.get("belotes"), r.get("capots"))
                 sides: Sides = (tuple(t["sides"][0]), tuple(t["sides"][1]))
-                tables.append(Table(int(t["table"]), sides, result, t.get("game")))
+                tables.append(Table(int(t["table"]), sides, result, t.get("game"),
+                                    t.get("key")))
             parties.append(Partie(int(p["partie"]), tuple(tables), tuple(p.get("exempt", ())),
                                   int(p.get("attempt", 0))))
-        return cls(settings, entries, tuple(parties))
+        return cls(settings, entries, tuple(parties), tuple(obj.get("prizes", ())))
 
     def side_json(self, side: Sequence[int]) -> int | list[int]:
         return side[0] if self.settings.side_size == 1 else list(side)
@@ -374,5 +395,5 @@ class Concours:
                   "from_partie": e.arrived + 1, "withdrawn": e.withdrawn is not None,
                   "withdrawn_after": e.withdrawn} for e in self.entries]
         return {**self.settings.to_json(), "teams": teams, "parties": parties,
-                "drawn": len(self.parties), "over": self.over,
+                "drawn": len(self.parties), "over": self.over, "prizes": list(self.prizes),
                 "ranking": [line.to_json() for line in self.standings()]}

@@ -52,12 +52,14 @@ class Result:
 class Table:
     """One table of a *partie*: its number and its two sides (a side is one team, or two
     players à la mêlée), with its result once known. ``game``: the counter game that counts it
-    on a phone, if one was opened."""
+    on a phone, if one was opened, and ``key`` its secret (kept for the organiser's links,
+    never in the concours's public answers)."""
 
     number: int
     sides: tuple[tuple[int, ...], tuple[int, ...]]
     result: Result | None = None
     game: str | None = None
+    key: str | None = None
 
     @property
     def entries(self) -> tuple[int, ...]:
@@ -65,7 +67,8 @@ class Table:
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.number, "sides": [list(s) for s in self.sides],
-                "result": self.result.to_json() if self.result else None, "game": self.game}
+                "result": self.result.to_json() if self.result else None, "game": self.game,
+                "key": self.key}
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from sqlalchemy.pool import StaticPool
 
 from rebelote import __version__
 from rebelote.store import GameStore, default_db_url, make_engine, migrate
+from rebelote.web.concours import install_concours
 from rebelote.web.counter.api import make_router
 from rebelote.web.counter.live import make_live
 from rebelote.web.counter.pages import make_pages
@@ -87,6 +88,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.include_router(make_live(service))
     app.include_router(make_pages(service))
     install_table(app, engine, inline)
+    install_concours(app, engine, inline)
     docs_html = bytes(get_swagger_ui_html(
         openapi_url="/openapi.json",
         title="rebelote counter API",

@@ -91,9 +91,24 @@ class GameView:
         return out
 
     @property
+    def deal_limit(self) -> int | None:
+        """The number of deals the game is played in (``meta["deals"]``: a concours's table
+        whose *partie* is a number of deals), if any."""
+        limit = self.meta.get("deals")
+        return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+    @property
+    def deals_counted(self) -> int:
+        """The deals played (a passed deal is dealt again, a correction is not a deal)."""
+        return sum(d.kind == "deal" for d in self.match.deals)
+
+    @property
     def is_over(self) -> bool:
-        """A team has won: no more deals can be added."""
-        return self.result.winner is not None
+        """A team has won, or the game's number of deals is played: no more deals can be
+        added."""
+        limit = self.deal_limit
+        return self.result.winner is not None or (limit is not None
+                                                  and self.deals_counted >= limit)
 
     @property
     def players(self) -> dict[str, str]:
@@ -195,7 +210,10 @@ def read_meta(obj: Mapping[str, Any], meta: Mapping[str, Any] | None = None) -> 
 
 
 def _game_over_error(view: GameView) -> InputError:
-    winner = view.result.winner or "NS"
+    if view.result.winner is None:
+        return InputError("deals", f"the game is over: its {view.deal_limit} deals are "
+                                   "played; edit or undo a deal")
+    winner = view.result.winner
     name = view.match.teams[TEAMS.index(winner)]
     return InputError(
         "deals",

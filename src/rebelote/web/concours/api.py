@@ -1,0 +1,209 @@
+"""The concours's JSON API (docs/interfaces.md, "The concours API").
+
+``POST /api/concours`` answers ``201`` with the concours's ``id``, its organiser's ``token``
+and its room screen's ``view``; every write on ``/api/concours/{id}`` needs the token as
+``Authorization: Bearer <token>`` (or the pages' cookie): ``403`` without it, ``404`` for an
+unknown concours. Reading ``GET /api/concours/{id}`` needs no token (the id is unguessable; the
+token adds each table's counter link). Bad input answers ``422`` ``{"error": ...}`` naming
+the field; bodies are ``application/json`` (``415``), bounded (``413``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse, Response
+
+from rebelote.concours import Concours
+from rebelote.errors import InputError
+from rebelote.web.concours.service import ConcoursService, Loaded
+from rebelote.web.openapi import answer_doc, error_doc
+from rebelote.web.security import read_json, secret_for
+
+_SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
+Number = Annotated[int, Path(ge=1, le=10_000)]
+_OBJECT: Final = {"type": "object"}
+
+
+def _doc(status: int, description: str, *errors: int, body: bool = True, secret: bool = True
+         ) -> dict[str, Any]:
+    doc: dict[str, Any] = {"responses": answer_doc(status, _OBJECT, description, *errors)}
+    if body:
+        doc["requestBody"] = {"required": True,
+                              "content": {"application/json": {"schema": _OBJECT}}}
+    if secret:
+        doc["security"] = _SECURITY
+    return doc
+
+
+_WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
+
+
+def _field(obj: Any, key: str) -> Any:
+    if not isinstance(obj, dict):
+        raise InputError("body", "must be a JSON object")
+    return obj.get(key)
+
+
+def partie_json(c: Concours, k: int) -> dict[str, Any]:
+    """A drawn *partie*: ``{"partie", "tables": [{"table", "teams"}], "exempt", "repeats"}``."""
+    partie = c.partie(k)
+    return {"partie": k,
+            "tables": [{"table": t.number, "teams": [c.side_json(s) for s in t.sides]}
+                       for t in partie.tables],
+            "exempt": list(partie.exempt), "repeats": c.repeats(k)}
+
+
+def make_concours_router(service: ConcoursService) -> APIRouter:
+    """The ``/api/concours`` routes over ``service``."""
+    router = APIRouter(prefix="/api/concours", tags=["concours"])
+    call = service.call
+
+    async def change(request: Request, cid: str, fn: Callable[[Concours], Concours]
+                     ) -> Loaded:
+        return await call(service.change, cid, secret_for(request, cid), fn)
+
+    def answer(loaded: Loaded, status: int = 200, **extra: Any) -> JSONResponse:
+        return JSONResponse({**loaded.to_json(private=True), **extra}, status_code=status,
+                            headers={"ETag": f'"{loaded.version}"'})
+
+    @router.post("", status_code=201, summary="Create a concours",
+                 openapi_extra=_doc(201, "The concours, with its organiser's token",
+                                    413, 415, 422, 503, secret=False))
+    async def create(request: Request) -> JSONResponse:
+        obj = await read_json(request)
+        loaded, token = await call(service.create, obj)
+        return answer(loaded, 201, token=token)
+
+    @router.get("/{cid}", summary="A concours: teams, parties, ranking",
+                openapi_extra=_doc(200, "The concours", 404, body=False, secret=False))
+    async def get(request: Request, cid: str) -> JSONResponse:
+        secret = secret_for(request, cid)
+        loaded = await call(service.get, cid)
+        private = secret is not None and _holds(loaded, secret)
+        return JSONResponse(loaded.to_json(private=private),
+                            headers={"ETag": f'"{loaded.version}"'})
+
+    @router.get("/views/{view}", summary="A concours through its room screen's id",
+                openapi_extra=_doc(200, "The concours", 404, body=False, secret=False))
+    async def view(view: str) -> JSONResponse:
+        loaded = await call(service.of_view, view)
+        out = loaded.to_json()
+        del out["id"]
+        return JSONResponse(out)
+
+    @router.patch("/{cid}", summary="Change the number of parties, the prizes or the name",
+                  openapi_extra=_doc(200, "The concours", *_WRITE))
+    async def patch(request: Request, cid: str) -> JSONResponse:
+        obj = await read_json(request)
+        if not isinstance(obj, dict):
+            raise InputError("body", "must be a JSON object")
+        unknown = sorted(set(obj) - {"parties", "prizes"})
+        if unknown:
+            raise InputError(unknown[0][:40], "only parties and prizes change once the "
+                                              "concours is created")
+
+        def fn(c: Concours) -> Concours:
+            if "parties" in obj:
+                c = c.set_parties(obj["parties"])
+            if "prizes" in obj:
+                c = c.set_prizes(obj["prizes"])
+            return c
+
+        return answer(await change(request, cid, fn))
+
+    @router.post("/{cid}/teams", status_code=201, summary="Register a team (plays from the "
+                 "next partie)", openapi_extra=_doc(201, "The concours and the team's number",
+                                                    *_WRITE))
+    async def add_team(request: Request, cid: str) -> JSONResponse:
+        obj = await read_json(request)
+        loaded = await change(request, cid, lambda c: c.add_entry(obj))
+        return answer(loaded, 201, team=len(loaded.concours.entries))
+
+    @router.patch("/{cid}/teams/{n}", summary="Correct a team's name, players or fee",
+                  openapi_extra=_doc(200, "The concours", *_WRITE))
+    async def update_team(request: Request, cid: str, n: Number) -> JSONResponse:
+        obj = await read_json(request)
+        return answer(await change(request, cid, lambda c: c.update_entry(n, obj)))
+
+    @router.post("/{cid}/teams/{n}/withdraw", summary="A team withdraws",
+                 openapi_extra=_doc(200, "The concours", *_WRITE, body=False))
+    async def withdraw(request: Request, cid: str, n: Number) -> JSONResponse:
+        return answer(await change(request, cid, lambda c: c.withdraw(n)))
+
+    @router.post("/{cid}/parties", summary="Draw the next partie",
+                 openapi_extra=_doc(200, "The partie drawn", *_WRITE, body=False))
+    async def draw(request: Request, cid: str) -> JSONResponse:
+        loaded = await change(request, cid, lambda c: c.draw_next())
+        c = loaded.concours
+        return JSONResponse(partie_json(c, len(c.parties)),
+                            headers={"ETag": f'"{loaded.version}"'})
+
+    @router.post("/{cid}/parties/{k}/redraw", summary="Draw the last partie again (before "
+                 "its first result)", openapi_extra=_doc(200, "The partie drawn", *_WRITE,
+                                                         body=False))
+    async def redraw(request: Request, cid: str, k: Number) -> JSONResponse:
+        loaded = await change(request, cid, lambda c: c.redraw(k))
+        return JSONResponse(partie_json(loaded.concours, k))
+
+    @router.post("/{cid}/parties/{k}/swap", summary="Swap two teams in the last partie "
+                 "(before its first result)", openapi_extra=_doc(200, "The partie", *_WRITE))
+    async def swap(request: Request, cid: str, k: Number) -> JSONResponse:
+        obj = await read_json(request)
+        teams = _field(obj, "teams")
+        if not (isinstance(teams, list) and len(teams) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in teams)):
+            raise InputError("teams", "the two teams' numbers, like [3, 8]")
+        loaded = await change(request, cid, lambda c: c.swap(k, teams[0], teams[1]))
+        return JSONResponse(partie_json(loaded.concours, k))
+
+    @router.delete("/{cid}/parties/{k}", status_code=204, summary="Cancel the last draw "
+                   "(before its first result)",
+                   openapi_extra={"security": _SECURITY, "responses": {
+                       "204": {"description": "Cancelled"}, **error_doc(*_WRITE)}})
+    async def cancel(request: Request, cid: str, k: Number) -> Response:
+        await change(request, cid, lambda c: c.cancel(k))
+        return Response(status_code=204)
+
+    @router.put("/{cid}/parties/{k}/tables/{t}", summary="A table's result (or its "
+                "correction)", openapi_extra=_doc(200, "The concours, ranked again", *_WRITE))
+    async def result(request: Request, cid: str, k: Number, t: Number) -> JSONResponse:
+        obj = await read_json(request)
+        if not isinstance(obj, dict):
+            raise InputError("body", "must be a JSON object like {\"scores\": {\"3\": 1204, "
+                                     "\"7\": 740}}")
+        unknown = sorted(set(obj) - {"scores", "deals", "belotes", "capots"})
+        if unknown:
+            raise InputError(unknown[0][:40], "unknown field of a result (known: scores, "
+                                              "deals, belotes, capots)")
+        if "scores" not in obj:
+            raise InputError("scores", "missing: each team's points, like {\"3\": 1204, "
+                                       "\"7\": 740}")
+        loaded = await change(request, cid, lambda c: c.record(k, t, obj["scores"],
+                                                                sheet=obj))
+        check = loaded.concours.check(k, t)
+        return answer(loaded, check=None if check is None else {"ok": check.ok,
+                                                                "reason": check.reason})
+
+    @router.delete("/{cid}/parties/{k}/tables/{t}", summary="Forget a table's result",
+                   openapi_extra=_doc(200, "The concours", *_WRITE, body=False))
+    async def clear(request: Request, cid: str, k: Number, t: Number) -> JSONResponse:
+        return answer(await change(request, cid, lambda c: c.clear(k, t)))
+
+    @router.post("/{cid}/parties/{k}/phones", summary="Open a counter game for each table "
+                 "of the partie (links and QR codes for the phones)",
+                 openapi_extra=_doc(200, "The concours, with each table's counter link",
+                                    *_WRITE, body=False))
+    async def phones(request: Request, cid: str, k: Number) -> JSONResponse:
+        loaded = await call(service.open_tables, cid, secret_for(request, cid), k)
+        return answer(loaded)
+
+    return router
+
+
+def _holds(loaded: Loaded, secret: str) -> bool:
+    from rebelote.web.security import secret_matches
+
+    return secret_matches(secret, loaded.secret_hash)

@@ -1,0 +1,388 @@
+"""The concours's pages: a new concours, the organiser's page (phone and laptop: registration,
+draws, results, corrections, prizes), each *partie*'s table links and QR codes for the phones,
+and the room screen for a projector (the draw with "où suis-je ?", then the live ranking,
+updating itself).
+
+Every form is a plain ``POST`` answered by a redirect (no JavaScript needed); the organiser's
+secret is kept in the browser's key ring cookie, like the counter's games. Words come from the
+``concours`` gettext domain (:func:`rebelote.sheets.concours.tr`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment
+
+from rebelote import __version__
+from rebelote.concours import DRAWS, EXEMPTS, MODES, RANKINGS, TIEBREAKS, WITHDRAWALS, Concours
+from rebelote.errors import RebeloteError
+from rebelote.rules import DEFAULT_PRESETS, PRESETS
+from rebelote.sheets.concours import tr
+from rebelote.sheets.rule_words import rules_name
+from rebelote.store.concours import ConcoursNotFoundError
+from rebelote.web import i18n
+from rebelote.web.concours.service import ConcoursForbiddenError, ConcoursService, Loaded
+from rebelote.web.security import KeyRing, secret_for
+from rebelote.web.share import qr_svg
+
+Number = Annotated[int, Path(ge=1, le=10_000)]
+#: How often the room screen asks for the ranking again (seconds).
+ROOM_REFRESH: Final = 4
+_FORM_LIMIT: Final = 200
+
+
+def _(message: str) -> str:
+    return message
+
+
+@cache
+def environment(lang: str) -> Environment:
+    env = i18n.template_environment(lang)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda m: tr(lang, m),
+        ngettext=lambda s, p, n: tr(lang, s if n == 1 else p), newstyle=True)
+    env.globals.update(lang=lang, version=__version__, colon=" :" if lang == "fr" else ":",
+                       PRESETS=PRESETS, DEFAULT_PRESETS=DEFAULT_PRESETS, RANKINGS=RANKINGS,
+                       EXEMPTS=EXEMPTS, DRAWS=DRAWS, MODES=MODES, WITHDRAWALS=WITHDRAWALS,
+                       TIEBREAKS=TIEBREAKS, ROOM_REFRESH=ROOM_REFRESH, TB_WORDS=TB_WORDS,
+                       EXEMPT_WORDS=EXEMPT_WORDS)
+    env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    return env
+
+
+TB_WORDS: Final[Mapping[str, str]] = {
+    "difference": _("Point difference"), "best": _("Best partie"),
+    "against": _("Fewest points against"), "draw": _("Seeded draw"),
+}
+EXEMPT_WORDS: Final[Mapping[str, str]] = {
+    "half": _("half a partie"), "average": _("the partie's average"),
+    "win": _("a win with fixed points"), "none": _("nothing"),
+}
+#: The fields a concours's error may name, as the pages name them.
+FIELDS: Final[Mapping[str, str]] = {
+    "name": _("Name"), "game": _("Game"), "rules": _("Rules"), "options": _("Rules"),
+    "parties": _("Parties"), "deals": _("Deals per partie"), "target": _("Target"),
+    "mode": _("Format"), "ranking": _("Ranking"), "tiebreaks": _("Tie-breaks"),
+    "exempt": _("Exempt"), "exempt_score": _("Exempt's points"), "draw": _("Draw"),
+    "withdrawal": _("Withdrawal"), "seed": _("Seed"), "teams": _("Teams"), "team": _("Team"),
+    "partie": _("Partie"), "table": _("Table"), "scores": _("Scores"), "prizes": _("Prizes"),
+    "belotes": _("Belotes"), "capots": _("Capots"),
+}
+
+
+def error_text(field: str, reason: str, lang: str) -> str:
+    """A concours's error as the page says it: the field's name in ``lang``, then the rule."""
+    import re
+
+    root = re.split(r"[.\[]", field, maxsplit=1)[0] if field else ""
+    name = tr(lang, FIELDS[root]) if root in FIELDS else field
+    colon = " :" if lang == "fr" else ":"
+    return f"{name}{colon} {reason}" if name else reason
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = i18n.request_lang(request)
+    html = environment(lang).get_template(name).render(request=request, path=request.url.path,
+                                                       **context)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def new_concours_json(form: Mapping[str, str]) -> dict[str, Any]:
+    """The body of ``POST /api/concours`` from the new concours form (teams one per line:
+    ``name`` or ``name: player, player``)."""
+    def count(key: str) -> int | str | None:
+        raw = form.get(key, "").strip()
+        if not raw:
+            return None
+        return int(raw) if raw.isdigit() else raw
+
+    game = form.get("game", "belote")
+    obj: dict[str, Any] = {
+        "name": form.get("name", ""), "game": game,
+        "rules": form.get("rules") or None, "parties": count("parties"),
+        "deals": count("deals"), "target": count("target"),
+        "mode": form.get("mode") or None, "ranking": form.get("ranking") or None,
+        "exempt": form.get("exempt") or None, "draw": form.get("draw") or None,
+        "withdrawal": form.get("withdrawal") or None,
+        "exempt_score": count("exempt_score"),
+    }
+    if form.get("seed", "").strip():
+        obj["seed"] = form["seed"].strip()
+    options: dict[str, Any] = {}
+    if form.get("declarations") == "off":
+        options["declarations"] = False
+    if options:
+        obj["options"] = options
+    tb = [form.get(f"tiebreak{i}", "") for i in range(len(TIEBREAKS))]
+    if any(tb):
+        obj["tiebreaks"] = [x for x in tb if x]
+    obj["teams"] = [entry_json(line) for line in form.get("teams", "").splitlines()
+                    if line.strip()]
+    return {k: v for k, v in obj.items() if v is not None}
+
+
+def entry_json(line: str, paid: bool = False) -> dict[str, Any]:
+    """A team from ``Les As: Anne, Marc`` (players after a colon)."""
+    name, _sep, players = line.partition(":")
+    out: dict[str, Any] = {"name": name.strip()}
+    names = [p.strip() for p in players.split(",") if p.strip()]
+    if names:
+        out["players"] = names
+    if paid:
+        out["paid"] = True
+    return out
+
+
+def room_context(loaded: Loaded) -> dict[str, Any]:
+    """What the room screen shows: the last *partie*'s seats by team, and the ranking."""
+    c = loaded.concours
+    seats: list[dict[str, Any]] = []
+    partie = c.parties[-1] if c.parties else None
+    if partie is not None:
+        for t in partie.tables:
+            for i, side in enumerate(t.sides):
+                for n in side:
+                    seats.append({"team": n, "name": c.entry(n).name, "table": t.number,
+                                  "against": " / ".join(f"{m}. {c.entry(m).name}"
+                                                        for m in t.sides[1 - i])})
+        for n in partie.exempt:
+            seats.append({"team": n, "name": c.entry(n).name, "table": None, "against": ""})
+    seats.sort(key=lambda s: s["team"])
+    scored = sum(t.result is not None for t in partie.tables) if partie else 0
+    return {"c": c, "loaded": loaded, "partie": partie, "seats": seats, "scored": scored,
+            "lines": c.standings(), "draw_first": partie is not None and not partie.started}
+
+
+def _safe_anchor(raw: str | None) -> str:
+    return raw if raw and raw.replace("-", "").isalnum() and len(raw) <= 30 else ""
+
+
+def make_concours_pages(service: ConcoursService) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+    call = service.call
+
+    async def form_of(request: Request) -> dict[str, str]:
+        data = await request.form(max_fields=_FORM_LIMIT + 20)
+        return {k: v for k, v in data.items() if isinstance(v, str)}
+
+    async def organiser(request: Request, cid: str, status: int = 200, **extra: Any
+                        ) -> Response:
+        secret = secret_for(request, cid)
+        try:
+            loaded = await call(service.get, cid, secret, check=True)
+        except ConcoursNotFoundError:
+            return render(request, "concours/missing.html", 404, forbidden=False)
+        except ConcoursForbiddenError:
+            return render(request, "concours/missing.html", 403, forbidden=True)
+        lang = i18n.request_lang(request)
+        c = loaded.concours
+        return render(request, "concours/organiser.html", status, loaded=loaded, c=c,
+                      private=loaded.to_json(private=True),
+                      rules_text=rules_name(lang, c.settings.rules),
+                      lines=c.standings(), **extra)
+
+    async def act(request: Request, cid: str, change: Callable[[Concours], Concours],
+                  anchor: str = "", notice: Callable[[Loaded], str | None] | None = None
+                  ) -> Response:
+        """Apply a change from a form; the page again, with the error if any."""
+        lang = i18n.request_lang(request)
+        try:
+            loaded = await call(service.change, cid, secret_for(request, cid), change)
+        except RebeloteError as e:
+            return await organiser(request, cid, 422,
+                                   error=error_text(e.field, e.reason, lang))
+        except ConcoursForbiddenError:
+            return render(request, "concours/missing.html", 403, forbidden=True)
+        except ConcoursNotFoundError:
+            return render(request, "concours/missing.html", 404, forbidden=False)
+        message = notice(loaded) if notice is not None else None
+        if message:
+            return await organiser(request, cid, 200, notice=message)
+        target = f"/concours/{cid}" + (f"#{anchor}" if anchor else "")
+        return RedirectResponse(target, status_code=303)
+
+    # -- a new concours -------------------------------------------------------------------
+    @router.get("/concours", response_class=HTMLResponse)
+    async def home(request: Request) -> Response:
+        mine = await call(service.mine, list(KeyRing.of(request).keys.values()))
+        return render(request, "concours/new.html", mine=mine, form={}, error=None)
+
+    @router.post("/concours")
+    async def create(request: Request) -> Response:
+        form = await form_of(request)
+        lang = i18n.request_lang(request)
+        try:
+            loaded, token = await call(service.create, new_concours_json(form))
+        except RebeloteError as e:
+            mine = await call(service.mine, list(KeyRing.of(request).keys.values()))
+            return render(request, "concours/new.html", 422, mine=mine, form=form,
+                          error=error_text(e.field, e.reason, lang))
+        response = RedirectResponse(f"/concours/{loaded.id}", status_code=303)
+        KeyRing.of(request).add(loaded.id, token).store(request, response)
+        return response
+
+    @router.get("/concours/{cid}/join")
+    async def join(request: Request, cid: str, key: str = "") -> Response:
+        """The organiser's link for another device: hands it the secret."""
+        try:
+            await call(service.get, cid, key, check=True)
+        except ConcoursNotFoundError:
+            return render(request, "concours/missing.html", 404, forbidden=False)
+        except ConcoursForbiddenError:
+            return render(request, "concours/missing.html", 403, forbidden=True)
+        response = RedirectResponse(f"/concours/{cid}", status_code=303)
+        KeyRing.of(request).add(cid, key).store(request, response)
+        return response
+
+    # -- the organiser's page -------------------------------------------------------------
+    @router.get("/concours/{cid}", response_class=HTMLResponse)
+    async def page(request: Request, cid: str) -> Response:
+        return await organiser(request, cid)
+
+    @router.post("/concours/{cid}/teams")
+    async def add_team(request: Request, cid: str) -> Response:
+        form = await form_of(request)
+        entry = entry_json(form.get("name", "") + (":" + form["players"]
+                                                   if form.get("players") else ""),
+                           paid=form.get("paid") == "on")
+        return await act(request, cid, lambda c: c.add_entry(entry), "teams")
+
+    @router.post("/concours/{cid}/teams/{n}/withdraw")
+    async def withdraw(request: Request, cid: str, n: Number) -> Response:
+        return await act(request, cid, lambda c: c.withdraw(n), "teams")
+
+    @router.post("/concours/{cid}/teams/{n}/paid")
+    async def paid(request: Request, cid: str, n: Number) -> Response:
+        def fn(c: Concours) -> Concours:
+            e = c.entry(n)
+            return c.update_entry(n, {"name": e.name, "players": list(e.players),
+                                      "paid": not e.paid})
+        return await act(request, cid, fn, "teams")
+
+    @router.post("/concours/{cid}/draw")
+    async def draw(request: Request, cid: str) -> Response:
+        return await act(request, cid, lambda c: c.draw_next(), "partie")
+
+    @router.post("/concours/{cid}/parties/{k}/redraw")
+    async def redraw(request: Request, cid: str, k: Number) -> Response:
+        return await act(request, cid, lambda c: c.redraw(k), "partie")
+
+    @router.post("/concours/{cid}/parties/{k}/cancel")
+    async def cancel(request: Request, cid: str, k: Number) -> Response:
+        return await act(request, cid, lambda c: c.cancel(k), "partie")
+
+    @router.post("/concours/{cid}/parties/{k}/swap")
+    async def swap(request: Request, cid: str, k: Number) -> Response:
+        form = await form_of(request)
+
+        def fn(c: Concours) -> Concours:
+            try:
+                a, b = int(form.get("a", "")), int(form.get("b", ""))
+            except ValueError:
+                from rebelote.errors import InputError
+
+                raise InputError("team", "choose the two teams to swap") from None
+            return c.swap(k, a, b)
+
+        return await act(request, cid, fn, "partie")
+
+    @router.post("/concours/{cid}/parties/{k}/tables/{t}")
+    async def result(request: Request, cid: str, k: Number, t: Number) -> Response:
+        form = await form_of(request)
+        if form.get("clear"):
+            return await act(request, cid, lambda c: c.clear(k, t), f"p{k}t{t}")
+        sheet: dict[str, Any] = {}
+        for key in ("deals", "belotes", "capots"):
+            raw = form.get(key, "").strip()
+            if raw:
+                sheet[key] = int(raw) if raw.isdigit() else raw
+        scores = [_int_or_text(form.get("a", "")), _int_or_text(form.get("b", ""))]
+        lang = i18n.request_lang(request)
+
+        def notice(loaded: Loaded) -> str | None:
+            check = loaded.concours.check(k, t)
+            if check is None or check.ok:
+                return None
+            return (tr(lang, "Table %(t)s, partie %(k)s: the result is saved, but check the "
+                             "sheet.") % {"t": t, "k": k}) + " " + check.reason
+
+        return await act(request, cid, lambda c: c.record(k, t, scores, sheet=sheet),
+                         f"p{k}t{t}", notice)
+
+    @router.post("/concours/{cid}/parties/{k}/phones")
+    async def phones(request: Request, cid: str, k: Number) -> Response:
+        try:
+            await call(service.open_tables, cid, secret_for(request, cid), k)
+        except ConcoursForbiddenError:
+            return render(request, "concours/missing.html", 403, forbidden=True)
+        return RedirectResponse(f"/concours/{cid}/parties/{k}/qr", status_code=303)
+
+    @router.get("/concours/{cid}/parties/{k}/qr", response_class=HTMLResponse)
+    async def qr_page(request: Request, cid: str, k: Number) -> Response:
+        """Each table's link and QR code: it opens the counter's form for that table."""
+        try:
+            loaded = await call(service.get, cid, secret_for(request, cid), check=True)
+        except ConcoursForbiddenError:
+            return render(request, "concours/missing.html", 403, forbidden=True)
+        c = loaded.concours
+        partie = c.partie(k)
+        base = str(request.base_url).rstrip("/")
+        lang = i18n.request_lang(request)
+        tables = []
+        for t in partie.tables:
+            link = f"{base}/join/{t.game}?key={t.key}" if t.game and t.key else None
+            image = None
+            if link:
+                svg = qr_svg(link, tr(lang, "Table %(t)s") % {"t": t.number})
+                image = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
+            tables.append({"t": t, "link": link, "qr": image})
+        return render(request, "concours/qr.html", loaded=loaded, c=c, partie=partie,
+                      tables=tables)
+
+    @router.post("/concours/{cid}/settings")
+    async def settings(request: Request, cid: str) -> Response:
+        form = await form_of(request)
+
+        def fn(c: Concours) -> Concours:
+            raw = form.get("parties", "").strip()
+            if raw:
+                c = c.set_parties(int(raw) if raw.isdigit() else raw)  # type: ignore[arg-type]
+            if "prizes" in form:
+                c = c.set_prizes([p.strip() for p in form["prizes"].splitlines()])
+            return c
+
+        return await act(request, cid, fn, "settings")
+
+    # -- the room screen ------------------------------------------------------------------
+    @router.get("/salle/{view}", response_class=HTMLResponse)
+    async def room(request: Request, view: str) -> Response:
+        try:
+            loaded = await call(service.of_view, view)
+        except ConcoursNotFoundError:
+            return render(request, "concours/missing.html", 404, forbidden=False)
+        return render(request, "concours/room.html", **room_context(loaded))
+
+    @router.get("/salle/{view}/live", response_class=HTMLResponse)
+    async def room_live(request: Request, view: str) -> Response:
+        try:
+            loaded = await call(service.of_view, view)
+        except ConcoursNotFoundError:
+            return render(request, "concours/missing.html", 404, forbidden=False)
+        return render(request, "concours/_room.html", **room_context(loaded))
+
+    return router
+
+
+def _int_or_text(raw: str) -> int | str:
+    raw = raw.strip().replace(" ", "").replace("\u202f", "")
+    return int(raw) if raw.isdigit() else raw
+
+
+__all__ = ["ROOM_REFRESH", "entry_json", "error_text", "make_concours_pages",
+           "new_concours_json", "room_context"]
