@@ -59,6 +59,12 @@ from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt
 SeatKind = Literal["human", "bot", "open"]
 Entropy = Callable[[], tuple[str, str]]
 
+#: The action that starts the deal in play when the table waits between deals (``between``):
+#: kept in the deal's actions (first, alone of its kind), never given to the engine.
+NEXT: Final = "next"
+#: ``between``: the table waits after each deal until a player goes on (:data:`NEXT`).
+WAIT: Final = -1
+
 #: The bot seats are played by when nothing is said: the strongest quick bot known.
 PREFERRED_BOTS: Final = ("heuristic", "random")
 
@@ -228,7 +234,11 @@ class Table:
     (or the last of a won game). ``pace``: milliseconds between two bots' moves as a page
     shows them; ``clock``: seconds a human has to act before the seat's bot plays (0: none);
     ``code``: the short join code of a room; ``host``: the hash of its creator's secret (who
-    may hand a seat back to its bot, and sees the invitations)."""
+    may hand a seat back to its bot, and sees the invitations). ``between``: what the table
+    does after a deal while a human sits at it: 0 deal on at once, :data:`WAIT` wait until a
+    player goes on (the action :data:`NEXT`), a number of milliseconds: the players' pages go
+    on by themselves after that long (the player may go on sooner). Meanwhile nobody is to
+    act (:attr:`turn` is -1) and every page shows the deal that ended."""
 
     rules: Rules
     target: int
@@ -239,6 +249,7 @@ class Table:
     clock: int = 0
     code: str = ""
     host: str = ""
+    between: int = 0
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -264,6 +275,8 @@ class Table:
         for n, log in enumerate(self.deals):
             state = _start(self.rules, log, result)
             for i, text in enumerate(log.actions):
+                if text == NEXT:  # the player went on to this deal: no move of the engine
+                    continue
                 try:
                     state = state.apply(parse_action(text))
                 except IllegalActionError as e:
@@ -299,9 +312,19 @@ class Table:
         return self.replay.winner
 
     @property
+    def waiting(self) -> bool:
+        """The deal in play waits for a player to go on (:data:`NEXT`): it follows a finished
+        one, nothing is played in it yet, the table waits between deals and a human sits at
+        it (not away: a table whose players all left goes on with their bots)."""
+        return (self.between != 0 and len(self.deals) > 1 and not self.current.actions
+                and not self.is_over
+                and any(s.kind == "human" and not s.away for s in self.seats))
+
+    @property
     def turn(self) -> int:
-        """The seat to act (-1 when the game is over)."""
-        return -1 if self.is_over else self.deal.current_player
+        """The seat to act (-1 when the game is over, or while the table waits between
+        deals: :attr:`waiting`)."""
+        return -1 if self.is_over or self.waiting else self.deal.current_player
 
     @property
     def bot_to_play(self) -> bool:
@@ -379,6 +402,16 @@ class Table:
             raise IllegalActionError("action: missing: a bid or a card as text")
         if self.is_over:
             raise IllegalActionError(f"{action}: the game is over ({self.winner} won)")
+        if action.strip() == NEXT:  # any player goes on to the next deal
+            if not self.waiting:
+                raise IllegalActionError(f"{NEXT}: the table is not waiting between deals")
+            table = replace(self, deals=(*self.deals[:-1],
+                                         replace(self.current, actions=(NEXT,))))
+            table.__dict__["replay"] = self.replay
+            return table
+        if self.waiting:
+            raise IllegalActionError(f"{action}: the table waits between deals: go on first "
+                                     f"({NEXT})")
         turn = self.turn
         parsed = parse_action(action)
         if seat != turn:
@@ -454,8 +487,9 @@ class Table:
         where any database role can read it (PostgreSQL's ``NOTIFY``). :meth:`with_moves`
         plays it."""
         if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
-                known.code, known.host) != (self.rules, self.target, self.teams, self.seats,
-                                            self.pace, self.clock, self.code, self.host):
+                known.code, known.host, known.between) != (
+                    self.rules, self.target, self.teams, self.seats, self.pace, self.clock,
+                    self.code, self.host, self.between):
             return None
         moves = _moves_between(known.deals, self.deals)
         if moves is None or moves[1]:
@@ -484,6 +518,7 @@ class Table:
             "seats": [s.to_json() for s in self.seats],
             "deals": [d.to_json() for d in self.deals],
             "pace": self.pace, "clock": self.clock, "code": self.code, "host": self.host,
+            **({"between": self.between} if self.between else {}),
         }
 
     @staticmethod
@@ -504,6 +539,7 @@ class Table:
             (str(teams.get("NS", DEFAULT_TEAMS[0])), str(teams.get("EW", DEFAULT_TEAMS[1]))),
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
             str(obj.get("host") or ""),
+            int(obj.get("between", 0)),
         )
         if known is not None:
             replay = _replay_after(known, table)
@@ -553,5 +589,5 @@ def _replay_after(known: Table, table: Table) -> Replay | None:
     return played.replay if played is not None else None
 
 
-__all__ = ["DealLog", "InviteError", "NotYourTurnError", "Replay", "Seat", "SeatTakenError",
-           "Table", "bot_spec", "default_bot", "token_hash"]
+__all__ = ["NEXT", "WAIT", "DealLog", "InviteError", "NotYourTurnError", "Replay", "Seat",
+           "SeatTakenError", "Table", "bot_spec", "default_bot", "token_hash"]

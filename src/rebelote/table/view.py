@@ -73,6 +73,17 @@ def _belote_words(obs: Observation, viewer: int) -> list[list[str]]:
     return out
 
 
+def _tricks(obs: Observation, viewer: int) -> list[dict[str, Any]]:
+    """The finished tricks of an observation: leader, cards by seat and winner, turned."""
+    tricks = []
+    for k, (leader, cards) in enumerate(obs.tricks):
+        winner = obs.tricks[k + 1][0] if k + 1 < len(obs.tricks) else obs.leader
+        tricks.append({"leader": turn_seat(leader, viewer),
+                       "cards": _trick_cards(leader, cards, obs.step, viewer),
+                       "winner": turn_seat(winner, viewer)})
+    return tricks
+
+
 def table_view(table: Table, viewer: int) -> dict[str, Any]:
     """What seat ``viewer`` may see of ``table``, turned so that it sits South."""
     replay = table.replay
@@ -80,12 +91,7 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
     obs = deal.observation(viewer)
     step = obs.step
     over = table.is_over
-    tricks = []
-    for k, (leader, cards) in enumerate(obs.tricks):
-        winner = obs.tricks[k + 1][0] if k + 1 < len(obs.tricks) else obs.leader
-        tricks.append({"leader": turn_seat(leader, viewer),
-                       "cards": _trick_cards(leader, cards, step, viewer),
-                       "winner": turn_seat(winner, viewer)})
+    tricks = _tricks(obs, viewer)
     seats = {}
     for s, seat in enumerate(table.seats):
         seats[turn_seat(s, viewer)] = {
@@ -141,6 +147,8 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
         "sheet": sheet,
         "winner": turn_team(TEAMS.index(table.winner), viewer) if table.winner else None,
         "over": over,
+        # the deal in play waits for a player to go on ("next"): pages show the one that ended
+        "waiting": table.waiting,
         "last_result": None,
     }
     if table.is_host(viewer):  # the invitation of each seat kept for a friend
@@ -155,6 +163,9 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
             "outcome": score.outcome,
             "score": _pair(score.score, viewer),
             "points": _pair(score.points, viewer),
+            # its last trick (public once the deal is over), shown on the felt meanwhile
+            "last_trick": next(iter(_tricks(replay.finished[-1].observation(viewer),
+                                            viewer)[-1:]), None),
             "record": table.record(n),
         }
     return view

@@ -68,16 +68,43 @@
       }
     });
   }
-  function shown() { remember(); checkShuffle(); }
+  function shown() { remember(); checkShuffle(); goOnLater(); }
 
   function currentVersion() {
     var inner = root.querySelector(".tbl");
     return inner ? parseInt(inner.dataset.version, 10) || version : version;
   }
   // the first control of a move when it is this seat's turn: a legal card, or the auction's
+  // (the contract's value, else its first call); between two deals, "Next deal"
   function firstMove() {
+    var next = root.querySelector("#next-deal");
+    if (next) return next;
     if (!root.querySelector("#seat-S.turn")) return null;
-    return root.querySelector(".cards .pc.legal, .bids input[type=radio], .bids button");
+    return root.querySelector(".cards .pc.legal, .bids select, .bids button:not(.step)");
+  }
+  // the contract's stepper: − and + move the value's select one step down or up
+  root.addEventListener("click", function (e) {
+    var step = e.target.closest ? e.target.closest(".step") : null;
+    if (!step) return;
+    var select = document.getElementById(step.getAttribute("aria-controls"));
+    if (!select) return;
+    var i = select.selectedIndex + parseInt(step.dataset.step, 10);
+    if (i >= 0 && i < select.options.length) {
+      select.selectedIndex = i;
+      select.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+  });
+  // a player who chose to go on by itself after a few seconds: "Next deal" is pressed then
+  // (each update that still shows it starts the wait again)
+  var nextTimer = null;
+  function goOnLater() {
+    if (nextTimer) { clearTimeout(nextTimer); nextTimer = null; }
+    var next = root.querySelector("#next-deal[data-after]");
+    if (!next) return;
+    nextTimer = setTimeout(function () {
+      nextTimer = null;
+      if (document.body.contains(next)) next.click();
+    }, parseInt(next.dataset.after, 10) || 5000);
   }
   function refresh() {
     if (loading) { again = true; return; }
@@ -154,8 +181,13 @@
     if (first && root.contains(document.activeElement) === false) first.focus();
   });
   // a page loaded by a form posted without htmx (pressed before the scripts ran) says the
-  // latest call or card too
+  // latest call or card too; when the page loads at this seat's turn, the focus is on its
+  // first move already (it came only with the next update before)
   announce();
   shown();
+  var first = firstMove();
+  if (first && (!document.activeElement || document.activeElement === document.body)) {
+    first.focus();
+  }
   connect();
 })();

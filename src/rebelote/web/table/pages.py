@@ -31,6 +31,7 @@ from rebelote.sheets.rule_words import rules_name
 from rebelote.store.tables import TableConflictError, TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
+from rebelote.table.model import NEXT, WAIT
 from rebelote.web import i18n
 from rebelote.web.security import KeyRing
 from rebelote.web.share import rules_body, rules_from_query
@@ -40,6 +41,10 @@ from rebelote.web.table.service import Loaded, SeatForbiddenError, TableService
 
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 CLOCKS: Final = (0, 30, 60, 120)
+#: After a deal: wait for the player's "Next deal" (the default), or go on by itself after a few
+#: seconds (ms; the page's script presses the button then).
+BETWEENS: Final = (("wait for Next deal", WAIT), ("go on after 5 s", 5000),
+                   ("go on after 10 s", 10000))
 SEAT_ORDER: Final = ("N", "W", "E", "S")
 #: The refusal of a form shown at a version the table has left (a second tap, or a move made
 #: meanwhile): the table is shown again as it is.
@@ -53,6 +58,7 @@ def environment(lang: str) -> Environment:
     env = i18n.template_environment(lang)
     env.globals.update(
         lang=lang, version=__version__, TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS,
+        BETWEENS=BETWEENS,
         # "Donneur : Ouest", "Dealer: West": French puts a space before a colon, English none
         colon=" :" if lang == "fr" else ":",
         t=lambda text: words.tr(lang, text),
@@ -236,6 +242,7 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
                        "them": line.ew if mine == 0 else line.ns}
                       for line in score.lines],
             "score": last["score"],
+            "last_trick": last.get("last_trick"),
             "record": last["record"],
             "error": verified,
             "analysis": solver_available(),
@@ -293,10 +300,10 @@ def make_table_pages(service: TableService) -> APIRouter:
             return render(request, "table/new.html", 422, error=error, **start_form_context())
         if shared is not None:
             body |= rules_body(shared)
-        for key in ("target", "pace", "clock"):
+        for key in ("target", "pace", "clock", "between"):
             raw = str(form.get(key) or "").strip()
             if raw:
-                body[key] = int(raw) if raw.isdigit() else raw
+                body[key] = int(raw) if raw.lstrip("-").isdigit() else raw
         friends = [seat for f in form.getlist("friends") for seat in str(f)
                    if seat in ("N", "E", "W")]
         if friends:
@@ -366,6 +373,8 @@ def make_table_pages(service: TableService) -> APIRouter:
                 return out
             loaded, seat_or = await seat_or_none(request, table_id)
             assert seat_or is not None
+            if action == NEXT:  # another player (or this page's own timer) went on first
+                return fragment(request, loaded, seat_or)
             lang = i18n.request_lang(request)
             # the engine's reason in English (as the API answers it), said in the page's
             # language with the seats as this seat sees them
@@ -437,7 +446,8 @@ def make_table_pages(service: TableService) -> APIRouter:
                             if k != "target"},
                 "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
                                              "W": t.seats[3].bot},
-                "pace": t.pace, "clock": t.clock, "name": t.seats[seat].name or None}
+                "pace": t.pace, "clock": t.clock, "between": t.between,
+                "name": t.seats[seat].name or None}
         new, token = await service.create(body)
         response = RedirectResponse(f"/tables/{new.id}", status_code=303)
         seat_cookie(request, response, new.id, token)

@@ -66,6 +66,8 @@ CACHE_SIZE: Final = 512
 BOT_TIMEOUT: Final = 5.0
 MAX_PACE: Final = 5000
 MAX_CLOCK: Final = 600
+#: The longest pause between deals a table may ask for, in ms (``between``).
+MAX_BETWEEN: Final = 60_000
 MAX_NAME: Final = 24
 #: The turn clock of a room (a table with seats kept for friends) when none is asked for:
 #: a friend who walks away does not hold the table for ever.
@@ -132,11 +134,12 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
 
     ``{"game", "rules"?, "options"?, "target"?, "bots"?: name or {"N": name, ...},
     "friends"?: ["N", "E", "W"] (seats kept for friends, played by bots until taken),
-    "name"?, "pace"? (ms), "clock"? (s)}``."""
+    "name"?, "pace"? (ms), "clock"? (s), "between"? (ms after a deal before the next one;
+    -1: until a player goes on; 0, the default: at once)}``."""
     if not isinstance(obj, Mapping):
         raise InputError("body", "a table is a JSON object like {\"game\": \"coinche\"}")
     allowed = {"game", "rules", "options", "target", "bots", "friends", "name", "pace",
-               "clock", "teams"}
+               "clock", "teams", "between"}
     unknown = sorted(k for k in obj if k not in allowed)
     if unknown:
         raise InputError(unknown[0], f"unknown field of a table (known: "
@@ -184,7 +187,8 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     table = Table.new(rules, target, seats, dealer=3,
                       pace=_int(obj, "pace", 0, 0, MAX_PACE),
                       clock=_int(obj, "clock", ROOM_CLOCK if friends else 0, 0, MAX_CLOCK),
-                      host=token_hash(token))
+                      host=token_hash(token),
+                      between=_int(obj, "between", 0, -1, MAX_BETWEEN))
     return table, token
 
 
@@ -437,6 +441,7 @@ class TableService:
         out["code"] = loaded.code
         out["pace"] = loaded.table.pace
         out["clock"] = loaded.table.clock
+        out["between"] = loaded.table.between
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
         return out
 
