@@ -46,7 +46,7 @@ def test_the_table_waits_after_a_deal_until_a_player_goes_on() -> None:
     again = Table.from_json(going.to_json())
     assert again.deals == going.deals and again.turn == going.turn and not again.waiting
     moves = going.moves_after(table)
-    assert moves == {"a": [NEXT], "d": []}
+    assert moves == {"a": [NEXT]}
     played = table.with_moves(moves)
     assert played is not None and played.deals == going.deals
 
