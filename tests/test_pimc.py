@@ -442,3 +442,38 @@ def test_play_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
 def test_the_inference_levels_weigh_the_play() -> None:
     assert budget_of("infer").infer > 0.0 and budget_of("expert").infer > 0.0
     assert budget_of("fast").infer == 0.0 and budget_of("expert").worlds == 48
+
+
+def test_the_lead_is_clear_only_beyond_its_standard_errors() -> None:
+    from rebelote.bots.pimc import lead_is_clear
+
+    def run(diffs: list[float]) -> bool:
+        seen = [(1.0, {0: d, 1: 0.0}) for d in diffs]
+        total = {0: sum(diffs), 1: 0.0}
+        return lead_is_clear(seen, total, 2.5)
+
+    assert run([10.0] * 16)                 # the same lead in every world: settled
+    assert run([0.0] * 16)                  # equal in every world: more would not part them
+    assert run([40.0, 60.0] * 8)            # mean 50, se ~2.6
+    assert not run([100.0, -90.0] * 8)      # mean 5, se ~25: not clear
+    assert lead_is_clear([(1.0, {3: 0.0})], {3: 0.0}, 2.5)  # one card
+
+
+def test_ties_go_to_the_heuristics_card_else_the_cheapest() -> None:
+    from rebelote.actions import PLAYS
+    from rebelote.bots.pimc import tie_break
+
+    points = [0, 0, 0, 10, 2, 3, 4, 11] * 4
+    cards = [PLAYS[3], PLAYS[4], PLAYS[7]]
+    asked: list[int] = []
+
+    def prior(card: int):  # type: ignore[no-untyped-def]
+        def f():  # type: ignore[no-untyped-def]
+            asked.append(card)
+            return PLAYS[card]
+        return f
+
+    assert tie_break(cards, {3: 5.0, 4: 1.0, 7: 2.0}, points, prior(7)) == PLAYS[3]
+    assert not asked  # no tie: the heuristic is not asked
+    assert tie_break(cards, {3: 5.0, 4: 5.0, 7: 5.0}, points, prior(7)) == PLAYS[7]
+    assert tie_break(cards, {3: 5.0, 4: 5.0, 7: 1.0}, points, prior(7)) == PLAYS[4]

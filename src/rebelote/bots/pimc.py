@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -47,7 +47,7 @@ from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
 from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
 from rebelote.observation import Observation
-from rebelote.rules import AUCTION_GAMES, IllegalActionError
+from rebelote.rules import AUCTION_GAMES, IllegalActionError, card_values
 from rebelote.scoring import DealSummary, score_deal
 from rebelote.solver import best_value, position_of_state, solve
 
@@ -77,6 +77,14 @@ class Budget:
     #: heuristic (the model of the players) would have played another multiplies a world's
     #: weight by ``infer`` (0: off). Soft: a floor, never a filter.
     infer: float = 0.0
+    #: Stop drawing worlds for a card once the best card's lead over the second is clear: its
+    #: weighted mean beats the second's by ``stop_z`` standard errors of the paired difference
+    #: (or the two agree in every world), after ``stop_least`` worlds (0: never).
+    stop_z: float = 0.0
+    stop_least: int = 16
+    #: Between cards of equal mean marks, play the heuristic's card if it is one of them, else
+    #: the one worth fewest card points (off: the lowest card number).
+    tie_break: bool = False
 
 
 #: The named levels: ``pimc`` is ``default`` (time-limited, for play against a human),
@@ -92,8 +100,8 @@ LEVELS: Final = {
     "cards": Budget(worlds=8, bid_worlds=16, bidding="heuristic"),
     "free": Budget(worlds=8, bid_worlds=16, bidding="free"),
     # inference from the play (play_weight): ``fast`` and ``strong`` with their worlds weighed
-    "infer": Budget(worlds=8, bid_worlds=16, infer=0.35),
-    "expert": Budget(worlds=48, bid_worlds=32, infer=0.35),
+    "infer": Budget(worlds=8, bid_worlds=16, infer=0.35, tie_break=True),
+    "expert": Budget(worlds=48, bid_worlds=32, infer=0.35, stop_z=2.5, tie_break=True),
 }
 
 
@@ -148,7 +156,11 @@ class PimcBot:
             self.fell_back += 1
             return self.fallback.act(observation, rng)
         self.searched += 1
-        return max(cards, key=lambda a: values[a.card])
+        if not self.budget.tie_break:
+            return max(cards, key=lambda a: values[a.card])
+        r = observation.rules
+        points = card_values(observation.trump, r.no_trump_aces, r.all_trump_scale)
+        return tie_break(cards, values, points, lambda: self.fallback.act(observation, rng))
 
     def _bid(self, obs: Observation, rng: random.Random) -> Action:
         legal = [b for b in obs.legal if isinstance(b, Bid)]
@@ -529,6 +541,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
                          budget.seconds, budget.min_worlds)
     contract = obs.contract
     n = 0
+    seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
     while (got := draw()) is not None:
         world, weight = got
         n += 1
@@ -540,13 +553,57 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
         marker = Marker(world, world.taker, contract, obs.multiplier)
+        marks: dict[int, float] = {}
         for card, v in values.items():
             m = marker.mark(mover, v, won, team)
+            marks[card] = m
             total[card] = total.get(card, 0.0) + weight * m
         weights += weight
+        if budget.stop_z > 0.0:
+            seen.append((weight, marks))
+            if len(seen) >= budget.stop_least and len(seen) % 4 == 0 \
+                    and lead_is_clear(seen, total, budget.stop_z):
+                break
     if weights <= 0.0 or n < min(budget.min_worlds, budget.worlds):
         return {}  # the time was too short: the caller falls back on the heuristic
     return {c: v / weights for c, v in total.items()}
+
+
+def lead_is_clear(seen: list[tuple[float, dict[int, float]]], total: dict[int, float],
+                  z: float) -> bool:
+    """Whether the best card's weighted mean mark beats the second's by ``z`` standard errors
+    of their paired difference over the worlds ``seen`` (weight, each card's mark), or the
+    two are equal in every world (more worlds would not part them)."""
+    if len(total) < 2:
+        return True
+    ranked = sorted(total, key=lambda c: -total[c])
+    a, b = ranked[0], ranked[1]
+    sw = sum(w for w, _ in seen)
+    sw2 = sum(w * w for w, _ in seen)
+    if sw <= 0.0:
+        return False
+    diffs = [(w, m[a] - m[b]) for w, m in seen]
+    mean = sum(w * d for w, d in diffs) / sw
+    var = sum(w * (d - mean) ** 2 for w, d in diffs) / sw
+    if var <= 1e-12:
+        return True
+    n_eff = sw * sw / sw2
+    return mean > z * math.sqrt(var / max(1.0, n_eff - 1.0))
+
+
+def tie_break(cards: list[Play], values: dict[int, float], points: Sequence[int],
+              prior: Callable[[], Action]) -> Play:
+    """The card of the best mean mark; between equal ones, the heuristic's (``prior()``,
+    asked only on a tie) if it is one of them, else the one worth fewest card points, then
+    the lowest."""
+    best = max(values[a.card] for a in cards)
+    tied = [a for a in cards if values[a.card] >= best - 1e-9]
+    if len(tied) == 1:
+        return tied[0]
+    got = prior()
+    if isinstance(got, Play) and got in tied:
+        return got
+    return min(tied, key=lambda a: (points[a.card], a.card))
 
 
 def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None,
