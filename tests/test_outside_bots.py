@@ -330,3 +330,14 @@ def test_the_complete_bot_of_the_docs_plays_whole_matches(tmp_path: Path) -> Non
         result = run_arena(ArenaConfig(a="heuristic", b=f"engine-events:{PY} {bot}", game=game,
                                        deals=4, games=1, seed=6))
         assert len(result.deals) == 4 and len(result.games) == 1
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    import rebelote
+    import rebelote.bots
+
+    for module in (rebelote.bots, rebelote):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0
