@@ -1,6 +1,6 @@
 """Fill the French catalog of the concours's gettext domain from the template and compile both
 languages' catalogs: ``python scripts/concours_catalog.py`` after ``pybabel extract`` (see
-src/rebelote/locale/concours.cfg). Messages already translated keep their translation; a
+src/rebelote/locale/concours.cfg). A translation in FRENCH wins over the catalog's; a
 message missing from FRENCH below and from the catalog stops the script."""
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ FRENCH = {
     "Register": "Inscrire", "plays from partie %(k)s": "joue dès la partie %(k)s",
     "from partie %(k)s": "dès la partie %(k)s",
     "withdrew after partie %(k)s": "abandon après la partie %(k)s",
-    "paid": "payé", "not paid": "non payé", "Withdraw team %(n)s": "Retirer l’équipe %(n)s",
-    "withdraw": "abandon", "Parties and prizes": "Parties et lots",
+    "paid": "payé", "not paid": "à payer", "Withdraw team %(n)s": "Retirer l’équipe %(n)s",
+    "withdraw": "déclarer l’abandon", "Parties and prizes": "Parties et lots",
     "Number of parties (add one, or end early)":
         "Nombre de parties (en ajouter une, ou finir plus tôt)",
     "Prizes, one per line from the first rank": "Lots, un par ligne à partir du premier",
@@ -143,7 +143,7 @@ def main() -> int:
             if not m.id:
                 continue
             if lang == "fr":
-                string = old.get(m.id) or FRENCH.get(m.id, "")
+                string = FRENCH.get(m.id) or old.get(m.id, "")
                 if not string:
                     missing.append(m.id)
             else:

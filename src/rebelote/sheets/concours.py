@@ -82,12 +82,13 @@ class _Doc(SheetDocument):
         self.set_text_color(*INK)
 
 
-def _subtitle(c: Concours, lang: str, k: int | None = None) -> str:
+def _subtitle(c: Concours, lang: str, k: int | None = None, seed: bool = True) -> str:
     s = c.settings
     parts = [s.name]
     if k is not None:
         parts.append(tr(lang, "partie %(k)s of %(n)s") % {"k": k, "n": s.parties})
-    parts.append(tr(lang, "seed %(seed)s") % {"seed": s.seed})
+    if seed:
+        parts.append(tr(lang, "seed %(seed)s") % {"seed": s.seed})
     return " · ".join(parts)
 
 
@@ -163,7 +164,7 @@ def _one_sheet(doc: _Sheets, c: Concours, k: int, t: int, top: float, lang: str)
     doc.cell(w * 0.4, 8, tr(lang, "Table %(t)s") % {"t": t})
     doc.set_font(FONT, "", 10)
     doc.set_text_color(*MUTED)
-    doc.cell(w * 0.6, 8, doc.clip(_subtitle(c, lang, k), w * 0.6), align="R",
+    doc.cell(w * 0.6, 8, doc.clip(_subtitle(c, lang, k, seed=False), w * 0.6), align="R",
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     doc.set_text_color(*INK)
     doc.set_draw_color(*RULE)
@@ -220,8 +221,8 @@ def ranking_pdf(c: Concours, lang: str, label: Callable[[int], str] | None = Non
     doc = _Doc(lang, title, sub)
     doc.add_page()
     w = doc.body_width
-    prize_w = 48.0 if c.prizes else 0.0
-    fixed = [14.0, 12.0, 0.0, 20.0, 16.0, 20.0, 18.0]
+    prize_w = 40.0 if c.prizes else 0.0
+    fixed = [12.0, 10.0, 0.0, 18.0, 16.0, 18.0, 16.0]
     fixed[2] = w - sum(fixed) - prize_w
     head = [tr(lang, "Rank"), tr(lang, "No."), tr(lang, "Team"), tr(lang, "Points"),
             tr(lang, "Won"), tr(lang, "Against"), tr(lang, "Diff.")]
