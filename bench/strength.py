@@ -1,8 +1,8 @@
 """Strength of bots by budget, deal by deal: the arena's duplicate deals
 (:func:`rebelote.arena.play_duplicate_deal`, the same deals and results as ``rebelote arena``
-with the same seed) played one at a time, each deal's result written as a JSON line as soon as
-it is known, so that a long match interrupted still gives its first deals; then the mean mark
-difference with its 95% interval.
+with the same seed) played one at a time (a bot is a spec or a level for people, ``fort``),
+each deal's result written as a JSON line as soon as it is known, so that a long match
+interrupted still gives its first deals; then the mean mark difference with its 95% interval.
 
     nice -n 10 .venv/bin/python bench/strength.py --a pimc:fast --b heuristic --game coinche \\
         --deals 60 --seed 1 [--out results.jsonl] [--start 0]
@@ -13,12 +13,37 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
 
 from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
+from rebelote.bots import player_level
 from rebelote.rules import Rules
+
+
+def spec_of(text: str) -> str:
+    """A registry spec, or the spec of a level for people (``expert``)."""
+    try:
+        return player_level(text).spec
+    except ValueError:
+        return text
+
+
+def elo(diffs: list[float]) -> tuple[float, float, float, float]:
+    """A's share of the duplicate deals won (a deal A's mark beats B's counts 1, a tie 1/2) and
+    the Elo difference it means, ``400 log10(p / (1 - p))``, with the 95% interval of the share
+    (normal approximation) carried through: ``(share, elo, low, high)``."""
+    n = len(diffs)
+    p = (sum(1.0 for d in diffs if d > 0) + 0.5 * sum(1.0 for d in diffs if d == 0)) / n
+    half = 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / n)
+
+    def to_elo(x: float) -> float:
+        x = min(max(x, 1e-3), 1 - 1e-3)
+        return 400.0 * math.log10(x / (1.0 - x))
+
+    return p, to_elo(p), to_elo(p - half), to_elo(p + half)
 
 
 def summary(lines: list[dict[str, object]]) -> str:
@@ -32,6 +57,7 @@ def summary(lines: list[dict[str, object]]) -> str:
     if not diffs:
         return "no deals"
     mean, low, high = mean_ci(diffs)
+    share, rating, elo_low, elo_high = elo(diffs)
     a_ms = [float(r["a_ms"]) for r in lines]  # type: ignore[arg-type]
     head = lines[0]
     taken = {"a": 0, "b": 0}
@@ -48,7 +74,8 @@ def summary(lines: list[dict[str, object]]) -> str:
         f"; made A {made['a']}, B {made['b']}" if counted else "")
     return (f"{head['a']} vs {head['b']}, {head['game']} {head['rules']}, seed {head['seed']}: "
             f"{len(diffs)} duplicate deals, A - B = {mean:+.1f} a deal, 95% CI "
-            f"[{low:+.1f}, {high:+.1f}]; {contracts}; A's mean time a deal "
+            f"[{low:+.1f}, {high:+.1f}]; deals won by A {share:.1%}, Elo {rating:+.0f} "
+            f"[{elo_low:+.0f}, {elo_high:+.0f}]; {contracts}; A's mean time a deal "
             f"{statistics.mean(a_ms):.0f} ms")
 
 
@@ -68,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.summary, encoding="utf-8") as f:
             print(summary([json.loads(line) for line in f if line.strip()]))
         return 0
+    args.a, args.b = spec_of(args.a), spec_of(args.b)
     config = ArenaConfig(a=args.a, b=args.b, game=args.game, rules=args.rules,
                          deals=args.deals, seed=args.seed)
     rules = Rules.preset(args.rules, args.game)
