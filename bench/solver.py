@@ -21,7 +21,12 @@ are NS's; they agree when they add up to 162, or a capot reads 252 / 0 on both s
 plays contrée rules without declarations, like our official coinche rules here (declarations
 are never card points).
 
-    .venv/bin/python bench/solver.py [--deals 100] [--mid 2,4,6] [--mid-deals 50]
+    .venv/bin/python bench/solver.py [--deals 100] [--mid 2,4,6] [--mid-deals 50] \
+        [--worlds-deals 20]
+
+IS-DD worlds at trick 1 (ours only: colver's sampler cannot be given our worlds): the
+heuristic's deals, worlds dealt from each first-trick seat's observation and solved for every
+card, counted per second of CPU time.
 
 Goal: our median per-card full-deal solve at most 0.2x colver's (issue 19; 0.5x before).
 """
@@ -150,11 +155,49 @@ def advance(env: colver.Env, seed: int, trump: int, tricks: int) -> Position:
     return Position.make(hands, trump, leader, (), points, won, RULES)
 
 
+def worlds_at_trick_one(deals: int, per_card: int = 8) -> str:
+    """IS-DD worlds at trick 1: deals bid and played by the heuristic bot (official coinche,
+    the arena's deals of seed 1); at each card of the first trick with a choice, ``per_card``
+    worlds are dealt from the seat's observation (``DealState.from_observation``) and each
+    solved for every legal card (``solve``). Worlds a second per core: CPU time of the solves
+    alone, and of dealing and solving."""
+    from rebelote.bots import make_bot
+    from rebelote.deal import PLAY, DealState
+    from rebelote.solver import position_of_state, solve
+
+    bot = make_bot("heuristic")
+    solve_cpu = total_cpu = 0.0
+    n = 0
+    for i in range(deals):
+        state = DealState.new(RULES, i % 4, rng=random.Random(f"arena:1:deal:{i}"))
+        rng = random.Random(i)
+        while not state.is_terminal and len(state.tricks) < 1:
+            if state.phase == PLAY and state.playable.bit_count() > 1:
+                obs = state.observation(state.player)
+                for _ in range(per_card):
+                    c0 = time.process_time()
+                    world = DealState.from_observation(obs, rng)
+                    c1 = time.process_time()
+                    solve(position_of_state(world), RULES)
+                    c2 = time.process_time()
+                    solve_cpu += c2 - c1
+                    total_cpu += c2 - c0
+                    n += 1
+            state = state.apply(bot.act(state.observation(state.player), rng))
+    if not n:
+        return "IS-DD worlds at trick 1: none (every deal passed out)"
+    return (f"IS-DD worlds at trick 1 ({n} worlds, {deals} deals, {per_card} a card with a "
+            f"choice): {n / solve_cpu:,.0f} worlds/s per core solving ({solve_cpu / n * 1e3:.2f}"
+            f" ms CPU a world), {n / total_cpu:,.0f}/s dealing and solving (goal >= 3,000/s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--mid", default="2,4,6", help="tricks played before the mid-deal solves")
     parser.add_argument("--mid-deals", type=int, default=50)
+    parser.add_argument("--worlds-deals", type=int, default=20,
+                        help="deals for the IS-DD worlds at trick 1 (0: skip)")
     args = parser.parse_args()
     print(f"# rebelote solver (compiled: {COMPILED}) vs colver {colver.__version__}; "
           f"Python {platform.python_version()}, {os.cpu_count()} cores; CPU and wall-clock "
@@ -195,6 +238,8 @@ def main() -> None:
     for t in tallies:
         for d in t.differ[:10]:
             print(f"  differs, {t.name}: {d}")
+    if args.worlds_deals:
+        print(worlds_at_trick_one(args.worlds_deals))
     wall = statistics.median(full.ours) / statistics.median(full.theirs)
     ratio = statistics.median(full.ours_cpu) / statistics.median(full.theirs_cpu)
     print(f"full-deal per-card median: ours/colver = {wall:.2f} by wall-clock, {ratio:.2f} by "
