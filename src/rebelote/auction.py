@@ -23,6 +23,7 @@ from typing import Final, Literal, NamedTuple
 
 from rebelote.cards import SEATS, suit_of
 from rebelote.errors import IllegalActionError, RulesError
+from rebelote.numbers import is_digits
 from rebelote.rules import (
     ALL_TRUMP,
     CAPOT_VALUE,
@@ -124,7 +125,7 @@ class Bid:
                 return Bid("capot", trump)
             if head == "generale":
                 return Bid("generale", trump)
-            if head.isdigit():
+            if is_digits(head):
                 value = int(head)
                 if value == CAPOT_VALUE:
                     return Bid("capot", trump)

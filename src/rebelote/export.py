@@ -38,6 +38,7 @@ from typing import Any, Final
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match
+from rebelote.numbers import number_or_text
 from rebelote.rules import GAMES, PRESET_NAMES
 from rebelote.sheets.labels import LABELS, check_lang
 from rebelote.sheets.labels import text as label
@@ -351,7 +352,7 @@ def _deal_json(sheet: _Sheet, r: int, cells: Mapping[str, str], game: object
            "points": {t: number(f"points.{t}") for t in TEAMS}}
     if cells.get("contract"):
         contract = cells["contract"]
-        out["contract"] = int(contract) if contract.isdigit() else contract
+        out["contract"] = number_or_text(contract)
     coinche = _norm(cells.get("coinche", ""))
     if coinche not in _COINCHES:
         raise InputError(where("coinche"), f"{cells['coinche']!r} is not a coinche: leave it "

@@ -26,6 +26,7 @@ from typing import Any, Final, Literal
 
 from rebelote.cards import TEAMS, Team, other_team
 from rebelote.errors import InputError, RulesError
+from rebelote.numbers import is_digits
 from rebelote.rules import (
     ALL_TRUMP,
     CAPOT_LAST_TRICK,
@@ -330,7 +331,7 @@ def _parse_contract(raw: Any, rules: Rules) -> int | str:
             if not rules.generale:
                 raise InputError("contract", "générale is off in these rules (option generale)")
             return "generale"
-        if word.isdigit():
+        if is_digits(word):
             raw = int(word)
         else:
             raise InputError("contract", f"{raw!r} is not a contract: 80 to 160 by ten, "

@@ -46,6 +46,7 @@ from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
 from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
+from rebelote.numbers import is_digits
 from rebelote.observation import Observation
 from rebelote.rules import AUCTION_GAMES, IllegalActionError, card_values
 from rebelote.scoring import DealSummary, score_deal
@@ -112,7 +113,7 @@ def budget_of(level: str | None) -> Budget:
     key = level.strip().lower()
     if key in LEVELS:
         return LEVELS[key]
-    if key.isdigit() and 1 <= int(key) <= 10_000:
+    if is_digits(key) and 1 <= int(key) <= 10_000:
         n = int(key)
         return Budget(worlds=n, bid_worlds=max(1, 2 * n), min_worlds=min(4, n))
     raise ValueError(f"a pimc level is one of {', '.join(LEVELS)} or a count of worlds 1..10000"

@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from rebelote.numbers import is_digits
 from rebelote.store.tables import (
     CodeTakenError,
     StoreDownError,
@@ -261,7 +262,7 @@ class PgListener:
                         await self._caught_up()
                     async for note in conn.notifies():
                         parts = note.payload.split(" ", 3)
-                        if len(parts) >= 2 and parts[1].isdigit():
+                        if len(parts) >= 2 and is_digits(parts[1]):
                             digest, moves = (parts[2], parts[3]) if len(parts) == 4 \
                                 else (None, None)
                             self._changed(parts[0], int(parts[1]), digest, moves)

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from rebelote.bots import Bot, make_bot
+from rebelote.numbers import is_digits
 from rebelote.rules import IllegalActionError, Rules
 from rebelote.table.model import Seat, Table
 from rebelote.table.shuffle import new_seed_and_salt
@@ -219,7 +220,7 @@ def choose(console: Console, view: Mapping[str, Any], ask: Callable[[str], str])
             return None
         if raw.lower() in ("q", "quit", "exit"):
             return None
-        if raw.isdigit() and 1 <= int(raw) <= len(legal):
+        if is_digits(raw) and 1 <= int(raw) <= len(legal):
             return legal[int(raw) - 1]
         if raw:
             return raw

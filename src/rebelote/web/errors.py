@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
@@ -158,6 +159,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(BodyTooLargeError)
     async def _too_large(request: Request, exc: BodyTooLargeError) -> Response:
         return answer(request, 413, str(exc), {"Connection": "close"})
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:
+        # the client went away in the middle of its body (an aborted upload): nobody reads
+        # the answer, and nothing was changed; no traceback in the log
+        log.info("%s %s: the client left before sending its whole body", request.method,
+                 request.url.path)
+        return Response(status_code=400)
 
     @app.exception_handler(StoreDownError)
     async def _unreachable(request: Request, exc: StoreDownError) -> Response:

@@ -20,6 +20,7 @@ from rebelote.catalogs import number as number
 from rebelote.catalogs import signed as signed
 from rebelote.catalogs import translations as translations
 from rebelote.match import DEFAULT_TEAMS
+from rebelote.numbers import is_digits
 from rebelote.scoring import DealSummary, LineKey, MarkCase, ResultLine
 
 LANGS: Final = ("fr", "en")
@@ -263,7 +264,7 @@ def error_text(field: str, reason: str, lang: str) -> str:
     for field_re, reason_re, sentence in ERRORS:
         found = re.fullmatch(reason_re, reason)
         if found and re.fullmatch(field_re, field):
-            values = {k: number(int(v), lang) if re.fullmatch(r"-?\d+", v or "") else v
+            values = {k: number(int(v), lang) if is_digits((v or "").removeprefix("-")) else v
                       for k, v in found.groupdict().items()}
             return gettext(lang, sentence) % {**values, "field": name}
     return f"{name}{' :' if lang == 'fr' else ':'} {reason}"

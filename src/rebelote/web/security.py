@@ -43,6 +43,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rebelote.errors import InputError
+from rebelote.numbers import is_digits
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -310,6 +311,34 @@ async def read_json(request: Request) -> Any:
     return parse_json(await request.body())
 
 
+#: The largest first message of a socket, before it proves its seat (``{"token": ...}`` is
+#: about 50 bytes): a bigger one closes the socket unread.
+MAX_FIRST_MESSAGE: Final = 1024
+
+
+def first_socket_token(message: Message) -> str | None:
+    """The secret a socket's first message ``{"token": "..."}`` carries (an ASGI
+    ``websocket.receive`` message), else ``None``: a binary frame, text past
+    :data:`MAX_FIRST_MESSAGE` bytes, JSON that does not parse or nests too deep
+    (:func:`parse_json`), or a token that is not text. Never raises.
+
+    >>> first_socket_token({"type": "websocket.receive", "text": '{"token": "s3cret"}'})
+    's3cret'
+    >>> [first_socket_token({"type": "websocket.receive", **m}) for m in (
+    ...     {"text": '{"token": 5}'}, {"text": "[" * 100_000}, {"bytes": b"{}"}, {})]
+    [None, None, None, None]
+    """
+    text = message.get("text")
+    if not isinstance(text, str) or len(text) > MAX_FIRST_MESSAGE:
+        return None
+    try:
+        obj = parse_json(text.encode("utf-8", "surrogatepass"))
+    except InputError:
+        return None
+    token = obj.get("token") if isinstance(obj, dict) else None
+    return token if isinstance(token, str) and 0 < len(token) <= 128 else None
+
+
 class UnsupportedMediaError(Exception):
     """A JSON route got a body of another type."""
 
@@ -431,7 +460,7 @@ class SecurityMiddleware:
                           "Origin: a page of another site cannot change games here")
             return
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+        if length is not None and (not is_digits(length) or int(length) > self.max_body):
             await _refuse(scope, send_secure, 413, str(BodyTooLargeError(self.max_body)),
                           close=True)
             return
@@ -491,7 +520,7 @@ async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
     await send({"type": "http.response.body", "body": body})
 
 
-_VERSION: Final = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$')
+_VERSION: Final = re.compile(r'^\s*(?:W/)?"?(\d{1,15})"?\s*$', re.ASCII)
 
 
 def parse_if_match(value: str | None) -> int | None:
@@ -510,6 +539,7 @@ __all__ = [
     "KEYS_COOKIE",
     "MAX_BODY",
     "MAX_DEPTH",
+    "MAX_FIRST_MESSAGE",
     "MAX_INT",
     "BodyTooLargeError",
     "KeyRing",
@@ -518,6 +548,7 @@ __all__ = [
     "bearer",
     "check_json",
     "cross_site",
+    "first_socket_token",
     "host_allowed",
     "inline_script_hashes",
     "is_https",

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from rebelote.cards import TEAMS
 from rebelote.errors import InputError
+from rebelote.numbers import is_digits, number_or_text
 from rebelote.rules import ALL_TRUMP, AUCTION_GAMES, TRUMP_NAMES
 from rebelote.scoring import COINCHE_NAMES, DealSummary
 
@@ -41,7 +42,7 @@ def _whole(form: Mapping[str, Any], name: str, field: str, *, negative: bool = F
         return None
     sign = -1 if negative and text.startswith("-") else 1
     digits = text[1:] if sign < 0 else text
-    if not digits.isdigit():
+    if not is_digits(digits):
         raise InputError(field, f"{_text(form, name)!r} is not a whole number")
     return sign * int(digits)
 
@@ -95,7 +96,7 @@ def deal_from_form(form: Mapping[str, Any], game: str) -> dict[str, Any]:
         contract = _text(form, "contract")
         if not contract:
             raise InputError("contract", "missing: 80 to 160, capot or générale")
-        out["contract"] = int(contract) if contract.isdigit() else contract
+        out["contract"] = number_or_text(contract)
         out["coinche"] = _text(form, "coinche") or "none"
         generale = generale or contract == "generale"
         if generale and contract != "generale":

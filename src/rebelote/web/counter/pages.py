@@ -23,6 +23,7 @@ from rebelote import __version__
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import DEFAULT_TEAMS, TARGETS
+from rebelote.numbers import is_digits, optional_number
 from rebelote.rules import (
     AUCTION_GAMES,
     BOOL_OPTIONS,
@@ -278,7 +279,7 @@ def make_pages(service: CounterService) -> APIRouter:
 
     def version_of(form: Mapping[str, str]) -> int | None:
         raw = form.get("version", "")
-        return int(raw) if raw.isdigit() else None
+        return optional_number(raw)
 
     async def show_game(request: Request, view: GameView, status: int = 200, **extra: Any
                         ) -> Response:
@@ -541,7 +542,7 @@ def _target(form: Mapping[str, str]) -> int | str:
     raw = form.get("target", "").strip()
     if raw == "other":
         raw = form.get("target_other", "").strip()
-    if raw.isdigit():
+    if is_digits(raw):
         return int(raw)
     raise InputError("target", f"{raw!r} is not a target: a whole number of points, like 1000")
 

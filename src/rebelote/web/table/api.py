@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -27,7 +26,13 @@ from rebelote.store.tables import TableConflictError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.web import openapi
 from rebelote.web.errors import refusal_status
-from rebelote.web.security import KEYS_COOKIE, KeyRing, parse_if_match, read_json
+from rebelote.web.security import (
+    KEYS_COOKIE,
+    KeyRing,
+    first_socket_token,
+    parse_if_match,
+    read_json,
+)
 from rebelote.web.table.service import (
     InviteError,
     Loaded,
@@ -304,9 +309,11 @@ def make_table_router(service: TableService) -> APIRouter:
         await websocket.accept()
         token = bearer(websocket, table_id)
         try:
-            if token is None:
-                first = json.loads(await asyncio.wait_for(websocket.receive_text(), 10))
-                token = first.get("token") if isinstance(first, dict) else None
+            if token is None:  # a first message, small, read without a traceback
+                first = await asyncio.wait_for(websocket.receive(), 10)
+                if first.get("type") == "websocket.disconnect":
+                    return
+                token = first_socket_token(first)
             loaded = await service.load(table_id)
             seat = service.seat_of(loaded, token)
         except (SeatForbiddenError, TableNotFoundError, ValueError, TimeoutError) as e:

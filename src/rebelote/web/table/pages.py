@@ -25,6 +25,7 @@ from rebelote.bots import known_specs
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
+from rebelote.numbers import number_or_text, optional_number
 from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
@@ -303,7 +304,7 @@ def make_table_pages(service: TableService) -> APIRouter:
         for key in ("target", "pace", "clock", "between"):
             raw = str(form.get(key) or "").strip()
             if raw:
-                body[key] = int(raw) if raw.lstrip("-").isdigit() else raw
+                body[key] = number_or_text(raw)
         friends = [seat for f in form.getlist("friends") for seat in str(f)
                    if seat in ("N", "E", "W")]
         if friends:
@@ -346,7 +347,8 @@ def make_table_pages(service: TableService) -> APIRouter:
         if seat is None:
             return Response(status_code=403)
         since = request.query_params.get("since", "")
-        if since.isdigit() and int(since) >= loaded.version:
+        known = optional_number(since)
+        if known is not None and known >= loaded.version:
             return Response(status_code=204)
         return fragment(request, loaded, seat)
 
@@ -362,7 +364,7 @@ def make_table_pages(service: TableService) -> APIRouter:
         shown = str(form.get("version") or "")
         try:
             loaded, seat = await service.act(table_id, bearer(request, table_id), action,
-                                             int(shown) if shown.isdigit() else None)
+                                             optional_number(shown))
         except Exception as e:
             out = refusal(e)
             if out is None:
