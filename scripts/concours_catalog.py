@@ -122,6 +122,10 @@ FRENCH = {
     "Where do I sit? Partie %(k)s": "Où suis-je ? Partie %(k)s", "No.": "N°",
     "Opponents": "Adversaires", "Deal": "Donne", "TOTAL": "TOTAL",
     "Signatures:": "Signatures :", "Table sheets, partie %(k)s": "Feuilles de table, partie %(k)s",
+    "The organiser's link, for another device": "Le lien de l’organisateur, pour un autre "
+                                                "appareil",
+    "Whoever holds it can change the concours: keep it to yourself.":
+        "Qui le détient peut modifier le concours : gardez-le pour vous.",
     "after %(k)s of %(n)s parties": "après %(k)s parties sur %(n)s", "Diff.": "Diff.",
 }
 

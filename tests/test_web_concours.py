@@ -225,3 +225,55 @@ def test_pages_room_screen_and_pdfs(client: TestClient) -> None:
         r = other.post(f"{page}/draw", follow_redirects=False)
         assert r.status_code == 403
     assert t["scores"] is None
+
+
+def test_a_concours_a_la_melee(client: TestClient) -> None:
+    players = [{"name": f"Joueur {i}"} for i in range(1, 11)]
+    cid, auth = create(client, mode="melee", teams=players, parties=3)
+    partners: set[frozenset[int]] = set()
+    for k in (1, 2, 3):
+        p = client.post(f"{API}/{cid}/parties", headers=auth).json()
+        assert len(p["tables"]) == 2 and len(p["exempt"]) == 2
+        for t in p["tables"]:
+            (a1, a2), (b1, b2) = t["teams"]
+            assert frozenset((a1, a2)) not in partners and frozenset((b1, b2)) not in partners
+            partners |= {frozenset((a1, a2)), frozenset((b1, b2))}
+            r = client.put(f"{API}/{cid}/parties/{k}/tables/{t['table']}",
+                           json={"scores": {str(a2): 1100, str(b1): 844}}, headers=auth)
+            assert r.status_code == 200, r.text
+    data = client.get(f"{API}/{cid}").json()
+    assert len(data["ranking"]) == 10  # ranked one by one
+    exempts = [n for p in data["parties"] for n in p["exempt"]]
+    assert len(exempts) == len(set(exempts)) == 6
+
+
+def test_pages_in_english(client: TestClient) -> None:
+    r = client.get("/concours?lang=en")
+    assert "New concours" in r.text and 'lang="en"' in r.text
+    cid, _auth = create(client)
+    r = client.get(f"/concours/{cid}/classement.pdf?lang=en")
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_concours_catalogs(lang: str) -> None:
+    from babel.messages.mofile import read_mo
+    from babel.messages.pofile import read_po
+
+    from rebelote.sheets.concours import tr
+
+    locale = Path(__file__).resolve().parent.parent / "src" / "rebelote" / "locale"
+    with (locale / lang / "LC_MESSAGES" / "concours.po").open("rb") as f:
+        po = read_po(f, locale=lang)
+    with (locale / lang / "LC_MESSAGES" / "concours.mo").open("rb") as f:
+        mo = read_mo(f)
+    assert {m.id: m.string for m in po if m.id and m.string} == \
+        {m.id: m.string for m in mo if m.id and m.string}
+    with (locale / "concours.pot").open("rb") as f:
+        pot = read_po(f)
+    if lang == "fr":
+        missing = [m.id for m in pot if m.id and not (po.get(m.id) and po.get(m.id).string)]
+        assert not missing
+        assert tr("fr", "Where do I sit?") == "Où suis-je ?"
+    else:
+        assert tr("en", "Where do I sit?") == "Where do I sit?"

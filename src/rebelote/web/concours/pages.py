@@ -182,7 +182,10 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
             return render(request, "concours/missing.html", 403, forbidden=True)
         lang = i18n.request_lang(request)
         c = loaded.concours
+        base = str(request.base_url).rstrip("/")
+        join_link = f"{base}/concours/{cid}/join?key={secret}"
         return render(request, "concours/organiser.html", status, loaded=loaded, c=c,
+                      join_link=join_link,
                       private=loaded.to_json(private=True),
                       rules_text=rules_name(lang, c.settings.rules),
                       lines=c.standings(), **extra)
