@@ -13,7 +13,6 @@ from rebelote.actions import PLAYS
 from rebelote.bots import make_bot
 from rebelote.commands._deal import play_deal
 from rebelote.deal import AUCTION, DealState
-from rebelote.fast.playout import playout, reference_playout
 from rebelote.record import record_line, record_of
 from rebelote.rules import Rules
 
@@ -42,7 +41,7 @@ def test_the_compiled_playout_equals_the_reference_from_any_point_of_the_play(
             state = state.apply(rng.choice(plays) if plays else state.legal_actions()[0])
         seed = rng.randrange(1 << 30)
         a, b = random.Random(seed), random.Random(seed)
-        assert playout(state, a) == reference_playout(state, b), (preset, game, done)
+        assert state.playout(a) == state.reference_playout(b), (preset, game, done)
         assert a.random() == b.random()  # the same draws were used
         done += 1
 

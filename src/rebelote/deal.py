@@ -27,8 +27,7 @@ random playout and the look-up tables of the hot paths are fenced in :mod:`rebel
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
 from rebelote.actions import (
@@ -46,6 +45,7 @@ from rebelote.actions import (
 )
 from rebelote.auction import Auction, Bid
 from rebelote.cards import SEATS, TEAMS, Mask, card_str
+from rebelote.dealing import packet_places, shuffle_and_cut, stock_places
 from rebelote.declarations import (
     Combo,
     belote_holders,
@@ -53,9 +53,9 @@ from rebelote.declarations import (
     check_declarations,
     declaring_team,
 )
-from rebelote.determinize import sample
+from rebelote.determinize import deals
 from rebelote.errors import IllegalActionError
-from rebelote.fast.playout import playout
+from rebelote.fast.playout import Played, playout, reference_playout
 from rebelote.fast.tables import BEATERS, BELOTE_MASKS, PLAYS8, legal
 from rebelote.observation import Observation, observe
 from rebelote.rules import DIX_DE_DER, Rules, card_values, seat_step, seats_from, why_illegal
@@ -85,46 +85,10 @@ __all__ = [
 deal_order: Final = seats_from
 
 
-# -- dealing -----------------------------------------------------------------------------------
-def shuffle_and_cut(rng: random.Random) -> list[int]:
-    """A shuffled 32-card deck (Fisher-Yates on ``rng.random()``), then cut at a random place
-    (the bottom part goes on top)."""
-    deck = list(range(32))
-    rand = rng.random
-    for i in range(31, 0, -1):
-        j = int(rand() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    cut = 3 + int(rand() * 27)
-    return deck[cut:] + deck[:cut]
-
-
-@cache
-def _packet_places(game: str, first: int, step: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the places in the deck of the cards it is dealt: packets of 3-2-3 in
-    coinche, 3-2 in belote, from ``first`` in the direction of play."""
-    places: list[list[int]] = [[], [], [], []]
-    pos = 0
-    for size in (3, 2) if game == "belote" else (3, 2, 3):
-        for seat in seats_from(first, step):
-            places[seat].extend(range(pos, pos + size))
-            pos += size
-    return tuple(tuple(p) for p in places)
-
-
-@cache
-def _stock_places(first: int, step: int, taker: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the places in the belote stock of the cards it gets after the auction:
-    3 each (the taker 2) from ``first`` in the direction of play."""
-    places: list[tuple[int, ...]] = [(), (), (), ()]
-    pos = 0
-    for seat in seats_from(first, step):
-        n = 2 if seat == taker else 3
-        places[seat] = tuple(range(pos, pos + n))
-        pos += n
-    return tuple(places)
-
-
 _DECK: Final = frozenset(range(32))
+#: A play-out function of :mod:`rebelote.fast.playout`.
+_PlayOut = Callable[[Rules, tuple[Mask, Mask, Mask, Mask], int, int, tuple[int, ...], int,
+                     tuple[Mask, Mask, Mask, Mask], random.Random], Played]
 #: Builds a :class:`DealState` from a tuple of all its fields in one step (no ``__new__``
 #: keyword handling): the constructor of the hot paths.
 _new: Final = tuple.__new__
@@ -196,7 +160,7 @@ class DealState(NamedTuple):
             raise IllegalActionError("dealer", "must be a seat N, E, S or W")
         step = seat_step(rules)
         hands = [0, 0, 0, 0]
-        for seat, places in enumerate(_packet_places(rules.game, (dealer + step) % 4, step)):
+        for seat, places in enumerate(packet_places(rules.game, (dealer + step) % 4, step)):
             h = 0
             for i in places:
                 h |= 1 << deck[i]
@@ -342,14 +306,17 @@ class DealState(NamedTuple):
                                     self.turned, AUCTION, auction.player, *self[8:]))
         if auction.is_void:
             return self._replace(auction=auction, phase=OVER, player=-1)
-        taker = auction.taker
-        trump = auction.trump
+        return self._first_lead(auction, auction.taker, auction.trump)
+
+    def _first_lead(self, auction: Auction, taker: int, trump: int) -> DealState:
+        """The deal at its first lead with ``auction``, ``taker`` having taken in ``trump``:
+        in belote the taker gets the turned card and 2 cards of the stock, the others 3."""
         hs = self.hands
-        if self.rules.game == "belote":  # the taker gets the turned card and 2, the others 3
+        if self.rules.game == "belote":
             stock = self.stock
             hands = list(hs)
             hands[taker] |= 1 << self.turned
-            for seat, places in enumerate(_stock_places(auction.first, auction.step, taker)):
+            for seat, places in enumerate(stock_places(auction.first, auction.step, taker)):
                 for i in places:
                     hands[seat] |= 1 << stock[i]
             hs = (hands[0], hands[1], hands[2], hands[3])
@@ -360,9 +327,22 @@ class DealState(NamedTuple):
             best = ((), (), (), ())
             declared = ((), (), (), ())
         first = auction.first
-        return DealState(self.rules, self.dealer, hs, auction, self.stock, self.turned, PLAY,
-                         first, trump, taker, first, (), 0, (), (0, 0), 0, hs, declared, best,
-                         (), self.held_over, self.scores, hs[first])
+        return _new(DealState, (
+            self.rules, self.dealer, hs, auction, self.stock, self.turned, PLAY, first, trump,
+            taker, first, (), 0, (), (0, 0), 0, hs, declared, best, (), self.held_over,
+            self.scores, hs[first]))
+
+    def taken(self, taker: int, trump: int) -> DealState:
+        """This deal, still in its auction, at its first lead as if ``taker`` had taken with
+        ``trump`` (the belote stock dealt for that taker, each seat to declare its best set);
+        the auction is kept as it stands (a bot's simulation of a call)."""
+        if self.phase != AUCTION:
+            raise IllegalActionError("taken", "the deal is not in its auction")
+        if not 0 <= taker < 4:
+            raise IllegalActionError("taker", "must be a seat N, E, S or W")
+        if self.rules.game == "belote" and (self.turned < 0 or len(self.stock) != 11):
+            raise IllegalActionError("stock", "a belote deal has a turned card and 11 more")
+        return self._first_lead(self.auction, taker, trump)
 
     # -- play ---------------------------------------------------------------------------------
     def _declare(self, action: Declare) -> DealState:
@@ -402,33 +382,64 @@ class DealState(NamedTuple):
             win = n
         trick = (*trick, card)
         step = auction.step
-        if n < 3:
-            q = (p + step) % 4
-            return _new(DealState, (
-                rules, dealer, hs, auction, stock, turned, PLAY, q, trump, taker, leader, trick,
-                win, tricks, points, winners, start, declared, best, belote, held_over, scores,
-                legal(hs[q], trick, win, trump, rules.overtrump_partner, rules.must_undertrump)))
-        values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
-        winner = (leader + win * step) % 4
-        pts = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
-        points = (points[0] + pts, points[1]) if winner & 1 == 0 else \
-            (points[0], points[1] + pts)
-        tricks = (*tricks, (leader, trick))
-        if len(tricks) == 8:
-            return _new(DealState, (
-                rules, dealer, hs, auction, stock, turned, OVER, -1, trump, taker, winner, (),
-                0, tricks, points, winners | 1 << winner, start, declared, best, belote,
-                held_over, scores, 0))
+        if n < 3:  # the next seat plays to the trick
+            phase = PLAY
+            p = (p + step) % 4
+            playable = legal(hs[p], trick, win, trump, rules.overtrump_partner,
+                             rules.must_undertrump)
+        else:  # the trick is won: its winner leads the next, or the deal is over
+            values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)
+            winner = (leader + win * step) % 4
+            pts = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
+            points = (points[0] + pts, points[1]) if winner & 1 == 0 else \
+                (points[0], points[1] + pts)
+            tricks = (*tricks, (leader, trick))
+            winners |= 1 << winner
+            leader = winner
+            trick = ()
+            win = 0
+            if len(tricks) == 8:
+                phase = OVER
+                p = -1
+                playable = 0
+            else:
+                phase = PLAY
+                p = winner
+                playable = hs[winner]
         return _new(DealState, (
-            rules, dealer, hs, auction, stock, turned, PLAY, winner, trump, taker, winner, (), 0,
-            tricks, points, winners | 1 << winner, start, declared, best, belote, held_over,
-            scores, hs[winner]))
+            rules, dealer, hs, auction, stock, turned, phase, p, trump, taker, leader, trick,
+            win, tricks, points, winners, start, declared, best, belote, held_over, scores,
+            playable))
 
     def playout(self, rng: random.Random) -> DealState:
         """The deal played to its end with random legal cards (and default declarations), on a
         fast path (:func:`rebelote.fast.playout.playout`); the result equals applying the same
         cards one by one."""
-        return playout(self, rng)
+        return self._played_out(self._playout_with(playout, rng))
+
+    def _playout_with(self, run: _PlayOut, rng: random.Random) -> Played:
+        """The raw result of a play-out function of :mod:`rebelote.fast.playout` from here."""
+        if self.phase != PLAY:
+            raise IllegalActionError("playout", "the deal is not in its play")
+        return run(self.rules, self.hands, self.trump, self.leader, self.trick,
+                   self.auction.step, self.start_hands, rng)
+
+    def reference_playout(self, rng: random.Random) -> DealState:
+        """:meth:`playout` by the plain-Python play-out
+        (:func:`rebelote.fast.playout.reference_playout`), which the tests hold it equal to."""
+        return self._played_out(self._playout_with(reference_playout, rng))
+
+    def _played_out(self, got: Played) -> DealState:
+        """The finished state from a play-out's raw result: its tricks, points and belote
+        added, every seat's declarations made (the best set for a seat that had not played)."""
+        (rules, dealer, _, auction, stock, turned, _, _, trump, taker, _, _, _, tricks, points,
+         winners, start, declared, best, belote, held_over, scores, _) = self
+        declared = tuple(best[s] if d is None else d for s, d in enumerate(declared))
+        return _new(DealState, (
+            rules, dealer, got.hands, auction, stock, turned, OVER, -1, trump, taker,
+            got.leader, (), 0, (*tricks, *got.tricks),
+            (points[0] + got.points[0], points[1] + got.points[1]), winners | got.won, start,
+            declared, best, (*belote, *got.belote), held_over, scores, 0))
 
     # -- results ------------------------------------------------------------------------------
     def declaring_team(self) -> int:
@@ -438,6 +449,54 @@ class DealState(NamedTuple):
         declared = [d or () for d in self.declared]
         return declaring_team(declared, self.trump, self.first, self.step,
                               self.rules.declaration_tie)
+
+    def declaration_points(self) -> tuple[int, int]:
+        """The declaration points each team (NS, EW) scores in this deal's play: the combos of
+        the team whose declarations count, each seat yet to play its first card counted with
+        its best set (what its first card declares unless it declines)."""
+        if self.phase == AUCTION or not self.rules.declarations:
+            return (0, 0)
+        declared = [self.best[s] if d is None else d for s, d in enumerate(self.declared)]
+        if not any(declared):
+            return (0, 0)
+        team = declaring_team(declared, self.trump, self.first, self.step,
+                              self.rules.declaration_tie)
+        if team < 0:
+            return (0, 0)
+        points = sum(c.points for s in range(team, 4, 2) for c in declared[s])
+        return (points, 0) if team == 0 else (0, points)
+
+    def belote_count(self) -> tuple[int, int]:
+        """How many belotes (K and Q of a trump in one starting hand) each team (NS, EW) holds
+        in this deal's play: one in a suit trump, up to four in all-trump."""
+        bel = [0, 0]
+        if self.phase != AUCTION:
+            for holder in belote_holders(self.start_hands, self.trump):
+                if holder >= 0:
+                    bel[holder & 1] += 1
+        return (bel[0], bel[1])
+
+    def auction_hands(self) -> tuple[Mask, Mask, Mask, Mask]:
+        """Each seat's cards during the auction: the hands now in the auction, the hands when
+        play began without the cards dealt after a belote auction (the turned card, the
+        stock)."""
+        if self.phase == AUCTION or self.auction.is_void:
+            return self.hands
+        start = self.start_hands
+        stock = self.stock
+        if not stock:
+            return start
+        global _after_stock
+        cached = _after_stock  # read once: another thread may replace it meanwhile
+        if cached[0] is stock:
+            after = cached[1]
+        else:
+            after = 0
+            for c in stock:
+                after |= 1 << c
+            _after_stock = (stock, after)  # one assignment of an immutable pair
+        keep = ~(after | 1 << self.turned)
+        return (start[0] & keep, start[1] & keep, start[2] & keep, start[3] & keep)
 
     def summary(self) -> DealSummary:
         """The finished deal as a counter knows it (:class:`~rebelote.summary.DealSummary`)."""
@@ -459,14 +518,6 @@ class DealState(NamedTuple):
         else:
             points = list(self.points)
             points[self.leader & 1] += DIX_DE_DER
-        team = self.declaring_team()
-        decl = [0, 0]
-        if team >= 0:
-            decl[team] = sum(c.points for s in range(team, 4, 2) for c in self.declared[s] or ())
-        bel = [0, 0]
-        for holder in belote_holders(self.start_hands, self.trump):
-            if holder >= 0:
-                bel[holder & 1] += 1
         contract: int | str | None = None
         multiplier = 1
         if game != "belote":
@@ -483,8 +534,8 @@ class DealState(NamedTuple):
             coinche=multiplier,
             capot=TEAMS[capot] if capot >= 0 else None,
             generale=self.winners == 1 << self.taker,
-            declarations=(decl[0], decl[1]),
-            belote=(bel[0], bel[1]),
+            declarations=self.declaration_points(),
+            belote=self.belote_count(),
             held_over=self.held_over,
         )
 
@@ -500,12 +551,50 @@ class DealState(NamedTuple):
 
     def determinize(self, seat: int, rng: random.Random) -> DealState:
         """A deal consistent with everything ``seat`` knows, the hidden cards dealt at random
-        (:func:`rebelote.determinize.sample`)."""
-        return sample(observe(self, seat), rng, DealState)
+        (:meth:`from_observation` of the seat's observation)."""
+        return DealState.from_observation(observe(self, seat), rng)
 
     @staticmethod
     def from_observation(observation: Observation, rng: random.Random, tries: int = 200
                          ) -> DealState:
         """A full deal consistent with ``observation`` (what a bot holds), the hidden cards
-        dealt at random, with the same auction and cards played."""
-        return sample(observation, rng, DealState, tries)
+        dealt at random (:func:`rebelote.determinize.deals`), with the same auction and cards
+        played: the first deal whose replay the seat sees as ``observation``, else the last
+        one tried (announcements too rare to match in ``tries`` deals)."""
+        fallback: DealState | None = None
+        for hands, stock in deals(observation, rng, tries):
+            state = DealState._replay(observation, hands, stock)
+            if observe(state, observation.seat) == observation:
+                return state
+            fallback = state
+        assert fallback is not None, "deals() raises when no deal fits"
+        return fallback
+
+    @staticmethod
+    def _replay(obs: Observation, hands: Sequence[Mask], stock: Sequence[int]) -> DealState:
+        """The deal of ``hands`` (and the belote ``stock``) with the calls and cards of
+        ``obs`` played again, each seat declaring as it did (a seat that announced nothing
+        declines its declarations)."""
+        state = DealState.from_hands(obs.rules, obs.dealer, hands, obs.turned, stock,
+                                     obs.held_over, obs.scores)
+        for _, bid in obs.auction:
+            state = state.apply(bid)
+        announced = {s for s, _ in obs.announced}
+        me = obs.seat
+        for _, trick_cards in (*obs.tricks, (obs.leader, obs.trick)):
+            for c in trick_cards:
+                p = state.player
+                if state.declared[p] is None and state.best[p]:
+                    silent = obs.own_declared == () if p == me else p not in announced
+                    if silent:
+                        state = state.apply(NO_DECLARATION)
+                state = state.apply(PLAYS[c])
+        if obs.own_declared == () and state.phase == PLAY and state.declared[me] is None:
+            state = state.apply(NO_DECLARATION)  # declined, its first card still to come
+        return state
+
+
+#: The cards of the last belote stock seen by :meth:`DealState.auction_hands` (the stock is
+#: the same tuple object in all of a deal's states): a pair replaced in one assignment, so
+#: that threads sharing it read a stock with its own mask.
+_after_stock: tuple[tuple[int, ...], Mask] = ((), 0)

@@ -1,8 +1,10 @@
 """Determinization: the hidden cards of a deal dealt again at random, consistent with what one
 seat knows, so that the same auction and cards replay and the seat sees the same observation.
 
-The entry points are the engine's: ``state.determinize(seat, rng)`` and
-``DealState.from_observation(observation, rng)`` (for a bot, which holds only its observation).
+This module deals (:func:`deals`); the engine replays the observation's calls and cards on the
+deals (it imports this module, never the other way round). The entry points are the engine's:
+``state.determinize(seat, rng)`` and ``DealState.from_observation(observation, rng)`` (for a
+bot, which holds only its observation).
 
 >>> import random
 >>> from rebelote.deal import DealState
@@ -17,28 +19,34 @@ The entry points are the engine's: ``state.determinize(seat, rng)`` and
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
-from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS
+from rebelote.actions import AUCTION
 from rebelote.cards import FULL_DECK, Mask, mask_cards
+from rebelote.dealing import stock_order
 from rebelote.declarations import Combo, best_declarations, candidates
 from rebelote.errors import IllegalActionError
-from rebelote.observation import Observation, observe
+from rebelote.observation import Observation
 from rebelote.rules import seats_from
 
-if TYPE_CHECKING:  # the deal engine calls this module with its state class
-    from rebelote.deal import DealState
+__all__ = ["Deal", "deals"]
 
-__all__ = ["sample"]
+#: A deal as dealt: the four hands (N E S W: 8 cards each in coinche, 5 in belote) and the
+#: belote stock in dealing order (empty in coinche), the arguments of
+#: :meth:`rebelote.deal.DealState.from_hands` with the observation's turned card.
+Deal = tuple[list[Mask], tuple[int, ...]]
 
 
-def sample(obs: Observation, rng: random.Random, deal: type[DealState], tries: int = 200
-           ) -> DealState:
-    """A full deal consistent with ``obs``, the hidden cards dealt at random, with the same
-    auction and cards played; ``deal`` is the state class that replays them
-    (:class:`~rebelote.deal.DealState`, which calls this as ``DealState.from_observation``)."""
+def deals(obs: Observation, rng: random.Random, tries: int = 200) -> Iterator[Deal]:
+    """Deals consistent with ``obs``, the hidden cards dealt at random: in the auction (or a
+    deal voided by passes) one; in the play up to ``tries`` random deals whose hidden hands
+    fit the seat's constraints and the declarations announced, then (if none did) the one an
+    exhaustive search finds. The engine replays ``obs``'s calls and cards on each until one
+    gives the seat the same observation (:meth:`rebelote.deal.DealState.from_observation`):
+    the random draws of a deal are made when it is asked for."""
     if obs.phase == AUCTION or obs.taker < 0:  # in the auction, or voided by passes
-        return _sample_auction(obs, rng, deal)
+        yield _deal_auction(obs, rng)
+        return
     played = obs.played_by()
     must, forbid = obs.constraints()
     me = obs.seat
@@ -50,7 +58,7 @@ def sample(obs: Observation, rng: random.Random, deal: type[DealState], tries: i
     pool = mask_cards(FULL_DECK & ~known)
     need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
     need[me] = 0
-    fallback: DealState | None = None
+    fitted = False
     for attempt in range(tries):
         if attempt < tries // 4 or not obs.announced:
             hidden = _assign(pool, need, forbid, rng)
@@ -58,16 +66,14 @@ def sample(obs: Observation, rng: random.Random, deal: type[DealState], tries: i
             hidden = _assign_announced(obs, pool, need, forbid, must, played, rng)
         if hidden is None or not _announcements_fit(obs, hidden, must, played):
             continue
-        state = _replay(obs, _start_hands(obs, hidden, must, played), rng, deal)
-        if observe(state, me) == obs:
-            return state
-        fallback = state
-    if fallback is not None:
-        return fallback  # the announcements were too rare to match in ``tries`` deals
+        fitted = True
+        yield _deal_played(obs, _start_hands(obs, hidden, must, played), rng)
+    if fitted:
+        return  # the announcements were too rare to match in ``tries`` deals
     hidden = _assign_exact(pool, need, forbid)
     if hidden is None:
         raise IllegalActionError("determinize", "no deal fits what this seat knows")
-    return _replay(obs, _start_hands(obs, hidden, must, played), rng, deal)
+    yield _deal_played(obs, _start_hands(obs, hidden, must, played), rng)
 
 
 def _start_hands(obs: Observation, hidden: list[Mask], must: list[Mask], played: list[Mask]
@@ -125,15 +131,15 @@ def _announcements_fit(obs: Observation, hidden: list[Mask], must: list[Mask], p
     return True
 
 
-def _sample_auction(obs: Observation, rng: random.Random, deal: type[DealState]) -> DealState:
-    rules = obs.rules
+def _deal_auction(obs: Observation, rng: random.Random) -> Deal:
+    """The seat's hand and the other cards shuffled into the other hands and the stock."""
     me = obs.seat
     hidden = FULL_DECK & ~obs.hand
     if obs.turned >= 0:
         hidden &= ~(1 << obs.turned)
     pool = mask_cards(hidden)
     rng.shuffle(pool)
-    size = 5 if rules.game == "belote" else 8
+    size = 5 if obs.rules.game == "belote" else 8
     hands = [0, 0, 0, 0]
     hands[me] = obs.hand
     pos = 0
@@ -142,50 +148,27 @@ def _sample_auction(obs: Observation, rng: random.Random, deal: type[DealState])
             for c in pool[pos:pos + size]:
                 hands[s] |= 1 << c
             pos += size
-    state = deal.from_hands(rules, obs.dealer, hands, obs.turned, pool[pos:],
-                            obs.held_over, obs.scores)
-    for _, bid in obs.auction:
-        state = state.apply(bid)
-    return state
+    return hands, tuple(pool[pos:])
 
 
-def _replay(obs: Observation, start: list[Mask], rng: random.Random, deal: type[DealState]
-            ) -> DealState:
-    rules = obs.rules
-    if rules.game == "belote":
-        first_hands = [0, 0, 0, 0]
-        stock: list[int] = []
-        for s in seats_from(obs.first, obs.step):
-            cards = mask_cards(start[s] & ~(1 << obs.turned))
-            if s == obs.seat:
-                keep = mask_cards(obs.auction_hand)
-            else:
-                rng.shuffle(cards)
-                keep = cards[:5]
-            rest = [c for c in cards if c not in keep]
-            first_hands[s] = sum(1 << c for c in keep)
-            stock.extend(rest)
-        state = deal.from_hands(rules, obs.dealer, first_hands, obs.turned, stock,
-                                obs.held_over, obs.scores)
-    else:
-        state = deal.from_hands(rules, obs.dealer, start, held_over=obs.held_over,
-                                scores=obs.scores)
-    for _, bid in obs.auction:
-        state = state.apply(bid)
-    announced = {s for s, _ in obs.announced}
-    for _, trick_cards in (*obs.tricks, (obs.leader, obs.trick)):
-        for c in trick_cards:
-            p = state.player
-            if state.declared[p] is None and state.best[p]:
-                silent = (obs.own_declared == () if p == obs.seat
-                          else p not in announced)
-                if silent:
-                    state = state.apply(NO_DECLARATION)
-            state = state.apply(PLAYS[c])
-    me = obs.seat
-    if obs.own_declared == () and state.phase == PLAY and state.declared[me] is None:
-        state = state.apply(NO_DECLARATION)  # declined, its first card still to come
-    return state
+def _deal_played(obs: Observation, start: list[Mask], rng: random.Random) -> Deal:
+    """The deal that gives each seat the hand ``start`` when play began: in belote each other
+    seat's 5 cards of the auction drawn at random among them, the rest (and the turned card,
+    the taker's) dealt from the stock."""
+    if obs.rules.game != "belote":
+        return start, ()
+    hands = [0, 0, 0, 0]
+    received: list[list[int]] = [[], [], [], []]
+    for s in seats_from(obs.first, obs.step):
+        cards = mask_cards(start[s] & ~(1 << obs.turned))
+        if s == obs.seat:
+            keep = mask_cards(obs.auction_hand)
+        else:
+            rng.shuffle(cards)
+            keep = cards[:5]
+        received[s] = [c for c in cards if c not in keep]
+        hands[s] = sum(1 << c for c in keep)
+    return hands, stock_order(received, obs.first, obs.step, obs.taker)
 
 
 def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Random

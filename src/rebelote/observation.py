@@ -21,10 +21,10 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from rebelote.actions import AUCTION, OVER, PHASE_NAMES, Action
-from rebelote.auction import Bid
+from rebelote.auction import Auction, Bid
 from rebelote.cards import (
     FULL_DECK,
     KING,
@@ -42,10 +42,53 @@ from rebelote.errors import IllegalActionError
 from rebelote.fast.tables import BEATERS, legal
 from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules, seat_step
 
-if TYPE_CHECKING:  # the deal engine builds on this module, never the other way round
-    from rebelote.deal import DealState
+__all__ = ["DealView", "Observation", "observe"]
 
-__all__ = ["Observation", "observe"]
+
+class DealView(Protocol):
+    """What :func:`observe` reads of a deal, by name: the deal engine's
+    :class:`~rebelote.deal.DealState` is one. The engine builds on this module and never the
+    other way round, so the observation knows the state by these names only (OpenSpiel's
+    observers read a state the same way)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def hands(self) -> tuple[Mask, Mask, Mask, Mask]: ...
+    @property
+    def auction(self) -> Auction: ...
+    @property
+    def turned(self) -> int: ...
+    @property
+    def phase(self) -> int: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def trump(self) -> int: ...
+    @property
+    def taker(self) -> int: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def trick(self) -> tuple[int, ...]: ...
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[int, ...]], ...]: ...
+    @property
+    def points(self) -> tuple[int, int]: ...
+    @property
+    def declared(self) -> tuple[tuple[Combo, ...] | None, ...]: ...
+    @property
+    def belote(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def held_over(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, int]: ...
+    def legal_actions(self) -> list[Action]: ...
+    def declaring_team(self) -> int: ...
+    def auction_hands(self) -> tuple[Mask, Mask, Mask, Mask]: ...
+
 
 class Observation(NamedTuple):
     """What one seat knows of a deal: its own cards and everything public.
@@ -181,67 +224,57 @@ class Observation(NamedTuple):
 
 #: Builds an :class:`Observation` from a tuple of all its fields in one step.
 _new: Final = tuple.__new__
-#: One-entry cache of the declarations announced and shown, keyed by the (immutable) tuple of
-#: the seats' declarations: within a deal that tuple is the same object from the moment every
-#: seat has played a card, and the four seats' observations of a state share it.
-_shown_cache: list[object] = [None, None, None]
 
 
-def observe(state: DealState, seat: int) -> Observation:
+def observe(state: DealView, seat: int) -> Observation:
     """The :class:`Observation` of ``seat`` in ``state``: the state's public fields and the
     seat's own cards, copied (never a reference to the state itself)."""
     if not 0 <= seat < 4:
         raise IllegalActionError("seat", f"{seat!r} is not a seat index 0..3")
-    (rules, dealer, hands, auction, stock, turned, phase, player, trump, taker, leader, trick,
-     _, tricks, points, _, start, declared, _, belote, held_over, scores, _) = state
-    hand = hands[seat]
+    phase = state.phase
+    auction = state.auction
+    player = state.player
+    hand = state.hands[seat]
     if phase == AUCTION or auction.is_void:
         auction_hand = hand
         own: tuple[Combo, ...] | None = None
         announced: tuple[tuple[int, tuple[str, ...]], ...] = ()
         shown: tuple[tuple[int, Combo], ...] = ()
     else:
-        auction_hand = start[seat]
-        if stock:  # belote: the cards dealt after the auction were not in the hand
-            auction_hand &= ~_after_auction(stock, turned)
+        auction_hand = state.auction_hands()[seat]
+        declared = state.declared
         own = declared[seat]
         if declared == (None, None, None, None):
             announced, shown = (), ()
         else:
+            tricks = state.tricks
             announced, shown = _announced_shown(state, declared, bool(tricks) or phase == OVER)
     legal = tuple(state.legal_actions()) if player == seat and phase != OVER else ()
     return _new(Observation, (
-        seat, rules, dealer, phase, player if phase != OVER else -1, hand, auction_hand, turned,
-        auction.history, trump, taker, auction.best, auction.multiplier, tricks, leader, trick,
-        own, announced, shown, belote, points, held_over, scores, legal))
+        seat, state.rules, state.dealer, phase, player if phase != OVER else -1, hand,
+        auction_hand, state.turned, auction.history, state.trump, state.taker, auction.best,
+        auction.multiplier, state.tricks, state.leader, state.trick, own, announced, shown,
+        state.belote, state.points, state.held_over, state.scores, legal))
 
 
-_after_cache: list[object] = [None, 0]
+_Shown = tuple[tuple[tuple[int, tuple[str, ...]], ...], tuple[tuple[int, Combo], ...]]
+#: The declarations announced and shown last computed, with the (immutable) tuple of the
+#: seats' declarations and the facts they were read with: within a deal that tuple is the same
+#: object from the moment every seat has played a card, and the four seats' observations of a
+#: state share it. One immutable triple, replaced in one assignment: threads (bots, the views)
+#: that share it each read a whole entry, never one thread's key with another's value.
+_shown_cache: tuple[object, object, _Shown] = (None, None, ((), ()))
 
 
-def _after_auction(stock: tuple[int, ...], turned: int) -> Mask:
-    """The cards dealt after a belote auction: the turned card and the whole stock (cached for
-    the deal's stock, the same tuple object in all of its states)."""
-    cache = _after_cache
-    if cache[0] is stock:
-        return cache[1] | 1 << turned  # type: ignore[operator]
-    m = 0
-    for c in stock:
-        m |= 1 << c
-    cache[0], cache[1] = stock, m
-    return m | 1 << turned
-
-
-def _announced_shown(state: DealState, declared: tuple[tuple[Combo, ...] | None, ...],
-                     after_first: bool
-                     ) -> tuple[tuple[tuple[int, tuple[str, ...]], ...],
-                                tuple[tuple[int, Combo], ...]]:
+def _announced_shown(state: DealView, declared: tuple[tuple[Combo, ...] | None, ...],
+                     after_first: bool) -> _Shown:
     """The kinds each seat announced, and (once the first trick is over) the combos shown."""
-    cache = _shown_cache
-    key = (state.trump, state.auction.first, state.auction.step, state.rules.declaration_tie,
-           after_first)
-    if cache[0] is declared and cache[1] == key:
-        return cache[2]  # type: ignore[return-value]
+    global _shown_cache
+    auction = state.auction
+    key = (state.trump, auction.first, auction.step, state.rules.declaration_tie, after_first)
+    cached = _shown_cache  # read once
+    if cached[0] is declared and cached[1] == key:
+        return cached[2]
     announced = tuple((s, tuple(c.kind for c in d)) for s, d in enumerate(declared) if d)
     shown: list[tuple[int, Combo]] = []
     if after_first:
@@ -250,5 +283,5 @@ def _announced_shown(state: DealState, declared: tuple[tuple[Combo, ...] | None,
             for s in range(team, 4, 2):
                 shown.extend((s, c) for c in declared[s] or ())
     out = (announced, tuple(shown))
-    cache[0], cache[1], cache[2] = declared, key, out
+    _shown_cache = (declared, key, out)
     return out
