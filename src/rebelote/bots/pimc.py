@@ -43,9 +43,8 @@ from typing import Final
 from rebelote.actions import PLAYS, Declare
 from rebelote.auction import PASS, Bid
 from rebelote.bots.heuristic import HeuristicBot, contract_points
-from rebelote.cards import TEAMS, Mask, suit_of
-from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play, deal_order
-from rebelote.declarations import Combo, belote_holders, best_declarations, declaring_team
+from rebelote.cards import TEAMS, suit_of
+from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
 from rebelote.rules import AUCTION_GAMES, IllegalActionError, card_values
@@ -305,25 +304,12 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
 
 
-def auction_hands(world: DealState) -> tuple[Mask, Mask, Mask, Mask]:
-    """Each seat's cards during the auction in a world (5 in belote)."""
-    if world.phase == AUCTION or world.auction.is_void:
-        return world.hands
-    start = world.start_hands
-    if not world.stock:
-        return start
-    after = 1 << world.turned
-    for c in world.stock:
-        after |= 1 << c
-    return (start[0] & ~after, start[1] & ~after, start[2] & ~after, start[3] & ~after)
-
-
 def world_weight(world: DealState, obs: Observation) -> float:
     """How likely the world's hidden hands are to have made the calls the seat heard: each
     other seat's bid (its hand's evaluation should support the contract) and pass (it should
     not have supported one it could have called), multiplied. 1.0 with nothing to weigh."""
     rules = world.rules
-    hands = auction_hands(world)
+    hands = world.auction_hands()
     me = obs.seat
     turned = obs.turned
     weight = 1.0
@@ -403,10 +389,6 @@ def tricks_won(tricks: tuple[tuple[int, tuple[int, ...]], ...], leader: int) -> 
     return won[0], won[1]
 
 
-#: The solver's position of a world in its play.
-position_of: Final = position_of_state
-
-
 # -- marks ---------------------------------------------------------------------------------------
 class Marker:
     """Turns a team's final card points in a world (a solver value) into the deal's mark
@@ -422,22 +404,12 @@ class Marker:
         self.taker = taker
         self.contract = contract
         self.multiplier = multiplier
-        self.total = rules.card_total(trump) + 10
+        self.total = rules.deal_total(trump)
         self.capot = rules.capot_total(trump)
-        declared: list[tuple[Combo, ...]] = [
-            d if d is not None else world.best[s] for s, d in enumerate(world.declared)]
-        decl = [0, 0]
-        if rules.declarations and any(declared):
-            team = declaring_team(declared, trump, world.first, world.step,
-                                  rules.declaration_tie)
-            if team >= 0:
-                decl[team] = sum(c.points for s in range(team, 4, 2) for c in declared[s])
-        self.declarations = (decl[0], decl[1])
-        bel = [0, 0]
-        for holder in belote_holders(world.start_hands, trump):
-            if holder >= 0:
-                bel[holder & 1] += 1
-        self.belote = (bel[0], bel[1])
+        # the world's declarations (seats yet to play their first card declare their best
+        # set) and belotes, as the engine counts them
+        self.declarations = world.declaration_points()
+        self.belote = world.belote_count()
         self.held_over = world.held_over
         self._cache: dict[tuple[int, int], int] = {}
 
@@ -550,7 +522,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
             continue
         if budget.infer > 0.0:
             weight *= play_weight(world, obs, budget.infer)
-        values = solve(position_of(world), obs.rules)
+        values = solve(position_of_state(world), obs.rules)
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
         marker = Marker(world, world.taker, contract, obs.multiplier)
@@ -695,7 +667,7 @@ def _played_worlds(world: DealState, takers: set[tuple[int, int]]
             continue
         pts = by_mode.get(mode) if rules.game in AUCTION_GAMES else None
         if pts is None:
-            v = best_value(position_of(start), rules)
+            v = best_value(position_of_state(start), rules)
             other = _other(v, start)
             pts = (v, other) if start.player & 1 == 0 else (other, v)
             by_mode[mode] = pts
@@ -712,33 +684,17 @@ def _other(v: int, start: DealState) -> int:
         return 0
     if v == 0:
         return capot
-    return rules.card_total(start.trump) + 10 - v
+    return rules.deal_total(start.trump) - v
 
 
 def _start_play(world: DealState, taker: int, mode: int) -> DealState | None:
-    """The world at its first lead had ``taker`` taken with trump ``mode`` (the belote stock
-    dealt accordingly); declarations are the hands' best sets."""
-    rules = world.rules
-    if rules.game == "belote":
-        if world.turned < 0 or len(world.stock) != 11:
-            return None
-        hands = list(world.hands)
-        hands[taker] |= 1 << world.turned
-        pos = 0  # the stock dealt from the first seat: 3 each, the taker 2
-        for seat in deal_order(world.first, world.step):
-            n = 2 if seat == taker else 3
-            for c in world.stock[pos:pos + n]:
-                hands[seat] |= 1 << c
-            pos += n
-        hs = (hands[0], hands[1], hands[2], hands[3])
-    else:
-        hs = world.hands
-    first = world.first
-    best = tuple(best_declarations(h, mode) for h in hs) if rules.declarations else \
-        ((), (), (), ())
-    return world.replace(hands=hs, phase=PLAY, player=first, trump=mode, taker=taker,
-                         leader=first, trick=(), win=0, tricks=(), points=(0, 0), winners=0,
-                         start_hands=hs, declared=(None, None, None, None), best=best)
+    """The world at its first lead had ``taker`` taken with trump ``mode`` (the engine's
+    :meth:`~rebelote.deal.DealState.taken`: the belote stock dealt accordingly, declarations
+    the hands' best sets); ``None`` for a world that cannot be played so."""
+    try:
+        return world.taken(taker, mode)
+    except IllegalActionError:
+        return None
 
 
 def _call_mark(action: Bid, obs: Observation, played: dict[tuple[int, int], Played],
