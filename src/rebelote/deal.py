@@ -476,27 +476,28 @@ class DealState(NamedTuple):
                     bel[holder & 1] += 1
         return (bel[0], bel[1])
 
-    def auction_hands(self) -> tuple[Mask, Mask, Mask, Mask]:
-        """Each seat's cards during the auction: the hands now in the auction, the hands when
-        play began without the cards dealt after a belote auction (the turned card, the
+    def auction_hand(self, seat: int) -> Mask:
+        """The cards ``seat`` held during the auction: its hand now in the auction, its hand
+        when play began without the cards dealt after a belote auction (the turned card, the
         stock)."""
         if self.phase == AUCTION or self.auction.is_void:
-            return self.hands
-        start = self.start_hands
+            return self.hands[seat]
         stock = self.stock
         if not stock:
-            return start
+            return self.start_hands[seat]
         global _after_stock
         cached = _after_stock  # read once: another thread may replace it meanwhile
-        if cached[0] is stock:
-            after = cached[1]
-        else:
+        if cached[0] is not stock:
             after = 0
             for c in stock:
                 after |= 1 << c
-            _after_stock = (stock, after)  # one assignment of an immutable pair
-        keep = ~(after | 1 << self.turned)
-        return (start[0] & keep, start[1] & keep, start[2] & keep, start[3] & keep)
+            cached = _after_stock = (stock, after)  # one assignment of an immutable pair
+        return self.start_hands[seat] & ~(cached[1] | 1 << self.turned)
+
+    def auction_hands(self) -> tuple[Mask, Mask, Mask, Mask]:
+        """Each seat's cards during the auction (:meth:`auction_hand`), N E S W."""
+        hand = self.auction_hand
+        return (hand(0), hand(1), hand(2), hand(3))
 
     def summary(self) -> DealSummary:
         """The finished deal as a counter knows it (:class:`~rebelote.summary.DealSummary`)."""

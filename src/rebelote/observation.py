@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Final, NamedTuple, Protocol
 
 from rebelote.actions import AUCTION, OVER, PHASE_NAMES, Action
@@ -87,7 +88,7 @@ class DealView(Protocol):
     def scores(self) -> tuple[int, int]: ...
     def legal_actions(self) -> list[Action]: ...
     def declaring_team(self) -> int: ...
-    def auction_hands(self) -> tuple[Mask, Mask, Mask, Mask]: ...
+    def auction_hand(self, seat: int) -> Mask: ...
 
 
 class Observation(NamedTuple):
@@ -224,6 +225,10 @@ class Observation(NamedTuple):
 
 #: Builds an :class:`Observation` from a tuple of all its fields in one step.
 _new: Final = tuple.__new__
+#: The fields of a :class:`DealView` that :func:`observe` reads, by name, in one call.
+_read: Final = attrgetter("rules", "dealer", "hands", "auction", "turned", "phase", "player",
+                          "trump", "taker", "leader", "trick", "tricks", "points", "declared",
+                          "belote", "held_over", "scores")
 
 
 def observe(state: DealView, seat: int) -> Observation:
@@ -231,30 +236,26 @@ def observe(state: DealView, seat: int) -> Observation:
     seat's own cards, copied (never a reference to the state itself)."""
     if not 0 <= seat < 4:
         raise IllegalActionError("seat", f"{seat!r} is not a seat index 0..3")
-    phase = state.phase
-    auction = state.auction
-    player = state.player
-    hand = state.hands[seat]
+    (rules, dealer, hands, auction, turned, phase, player, trump, taker, leader, trick, tricks,
+     points, declared, belote, held_over, scores) = _read(state)
+    hand = hands[seat]
     if phase == AUCTION or auction.is_void:
         auction_hand = hand
         own: tuple[Combo, ...] | None = None
         announced: tuple[tuple[int, tuple[str, ...]], ...] = ()
         shown: tuple[tuple[int, Combo], ...] = ()
     else:
-        auction_hand = state.auction_hands()[seat]
-        declared = state.declared
+        auction_hand = state.auction_hand(seat)
         own = declared[seat]
         if declared == (None, None, None, None):
             announced, shown = (), ()
         else:
-            tricks = state.tricks
             announced, shown = _announced_shown(state, declared, bool(tricks) or phase == OVER)
     legal = tuple(state.legal_actions()) if player == seat and phase != OVER else ()
     return _new(Observation, (
-        seat, state.rules, state.dealer, phase, player if phase != OVER else -1, hand,
-        auction_hand, state.turned, auction.history, state.trump, state.taker, auction.best,
-        auction.multiplier, state.tricks, state.leader, state.trick, own, announced, shown,
-        state.belote, state.points, state.held_over, state.scores, legal))
+        seat, rules, dealer, phase, player if phase != OVER else -1, hand, auction_hand,
+        turned, auction.history, trump, taker, auction.best, auction.multiplier, tricks,
+        leader, trick, own, announced, shown, belote, points, held_over, scores, legal))
 
 
 _Shown = tuple[tuple[tuple[int, tuple[str, ...]], ...], tuple[tuple[int, Combo], ...]]
