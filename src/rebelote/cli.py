@@ -30,6 +30,7 @@ def __getattr__(name: str) -> typer.Typer:
 def main(argv: list[str] | None = None) -> None:
     """The console entry point (``argv``: the arguments, ``sys.argv[1:]`` by default)."""
     args = sys.argv[1:] if argv is None else argv
+    _say_fallback()
     try:
         if args[:1] == ["deal"]:
             from rebelote.commands._deal import read_deal_options, run_deal
@@ -42,6 +43,15 @@ def main(argv: list[str] | None = None) -> None:
         app(args=args)
     except KeyboardInterrupt:
         sys.exit(130)
+
+
+def _say_fallback() -> None:
+    """One line on standard error where the compiled modules were not built (an install
+    without a C compiler): the commands work, on the plain-Python engine and solver."""
+    from rebelote import FALLBACK_LINE, compiled_modules
+
+    if not all(compiled_modules().values()):
+        print(FALLBACK_LINE, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

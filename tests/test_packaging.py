@@ -1,0 +1,98 @@
+"""The package installs anywhere: ``python -m build`` makes an sdist and a wheel from a clean
+copy of the tree; the wheel installs into a fresh venv and runs ``rebelote score`` and the
+compiled solver; the sdist installed where no C compiler works (``CC=/bin/false``) falls back
+to the pure-Python engine and solver, says so in one line, and still answers.
+
+Slow (a fresh venv with every dependency, a build): about two minutes on one core."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from rebelote import FALLBACK_LINE
+
+ROOT = Path(__file__).resolve().parents[1]
+SCORE = ('{"game": "coinche", "trump": "spades", "taker": "NS", "contract": 90, '
+         '"points": {"NS": 97}}')
+SOLVE = json.dumps({"game": "coinche", "trump": "hearts",
+                    "hands": {"N": ["JH", "AS", "7D"], "E": ["9H", "AD", "8D"],
+                              "S": ["TS", "8H", "TD"], "W": ["8S", "7H", "QD"]},
+                    "leader": "N", "points": {"NS": 73, "EW": 0}, "tricks": {"NS": 5, "EW": 0}})
+IGNORED = shutil.ignore_patterns(".venv", "venv", ".git", "build", "dist", "*.egg-info", "*.so",
+                                 "*.c", "__pycache__", ".mypy_cache", ".ruff_cache",
+                                 ".pytest_cache", ".hypothesis", "mutants", "node_modules")
+
+pytestmark = pytest.mark.slow
+
+
+def run(args: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **kw.pop("env", {})}  # type: ignore[dict-item]
+    env.pop("PYTHONPATH", None)
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600, env=env, check=False,
+                         **kw)  # type: ignore[call-overload]
+    assert out.returncode == 0, f"{args}: {out.stdout[-2000:]}\n{out.stderr[-4000:]}"
+    return out  # type: ignore[no-any-return]
+
+
+def test_the_wheel_installs_in_a_fresh_venv_and_the_sdist_without_a_compiler(
+        tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=IGNORED)
+    dist = tmp_path / "dist"
+    run([sys.executable, "-m", "build", "--outdir", str(dist), str(src)])
+    wheels = list(dist.glob("rebelote-*.whl"))
+    sdists = list(dist.glob("rebelote-*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1
+    with zipfile.ZipFile(wheels[0]) as whl:  # the compiled modules, not their C
+        names = whl.namelist()
+    assert sum(n.endswith(".so") for n in names) == 2 and not any(n.endswith(".c") for n in names)
+    with tarfile.open(sdists[0]) as sdist:  # the C files Cython generated, to build without it
+        members = sdist.getnames()
+    assert sum(n.endswith((".c", ".pyx")) for n in members) == 4
+
+    # the wheel, in a fresh venv (outside the tree: nothing of the source is importable)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = str(env_dir / "bin" / "python")
+    rebelote = str(env_dir / "bin" / "rebelote")
+    run([py, "-m", "pip", "install", "-q", str(wheels[0])], cwd=tmp_path)
+    score = run([rebelote, "score"], input=SCORE + "\n", cwd=tmp_path)
+    assert json.loads(score.stdout)["score"] == {"NS": 190, "EW": 70}
+    assert FALLBACK_LINE not in score.stderr
+    solved = run([rebelote, "solve"], input=SOLVE + "\n", cwd=tmp_path)
+    answer = json.loads(solved.stdout)
+    compiled = run([py, "-c", "import rebelote, rebelote.solver as s, rebelote.fast.playout as p;"
+                              "print(s.COMPILED, p._core is not None, rebelote.__file__)"],
+                   cwd=tmp_path).stdout.split()
+    assert compiled[:2] == ["True", "True"] and str(env_dir) in compiled[2]
+
+    # the sdist, where no C compiler works and without Cython (its generated C files then):
+    # the pure-Python engine and solver, said in one line
+    run([py, "-m", "pip", "install", "-q", "setuptools>=77", "wheel"], cwd=tmp_path)
+    assert run([py, "-c", "import importlib.util as u; print(u.find_spec('Cython'))"],
+               cwd=tmp_path).stdout.strip() == "None"
+    built = run([py, "-m", "pip", "install", "-v", "--force-reinstall", "--no-deps",
+                 "--no-cache-dir", "--no-build-isolation", str(sdists[0])], cwd=tmp_path,
+                env={"CC": "/bin/false", "CXX": "/bin/false", "LDSHARED": "/bin/false"})
+    assert "rebelote installs without them" in built.stdout + built.stderr
+    pure = run([py, "-c", "import rebelote, rebelote.solver as s, rebelote.fast.playout as p;"
+                          "print(s.COMPILED, p._core is not None, rebelote.compiled_modules())"],
+               cwd=tmp_path).stdout
+    assert pure.startswith("False False"), pure
+    score = run([rebelote, "score"], input=SCORE + "\n", cwd=tmp_path)
+    assert json.loads(score.stdout)["score"] == {"NS": 190, "EW": 70}
+    assert score.stderr.strip().splitlines() == [FALLBACK_LINE]
+    solved = run([rebelote, "solve"], input=SOLVE + "\n", cwd=tmp_path)
+    assert json.loads(solved.stdout) == answer  # the plain solver: the same values
+    deal = run([rebelote, "deal", "--count", "2", "--bots", "heuristic"], cwd=tmp_path)
+    assert len(deal.stdout.splitlines()) == 2
