@@ -1,6 +1,11 @@
 """Our bots against colver's (Rust, ``pip install colver``) on the same deals, duplicate, in
 contrée, the two engines driven in lockstep.
 
+The same match as an arena run anyone can repeat, colver's bots seated as outside bots through
+the line protocol (examples/colver_bot.py; docs/versus-colver.md says how the two differ):
+``rebelote arena --a heuristic --game contree --rules ffb-ludique --options '{"failure_base":
+162, "rounding": "none"}' --b "engine:python3 examples/colver_bot.py --bot heuristic"``.
+
 For each deal, colver deals (``colver.Env.deal(seed=s, dealer=d)``) and its hands are dealt
 into ours (:func:`DealState.from_hands`, the mapping of bench/solver.py). The deal is played
 twice with the same cards: our bot on N-S and colver's on E-W, then the other way. At each
