@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check of the project: system packages the tests need, lint, types, the test suite
-# (a PostgreSQL server on loopback for the PostgreSQL tests), and the source documents' vectors.
+# (a PostgreSQL server on loopback for the PostgreSQL tests, axe-core for the accessibility
+# tests), and the source documents' vectors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${VENV:-.venv}/bin
@@ -9,10 +10,21 @@ BIN=${VENV:-.venv}/bin
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 command -v pdftotext >/dev/null || need+=(poppler-utils)
+command -v npm >/dev/null || need+=(npm)
 if ((${#need[@]})) && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# axe-core, the accessibility checker the browser tests inject into each page (tests/test_axe.py):
+# the npm package, installed once into .axe/ (ignored by git); no CDN at run time.
+AXE_VERSION=4.14.1
+AXE_JS=.axe/node_modules/axe-core/axe.min.js
+if [ ! -f "$AXE_JS" ] || ! grep -q "axe v$AXE_VERSION" "$AXE_JS"; then
+  echo "== installing axe-core $AXE_VERSION (npm) into .axe/"
+  npm install --prefix .axe --no-audit --no-fund --no-save --loglevel=error "axe-core@$AXE_VERSION" >/dev/null
+fi
+export REBELOTE_AXE="$PWD/$AXE_JS"  # the axe test fails (not skips) if it is missing
 
 # A throwaway PostgreSQL server on loopback, when the machine has one.
 pg_stop() { :; }

@@ -320,12 +320,14 @@ def test_belote_bids_by_the_free_simulation_at_every_setting() -> None:
 
 def test_anchored_bidding_is_the_default_and_departs_from_the_heuristic() -> None:
     """Over whole coinche auctions the anchored bidder makes the heuristic's call most of the
-    time, and the simulation changes some of them (it really decides)."""
+    time, and the simulation changes some of them (it really decides). Five deals whose
+    auctions are short to simulate (of the first 20 seeds, the ones that took 1.5-3.5 s each
+    on a loaded 2-core machine; all 40 took 152 s): 21 calls as the heuristic's, 3 changed."""
     bot = PimcBot(budget=Budget(worlds=2, bid_worlds=8, bid_least=2))
     assert bot.budget.bidding == "anchored" and make_bot("pimc:fast").budget.bidding == "anchored"
     heuristic = make_bot("heuristic")
     same = differ = 0
-    for seed in range(40):
+    for seed in (5, 6, 7, 11, 13):
         state = DealState.new(COINCHE, seed % 4, seed=seed)
         rng = random.Random(seed)
         while state.phase == AUCTION:

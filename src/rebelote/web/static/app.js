@@ -102,3 +102,23 @@
   document.addEventListener("htmx:afterSettle", showError);
   document.addEventListener("DOMContentLoaded", showError);
 })();
+
+// "Edit this deal" opens its form at the top of the page: the view goes to it (below the sticky
+// top bar) and the focus to its title, where the view stayed at the sheet before.
+(function () {
+  "use strict";
+  var asked = false;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    asked = !!(e.target && e.target.closest && e.target.closest("button.edit"));
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!asked) return;
+    asked = false;
+    var form = document.querySelector("#deal-form.editing");
+    var title = form ? form.querySelector("h2") : null;
+    if (!title) return;
+    title.setAttribute("tabindex", "-1");
+    form.scrollIntoView({ block: "start" });
+    title.focus({ preventScroll: true });
+  });
+})();
