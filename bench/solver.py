@@ -223,9 +223,9 @@ def main() -> None:
             if not agree(v, suits["suits"][trump][0], False):
                 best.differ.append(f"seed {seed} trump {trump}: ours EW {v}, colver "
                                    f"{suits['suits'][trump]}")
-    print(full.line())
-    print(best.line())
-    tallies = [full, best]
+    tallies = [full, best] if args.deals else []
+    for t in tallies:
+        print(t.line())
     for k in (int(x) for x in args.mid.split(",") if x):
         mid = Tally(f"after {k} tricks")
         for seed in range(args.mid_deals):
@@ -240,6 +240,8 @@ def main() -> None:
             print(f"  differs, {t.name}: {d}")
     if args.worlds_deals:
         print(worlds_at_trick_one(args.worlds_deals))
+    if not args.deals:
+        return
     wall = statistics.median(full.ours) / statistics.median(full.theirs)
     ratio = statistics.median(full.ours_cpu) / statistics.median(full.theirs_cpu)
     print(f"full-deal per-card median: ours/colver = {wall:.2f} by wall-clock, {ratio:.2f} by "

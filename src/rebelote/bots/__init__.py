@@ -7,14 +7,14 @@ arena --a --b``, the play table) goes through :func:`make_bot`. ``engine:<comman
 (:mod:`rebelote.bots.external`); the command keeps its case and spaces. The play table never
 starts one (:func:`is_engine_spec` tells them apart).
 
->>> known_bots()[:2]
-['heuristic', 'pimc']
+>>> known_bots()[:3]
+['heuristic', 'learned', 'pimc']
 >>> str(parse_bot_spec(" Heuristic "))
 'heuristic'
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nobody' (known bots: heuristic, pimc, random)
+ValueError: unknown bot 'nobody' (known bots: heuristic, learned, pimc, random)
 >>> str(parse_bot_spec("engine: python3 My Bot.py"))
 'engine:python3 My Bot.py'
 >>> make_bot("random:fast")
@@ -38,6 +38,7 @@ from rebelote.bots.external import (
     check_command,
 )
 from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.learned import make_learned
 from rebelote.bots.pimc import LEVELS, PimcBot
 from rebelote.bots.random_bot import RandomBot
 
@@ -160,6 +161,7 @@ def make_bot(spec: str | BotSpec, engine_timeout: float | None = None) -> Bot:
 register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
 register_bot("pimc", PimcBot, levels=tuple(LEVELS))
+register_bot("learned", make_learned)
 
 
 # -- levels for people ---------------------------------------------------------------------------

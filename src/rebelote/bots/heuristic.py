@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, TAKE, Bid
@@ -201,10 +201,15 @@ class HeuristicBot:
     name: str = "heuristic"
 
     def __init__(self, bid_margin: float = BID_MARGIN, take: float = BELOTE_TAKE,
-                 coinche_trumps: int = COINCHE_TRUMPS) -> None:
+                 coinche_trumps: int = COINCHE_TRUMPS,
+                 evaluate: Callable[[Mask, int, bool], float] | None = None) -> None:
         self.bid_margin = bid_margin
         self.take = take
         self.coinche_trumps = coinche_trumps
+        #: The coinche hand evaluation (hand, trump mode, declarations counted): what a
+        #: contract may be counted on; :func:`contract_points` unless another is given (the
+        #: learned bidder's, :mod:`rebelote.bots.learned`).
+        self.evaluate = evaluate or contract_points
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal
@@ -259,7 +264,7 @@ class HeuristicBot:
             if b.is_contract:
                 bidder = s
         if SURCOINCHE in legal and contract is not None:
-            pts = contract_points(hand, contract.trump, obs.rules.declarations)
+            pts = self.evaluate(hand, contract.trump, obs.rules.declarations)
             if bidder == me and pts >= contract.rank + 30:
                 return SURCOINCHE
             return PASS
@@ -274,7 +279,7 @@ class HeuristicBot:
         # my own best contract
         best_value, best_trump = 0, -1
         for trump in range(6):
-            pts = contract_points(hand, trump, obs.rules.declarations) - self.bid_margin
+            pts = self.evaluate(hand, trump, obs.rules.declarations) - self.bid_margin
             value = min(160, _floor10(pts))
             if value > best_value:
                 best_value, best_trump = value, trump

@@ -77,6 +77,11 @@ class Budget:
     #: heuristic (the model of the players) would have played another multiplies a world's
     #: weight by ``infer`` (0: off). Soft: a floor, never a filter.
     infer: float = 0.0
+    #: With ``infer``: deal ``pool`` times ``worlds`` candidate worlds, weigh each (auction and
+    #: play), and solve ``worlds`` of them drawn in proportion to their weights (importance
+    #: resampling: the likely worlds are solved, not merely weighed). 1: weigh only. Counted
+    #: budgets only (a time limit weighs only).
+    pool: int = 1
     #: Stop drawing worlds for a card once the best card's lead over the second is clear: its
     #: weighted mean beats the second's by ``stop_z`` standard errors of the paired difference
     #: (or the two agree in every world), after ``stop_least`` worlds (0: never).
@@ -100,8 +105,9 @@ LEVELS: Final = {
     "cards": Budget(worlds=8, bid_worlds=16, bidding="heuristic"),
     "free": Budget(worlds=8, bid_worlds=16, bidding="free"),
     # inference from the play (play_weight): ``fast`` and ``strong`` with their worlds weighed
-    "infer": Budget(worlds=8, bid_worlds=16, infer=0.35, tie_break=True),
-    "expert": Budget(worlds=48, bid_worlds=32, infer=0.35, stop_z=2.5, tie_break=True),
+    "infer": Budget(worlds=8, bid_worlds=16, infer=0.35, pool=3, tie_break=True),
+    "expert": Budget(worlds=48, bid_worlds=32, infer=0.35, pool=3, stop_z=2.5,
+                     tie_break=True),
 }
 
 
@@ -515,12 +521,16 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     contract = obs.contract
     n = 0
     seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
+    resampled = budget.infer > 0.0 and budget.pool > 1 and budget.seconds is None \
+        and obs.hand.bit_count() >= INFER_LEAST
+    if resampled:
+        draw = _resample(obs, rng, budget)
     while (got := draw()) is not None:
         world, weight = got
         n += 1
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
-        if budget.infer > 0.0:
+        if budget.infer > 0.0 and not resampled:
             weight *= play_weight(world, obs, budget.infer)
         values = solve(position_of_state(world), obs.rules)
         mover = world.player & 1
@@ -540,6 +550,43 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     if weights <= 0.0 or n < min(budget.min_worlds, budget.worlds):
         return {}  # the time was too short: the caller falls back on the heuristic
     return {c: v / weights for c, v in total.items()}
+
+
+def _resample(obs: Observation, rng: random.Random, budget: Budget
+              ) -> Callable[[], tuple[DealState | None, float] | None]:
+    """A source of ``budget.worlds`` worlds drawn (systematic resampling) from ``budget.pool``
+    times as many candidates in proportion to their weights, each then of weight 1."""
+    cands: list[DealState] = []
+    weights: list[float] = []
+    for _ in range(budget.worlds * budget.pool):
+        try:
+            world = DealState.from_observation(obs, rng)
+        except IllegalActionError:
+            continue
+        w = world_weight(world, obs)
+        if w > 0.0 and world.phase == PLAY:
+            w *= play_weight(world, obs, budget.infer)
+            cands.append(world)
+            weights.append(w)
+    picked: list[DealState] = []
+    total = sum(weights)
+    if total > 0.0:
+        step = total / budget.worlds
+        u = rng.random() * step
+        acc = 0.0
+        i = 0
+        for world, w in zip(cands, weights, strict=True):
+            acc += w
+            while i < budget.worlds and u + i * step < acc:
+                picked.append(world)
+                i += 1
+    it = iter(picked)
+
+    def next_world() -> tuple[DealState | None, float] | None:
+        world = next(it, None)
+        return None if world is None else (world, 1.0)
+
+    return next_world
 
 
 def lead_is_clear(seen: list[tuple[float, dict[int, float]]], total: dict[int, float],
