@@ -97,7 +97,7 @@ def test_a_worker_whose_listener_was_cut_catches_up(pg_url: str,  # noqa: F811
 
     import rebelote.web.table.api as table_api
     from rebelote.store import make_engine
-    from rebelote.store.pg_tables import connect_args
+    from rebelote.store.play_tables_pg import connect_args
 
     monkeypatch.setattr(table_api, "WATCH_POLL", 3600.0)  # no other wake-up than these
     with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:

@@ -18,7 +18,7 @@ import pytest
 
 from rebelote.rules import Rules
 from rebelote.store import make_engine, migrate
-from rebelote.store.tables import (
+from rebelote.store.play_tables import (
     CodeTakenError,
     TableConflictError,
     TableNotFoundError,
@@ -44,7 +44,7 @@ def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
     if not PG_URL:
         pytest.skip("REBELOTE_TEST_PG_URL is not set: no PostgreSQL server to test against")
     url = request.getfixturevalue("pg_url")
-    from rebelote.store.pg_tables import PgTables, connect_args
+    from rebelote.store.play_tables_pg import PgTables, connect_args
 
     engine = make_engine(url)
     migrate(engine)
@@ -160,7 +160,7 @@ def test_connections_the_server_closed_are_replaced(pg_url: str,  # noqa: F811
     from sqlalchemy import text
 
     import rebelote.store.db as db
-    import rebelote.store.pg_tables as pg
+    import rebelote.store.play_tables_pg as pg
 
     monkeypatch.setattr(db, "PING_AFTER", 0.0 if checked else 3600.0)
     monkeypatch.setattr(pg, "PING_AFTER", 0.0 if checked else 3600.0)
@@ -246,7 +246,7 @@ def test_the_moves_between_two_versions_take_one_to_the_other() -> None:
     """``moves_after`` gives what a worker tells the others of a write that only made moves
     of the deal in play; ``with_moves`` plays it on the version before: the table written, to
     the letter. A write that deals a new deal tells no moves: its seed never travels."""
-    from rebelote.store.tables import table_text
+    from rebelote.store.play_tables import table_text
 
     rng = random.Random(21)
     versions = _random_game(rng, "coinche", 300)

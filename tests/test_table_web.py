@@ -592,7 +592,7 @@ def test_a_second_tap_of_a_page_s_form_changes_nothing(client: TestClient) -> No
 def test_a_database_out_of_reach_answers_503_and_the_table_stays(client: TestClient,
                                                                  monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
-    from rebelote.store.tables import StoreDownError
+    from rebelote.store.play_tables import StoreDownError
 
     t = new_table(client)
     service = client.app.state.tables  # type: ignore[attr-defined]

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         from datetime import UTC, datetime, timedelta
 
         from rebelote.store import default_db_url, make_engine, migrate
-        from rebelote.store.tables import TableStore
+        from rebelote.store.play_tables import TableStore
 
         engine = make_engine(db or default_db_url())
         migrate(engine)

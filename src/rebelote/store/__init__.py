@@ -6,8 +6,7 @@ SQLite (one file in the user's data directory) by default; any SQLAlchemy URL wo
 PostgreSQL included.
 """
 
-from rebelote.store.db import default_db_url, make_engine, migrate
-from rebelote.store.games import (
+from rebelote.store.counter_games import (
     GameConflictError,
     GameNotFoundError,
     GameRow,
@@ -15,6 +14,7 @@ from rebelote.store.games import (
     GameSummary,
     StoredGame,
 )
+from rebelote.store.db import default_db_url, make_engine, migrate
 
 __all__ = [
     "GameConflictError",

@@ -1,4 +1,6 @@
-"""SQLAlchemy 2 models of the stored data."""
+"""SQLAlchemy 2 models of the stored data: the counter's games (``counter_games``,
+:mod:`rebelote.store.counter_games`) and the play tables (``play_tables``,
+:mod:`rebelote.store.play_tables`). Each store module is named after its SQL table."""
 
 from __future__ import annotations
 
@@ -48,3 +50,20 @@ class CounterGame(Base):
         Index("ix_counter_games_secret_hash", "secret_hash", unique=True),
         Index("ix_counter_games_view_id", "view_id", unique=True),
     )
+
+
+class PlayTable(Base):
+    """A play table: its JSON (secrets included: it never leaves the server as is)."""
+
+    __tablename__ = "play_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), nullable=False, unique=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    game: Mapped[str] = mapped_column(String(16), nullable=False)
+    over: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    data: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+    __table_args__ = (Index("ix_play_tables_updated_at", "updated_at"),)

@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect
 
 from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
-from rebelote.store.tables import StoreDownError
+from rebelote.store.play_tables import StoreDownError
 from rebelote.web.security import BodyTooLargeError, UnsupportedMediaError, wants_html
 
 log = logging.getLogger("rebelote.web")

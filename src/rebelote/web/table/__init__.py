@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from sqlalchemy import Engine
 
-from rebelote.store.tables import Tables, TableStore
+from rebelote.store.play_tables import Tables, TableStore
 from rebelote.web.table.api import make_table_router
 from rebelote.web.table.service import LocalTables, TableService
 
@@ -18,11 +18,11 @@ def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
     """Add the table's routes to ``app``; ``app.state.table_lifespan`` starts and stops its
     background work (bots, clocks, the PostgreSQL listener). On PostgreSQL the tables are
     read and written through asynchronous connections of their own
-    (:class:`~rebelote.store.pg_tables.PgTables`), elsewhere through ``engine``."""
+    (:class:`~rebelote.store.play_tables_pg.PgTables`), elsewhere through ``engine``."""
     db: Tables
     pg = engine.dialect.name == "postgresql"
     if pg:
-        from rebelote.store.pg_tables import PgListener, PgTables, connect_args
+        from rebelote.store.play_tables_pg import PgListener, PgTables, connect_args
 
         db = PgTables(connect_args(engine))
     else:

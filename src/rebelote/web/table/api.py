@@ -22,7 +22,7 @@ from starlette.requests import HTTPConnection
 
 from rebelote.errors import InputError
 from rebelote.rules import IllegalActionError
-from rebelote.store.tables import TableConflictError, TableNotFoundError
+from rebelote.store.play_tables import TableConflictError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.web import openapi
 from rebelote.web.errors import refusal_status

@@ -29,7 +29,7 @@ from rebelote.numbers import number_or_text, optional_number
 from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
-from rebelote.store.tables import TableConflictError, TableNotFoundError
+from rebelote.store.play_tables import TableConflictError, TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT

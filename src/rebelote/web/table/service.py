@@ -7,16 +7,16 @@ comes second, whichever worker made it). Bots play in the server's event loop at
 pace, each move computed in a thread with a time limit: a bot that is slow or crashes is
 replaced for that move by the random bot, and the table goes on.
 
-The store is called as coroutines (:class:`~rebelote.store.tables.Tables`): SQLite on the event
+The store is called as coroutines (:class:`~rebelote.store.play_tables.Tables`): SQLite on the event
 loop (:class:`LocalTables`), PostgreSQL through asynchronous connections
-(:class:`~rebelote.store.pg_tables.PgTables`), with no thread. An action is played on the
+(:class:`~rebelote.store.play_tables_pg.PgTables`), with no thread. An action is played on the
 latest version this worker knows of the table and written with one statement checked against
 that version; only when another write came first is the table read again and the action played
 on it.
 
 Watchers (the WebSockets) wait on an in-process event per table; with PostgreSQL every write
 also sends ``NOTIFY rebelote_tables, '<id> <version>'`` so the other workers wake theirs
-(:class:`~rebelote.store.pg_tables.PgListener`), and a worker that learns of a new version
+(:class:`~rebelote.store.play_tables_pg.PgListener`), and a worker that learns of a new version
 replays only the actions it has not seen (:meth:`rebelote.table.Table.from_json`'s ``known``).
 """
 
@@ -42,7 +42,7 @@ from rebelote.cards import SEATS
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
 from rebelote.rules import IllegalActionError, Rules, RulesError
-from rebelote.store.tables import (
+from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
     StoredTable,

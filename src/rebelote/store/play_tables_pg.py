@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from rebelote.numbers import is_digits
-from rebelote.store.tables import (
+from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
     StoredTable,

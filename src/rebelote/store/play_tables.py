@@ -6,7 +6,7 @@ at once, by one worker or several (:class:`TableConflictError` for the one that 
 A table is found by its id, or by the short join code of its room.
 
 :class:`TableStore` is the store through SQLAlchemy (SQLite: the web server calls it on its
-event loop); :class:`rebelote.store.pg_tables.PgTables` is the same store on PostgreSQL, called
+event loop); :class:`rebelote.store.play_tables_pg.PgTables` is the same store on PostgreSQL, called
 asynchronously. Both answer the questions of :class:`Tables`.
 """
 
@@ -22,15 +22,9 @@ from datetime import UTC, datetime
 from typing import Any, Final, Protocol, cast
 
 from sqlalchemy import (
-    Boolean,
     Connection,
-    DateTime,
     Engine,
-    Index,
-    Integer,
-    String,
     Table,
-    Text,
     bindparam,
     delete,
     func,
@@ -39,30 +33,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
-from rebelote.store.models import Base
+from rebelote.store.models import PlayTable
 
 #: Join codes: 6 letters and digits a phone's keyboard types without doubt (no 0/O, 1/I/L).
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
-
-
-class PlayTable(Base):
-    """A play table: its JSON (secrets included: it never leaves the server as is)."""
-
-    __tablename__ = "play_tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    code: Mapped[str] = mapped_column(String(12), nullable=False, unique=True)
-    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
-    game: Mapped[str] = mapped_column(String(16), nullable=False)
-    over: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
-    data: Mapped[str] = mapped_column(Text, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-
-    __table_args__ = (Index("ix_play_tables_updated_at", "updated_at"),)
 
 
 _TABLE = cast(Table, PlayTable.__table__)
@@ -117,7 +93,7 @@ def text_digest(text: str) -> str:
 
 class Tables(Protocol):
     """What the web server asks of a tables' store, as coroutines (:class:`TableStore` behind
-    the web layer's store calls, or :class:`~rebelote.store.pg_tables.PgTables`)."""
+    the web layer's store calls, or :class:`~rebelote.store.play_tables_pg.PgTables`)."""
 
     async def get_text(self, table_id: str) -> tuple[int, str]: ...
 
