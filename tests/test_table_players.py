@@ -181,7 +181,7 @@ def test_the_focus_is_on_the_first_move_when_the_page_loads_at_your_turn(
         browser: Any, server: str, screen: str) -> None:
     ctx = browser.new_context(viewport=SCREENS[screen])
     page = ctx.new_page()
-    start(page, server, "coinche")  # the bots at once: it is South's turn at the first load
+    start(page, server, "coinche", bots="heuristic")  # at once: South bids at the first load
     page.wait_for_load_state("load")
     assert page.locator("#seat-S.turn").count()
     page.wait_for_function("() => document.activeElement && document.activeElement.id")

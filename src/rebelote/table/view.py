@@ -84,6 +84,15 @@ def _tricks(obs: Observation, viewer: int) -> list[dict[str, Any]]:
     return tricks
 
 
+def _taken(obs: Observation, viewer: int) -> dict[str, Any]:
+    """Who took a deal, in which trump and for which contract (``None`` for a passed deal),
+    with its coinche's multiplier, turned for ``viewer``."""
+    return {"taker": turn_seat(obs.taker, viewer) if obs.taker >= 0 else None,
+            "trump": TRUMP_NAMES[obs.trump] if obs.trump >= 0 else None,
+            "contract": str(obs.contract) if obs.contract is not None else None,
+            "coinche": obs.multiplier}
+
+
 def table_view(table: Table, viewer: int) -> dict[str, Any]:
     """What seat ``viewer`` may see of ``table``, turned so that it sits South."""
     replay = table.replay
@@ -105,10 +114,12 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
     holds = table.seats[viewer].kind != "human" or table.holds(viewer)
     running = replay.result.running
     sheet = []
-    for n, (score, totals) in enumerate(zip(replay.result.deals, running, strict=True),
-                                        start=1):
+    for n, (score, totals, ended) in enumerate(zip(replay.result.deals, running,
+                                                   replay.finished, strict=True), start=1):
+        # who took, in which trump, for which contract: public once the deal is over
         sheet.append({"n": n, "outcome": score.outcome, "score": _pair(score.score, viewer),
-                      "totals": _pair(totals, viewer)})
+                      "totals": _pair(totals, viewer), **_taken(ended.observation(viewer),
+                                                                viewer)})
     turn = table.turn
     view: dict[str, Any] = {
         "seat": SEATS[viewer],

@@ -243,6 +243,7 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
                        "them": line.ew if mine == 0 else line.ns}
                       for line in score.lines],
             "score": last["score"],
+            "took": view["sheet"][n - 1],
             "last_trick": last.get("last_trick"),
             "record": last["record"],
             "error": verified,
