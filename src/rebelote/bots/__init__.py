@@ -161,7 +161,7 @@ def make_bot(spec: str | BotSpec, engine_timeout: float | None = None) -> Bot:
 register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
 register_bot("pimc", PimcBot, levels=tuple(LEVELS))
-register_bot("learned", make_learned)
+register_bot("learned", make_learned, levels=("30",))
 
 
 # -- levels for people ---------------------------------------------------------------------------

@@ -208,11 +208,20 @@ class LearnedEvaluation:
         return base
 
 
+#: Card points below the model's expected points a contract is bid at: the model predicts
+#: the mean of what the hand's team makes (its error ~35 points), and a contract bid at the
+#: mean falls half the time.
+MARGIN: Final = 30
+
+
 def make_learned(level: str | None = None) -> HeuristicBot:
-    """The learned bidder (no levels)."""
+    """The learned bidder; a level is its margin in card points (``learned:20``)."""
+    margin = float(MARGIN)
     if level is not None:
-        raise ValueError("the learned bidder has no levels")
-    bot = HeuristicBot(evaluate=LearnedEvaluation(shipped_model()))
+        if not level.strip().isdigit() or not 0 <= int(level) <= 80:
+            raise ValueError(f"a learned level is a margin in card points 0..80, not {level!r}")
+        margin = float(int(level))
+    bot = HeuristicBot(evaluate=LearnedEvaluation(shipped_model()), bid_margin=margin)
     bot.name = "learned"
     return bot
 
