@@ -126,6 +126,7 @@ FRENCH = {
                                                 "appareil",
     "Whoever holds it can change the concours: keep it to yourself.":
         "Qui le détient peut modifier le concours : gardez-le pour vous.",
+    "with %(who)s": "avec %(who)s",
     "after %(k)s of %(n)s parties": "après %(k)s parties sur %(n)s", "Diff.": "Diff.",
 }
 

@@ -277,3 +277,20 @@ def test_the_concours_catalogs(lang: str) -> None:
         assert tr("fr", "Where do I sit?") == "Où suis-je ?"
     else:
         assert tr("en", "Where do I sit?") == "Where do I sit?"
+
+
+def test_rebelote_tirage_recomputes_the_first_draw(client: TestClient) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from rebelote.commands._app import app
+
+    cid, auth = create(client, seed="salle-des-fetes")
+    drawn = client.post(f"{API}/{cid}/parties", headers=auth).json()
+    result = CliRunner().invoke(app, ["tirage", "salle-des-fetes", "9"])
+    assert result.exit_code == 0, result.output
+    again = json.loads(result.output)
+    assert again["tables"] == drawn["tables"] and again["exempt"] == drawn["exempt"]
+    bad = CliRunner().invoke(app, ["tirage", "tab\tseed", "9"])
+    assert bad.exit_code == 1 and json.loads(bad.output)["error"].startswith("seed")

@@ -41,8 +41,9 @@ WITHDRAWALS: Final = ("kept", "last")
 MAX_PARTIES: Final = 30
 MAX_DEALS: Final = 100
 MAX_TARGET: Final = 100_000
-#: A seed shown to all: letters, digits, dashes (what a person reads aloud and types again).
-SEED_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+#: A seed shown to all: up to 64 characters, no control character (a whole number is read as
+#: its digits).
+SEED_RE: Final = re.compile(r"^[^\x00-\x1f\x7f]{1,64}$")
 _NAME_MAX: Final = 80
 #: The points of one deal (cards and dix de der): half a *partie* of ``deals`` deals is
 #: ``deals * DEAL_POINTS // 2`` (972 for 12 deals).
@@ -183,8 +184,11 @@ class Settings:
         raw_seed = obj.get("seed", seed)
         if raw_seed is None:
             raise InputError("seed", "missing: the seed of the draw, shown to all")
-        if not isinstance(raw_seed, str) or not SEED_RE.match(raw_seed):
-            raise InputError("seed", "must be 1 to 40 letters, digits, - or _")
+        if isinstance(raw_seed, int) and not isinstance(raw_seed, bool):
+            raw_seed = str(raw_seed)
+        if not isinstance(raw_seed, str) or not raw_seed.strip() or not SEED_RE.match(raw_seed):
+            raise InputError("seed", "must be a text of 1 to 64 characters (or a whole number)")
+        raw_seed = raw_seed.strip()
         return cls(name=name, rules=rules, parties=parties, deals=deals, target=target,
                    seed=raw_seed, mode=mode, ranking=ranking, tiebreaks=tiebreaks,
                    exempt=exempt, exempt_score=exempt_score, draw_mode=draw_mode,

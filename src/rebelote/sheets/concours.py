@@ -138,7 +138,12 @@ def where_pdf(c: Concours, k: int, lang: str) -> bytes:
     for t in partie.tables:
         for i, side in enumerate(t.sides):
             for n in side:
-                seat[n] = (str(t.number), _side(c, t.sides[1 - i]))
+                against = _side(c, t.sides[1 - i])
+                partner = [m for m in side if m != n]
+                if partner:  # à la mêlée: the partner drawn, then the opponents
+                    against = (tr(lang, "with %(who)s") % {"who": _side(c, tuple(partner))}
+                               + " · " + against)
+                seat[n] = (str(t.number), against)
     for n in partie.exempt:
         seat[n] = (tr(lang, "exempt"), "")
     w = doc.body_width

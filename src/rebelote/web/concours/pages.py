@@ -148,11 +148,14 @@ def room_context(loaded: Loaded) -> dict[str, Any]:
         for t in partie.tables:
             for i, side in enumerate(t.sides):
                 for n in side:
+                    partner = " / ".join(c.entry(m).name for m in side if m != n)
                     seats.append({"team": n, "name": c.entry(n).name, "table": t.number,
+                                  "partner": partner,
                                   "against": " / ".join(f"{m}. {c.entry(m).name}"
                                                         for m in t.sides[1 - i])})
         for n in partie.exempt:
-            seats.append({"team": n, "name": c.entry(n).name, "table": None, "against": ""})
+            seats.append({"team": n, "name": c.entry(n).name, "table": None, "against": "",
+                          "partner": ""})
     seats.sort(key=lambda s: s["team"])
     scored = sum(t.result is not None for t in partie.tables) if partie else 0
     return {"c": c, "loaded": loaded, "partie": partie, "seats": seats, "scored": scored,
