@@ -323,3 +323,34 @@ def test_the_page_marks_a_card_that_cost_only_a_capot() -> None:
     assert re.findall(r"<td>(-?\d+)</td>", row)[-2:] == ["0", str(seven["mark_cost"])]
     assert sum(r["costly"] for r in rows) == sum(bool(c["cost"] or c["mark_cost"])
                                                  for c in cards)
+
+
+@pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
+def test_the_page_shows_the_four_hands_and_says_what_each_number_is() -> None:
+    """The analysis page (issue 18, item 7): the four hands as play began, and per player the
+    costliest card in the mark, not a sum of per-card costs that ran to several times what the
+    deal was worth; a legend says what each column is."""
+    import re
+
+    from rebelote.web.table.pages import analysis_hands, analysis_rows, environment
+
+    states = _constructed("B", "7C")
+    deal = states[-1]
+    cards = analyse(deal)
+    rows, totals = analysis_rows(cards, 2)
+    hands = analysis_hands(deal, 2)
+    assert sorted(hands) == ["E", "N", "S", "W"] and all(len(h) == 8 for h in hands.values())
+    assert set().union(*map(set, hands.values())) == {c for c in
+                                                      (r["card"] for r in rows)}
+    for seat, (points, worst, costly) in totals.items():
+        mine = [r for r in rows if r["rel"] == seat]
+        assert points == sum(r["cost"] for r in mine)
+        assert worst == max(r["mark_cost"] for r in mine)
+        assert costly == sum(r["costly"] for r in mine)
+    html = environment("fr").get_template("table/analysis.html").render(
+        path="/", cards=rows, n=1, table_id="t", totals=totals, hands=hands, error=None)
+    listed = re.findall(r'<li><strong>([^<]+)</strong>(.*?)</li>', html, flags=re.S)
+    assert [who for who, _ in listed] == ["Vous", "Ouest", "Partenaire", "Est"]
+    assert all(len(re.findall(r'role="img"', cells)) == 8 for _, cells in listed)
+    assert "Carte la plus coûteuse en marque" in html
+    assert "ne s’additionnent pas" in html and 'id="legend"' in html

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import httpx
@@ -14,10 +17,15 @@ from web_fixtures import live_server
 PLAY = [sys.executable, "-m", "rebelote.cli", "play"]
 
 
-def run(args: list[str], answers: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*PLAY, *args], input=answers, capture_output=True, text=True,
-                          timeout=timeout, check=False, env={"COLUMNS": "100", "PATH": "/usr/bin",
-                                                             "PYTHONPATH": ":".join(sys.path)})
+RECORDS = tempfile.mkdtemp(prefix="rebelote-records-")
+
+
+def run(args: list[str], answers: str, timeout: float = 60, lang: str = "en"
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PLAY, "--lang", lang, *args], input=answers, capture_output=True,
+                          text=True, timeout=timeout, check=False,
+                          env={"COLUMNS": "100", "PATH": "/usr/bin", "REBELOTE_RECORDS": RECORDS,
+                               "PYTHONPATH": ":".join(sys.path)})
 
 
 def test_a_deal_of_each_game_is_played_from_the_keyboard() -> None:
@@ -61,3 +69,45 @@ def test_join_a_room_by_its_code(tmp_path: Path) -> None:
         done = run(["--join", link, "--deals", "1"], "1\n" * 300, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "Deal 1:" in done.stdout and "Your hand:" in done.stdout, done.stdout
+
+
+def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
+        tmp_path: Path) -> None:
+    """Issue 18, item 8: French by default; the deal's header before its first calls; a coinche
+    call asked as its value, then its trump (not 49 numbered calls); the cards offered in the
+    hand's order as faces; the result card's lines name the teams as the header does; the
+    record of the deal is written to a file the last line names, which rebelote verify
+    checks."""
+    records = tmp_path / "deals.jsonl"
+    done = subprocess.run([*PLAY, "--seed", "3", "--deals", "1", "--records", str(records)],
+                          input="2\n2\n" + "1\n" * 40, capture_output=True, text=True,
+                          timeout=60, check=False,
+                          env={"COLUMNS": "100", "PATH": "/usr/bin",
+                               "PYTHONPATH": ":".join(sys.path)})
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    lines = out.splitlines()
+    first_call = next(i for i, line in enumerate(lines)
+                      if re.match(r"(> )?(Partenaire|Est) : ", line))
+    assert lines[0].strip("─ ").startswith("Donne 1 · donneur Ouest") and first_call > 0
+    asks = [line.lstrip("> ") for line in lines if "À vous :" in line]  # after a prompt
+    # the first question of the auction: the calls and each contract's value once
+    assert "contrat 100" in asks[0] and "pique" not in asks[0] and len(asks[0]) < 300, asks[0]
+    # the value picked (2: the first one), its trumps are asked
+    assert re.search(r"1 \d+ pique\s+2 \d+ cœur", asks[1]), asks[1]
+    at = next(i for i, line in enumerate(lines)
+              if "À vous :" in line and re.search(r"\b1 (10|[789VDRA])[♠♥♦♣]", line))
+    cards = lines[at]
+    hand = next(line for line in reversed(lines[:at]) if "Votre main" in line)
+    faces = re.findall(r"\d+ ((?:10|[789VDRA])[♠♥♦♣])", cards)
+    held = re.findall(r"(?:10|[789VDRA])[♠♥♦♣]", hand)
+    assert faces == [c for c in held if c in faces], (faces, held)  # the hand's order
+    assert not re.search(r"\b[789TJQKA][SHDC]\b", cards)  # faces, not codes
+    card = out.split("Donne 1 :", 1)[1]
+    assert "Nous" in card and "Eux" in card and " NS" not in card and " EW" not in card
+    assert f"rebelote verify {records}" in " ".join(out.split()), out
+    written = records.read_text().splitlines()
+    assert len(written) == 1 and json.loads(written[0])["commitment"]
+    check = subprocess.run([sys.executable, "-m", "rebelote.cli", "verify", str(records)],
+                           capture_output=True, text=True, check=False)
+    assert check.returncode == 0 and '"verified": true' in check.stdout, check.stdout

@@ -77,15 +77,33 @@ def register(app: typer.Typer) -> None:
         server: Annotated[str, typer.Option(help="The server of the room to join.")]
         = "http://127.0.0.1:8000",
         name: Annotated[str | None, typer.Option(help="Your name in a room.")] = None,
+        lang: Annotated[str, typer.Option(help="fr (the default, as the pages) or en.")]
+        = "fr",
+        records: Annotated[str | None, typer.Option(
+            help="The file each finished deal's record is added to, for rebelote verify "
+                 "(default: a new file in the user's data folder, or in $REBELOTE_RECORDS; "
+                 "'-': none).")] = None,
     ) -> None:
         """Play at the table in the terminal: you sit South; type a number or an action."""
+        from pathlib import Path
+
         from rich.console import Console
 
         from rebelote.errors import InputError
         from rebelote.rules import IllegalActionError, Rules, RulesError
+        from rebelote.scoring import DealSummary, ResultLine
         from rebelote.table.model import bot_spec, default_bot
-        from rebelote.table.terminal import LocalTable, RemoteTable
+        from rebelote.table.terminal import LocalTable, RemoteTable, default_records
         from rebelote.table.terminal import play as play_table
+        from rebelote.web import i18n
+
+        if lang not in ("fr", "en"):
+            typer.echo(f"rebelote play: --lang: {lang!r}: fr or en", err=True)
+            raise typer.Exit(2)
+        kept = None if records == "-" else Path(records) if records else default_records()
+
+        def said(line: ResultLine, summary: DealSummary) -> str:  # the pages' sentence
+            return i18n.sentence(i18n.line_text(line, lang, summary, ("Nous", "Eux")))
 
         console = Console(highlight=False)
         if join:
@@ -94,7 +112,8 @@ def register(app: typer.Typer) -> None:
             except (IllegalActionError, OSError) as e:
                 typer.echo(f"rebelote play: --join: {e}", err=True)
                 raise typer.Exit(2) from None
-            raise typer.Exit(play_table(remote, console, deals=deals))
+            raise typer.Exit(play_table(remote, console, deals=deals, lang=lang,
+                                        records=kept))
         try:
             chosen = Rules.preset(rules, game)
             names = [bot_spec(b, "--bots", allow_engine=True)
@@ -110,4 +129,5 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         local = LocalTable(chosen, target, names, seed, pace)
         raise typer.Exit(play_table(local, console, deals=deals,
-                                    table_of=lambda: local.table))
+                                    table_of=lambda: local.table, lang=lang, records=kept,
+                                    line_words=said if lang == "fr" else None))

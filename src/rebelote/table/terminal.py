@@ -5,23 +5,29 @@ A game is played against local bots (:class:`LocalTable`), or in a room of a run
 joined by its code (:class:`RemoteTable`, over the JSON API). Either way the screen is drawn from
 the seat's view only (:func:`rebelote.table.table_view`), turned so that the player sits South.
 At the player's turn the legal actions are numbered: type a number, or the action itself
-(``JH``, ``pass``, ``90 hearts``); ``q`` quits.
+(``JH``, ``pass``, ``90 hearts``); ``q`` quits. A coinche or contrée call is asked in two steps,
+the contract's value, then its trump; the cards are offered in the hand's order. French by
+default, as the pages (the words are the play table's, from the gettext catalogs); each
+finished deal's record is written to a file that ``rebelote verify`` checks.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
 from rebelote.bots import Bot, make_bot
+from rebelote.catalogs import pgettext
 from rebelote.numbers import is_digits
 from rebelote.rules import IllegalActionError, Rules
 from rebelote.table.model import Seat, Table
@@ -30,12 +36,38 @@ from rebelote.table.view import table_view
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SEAT_NAMES = {"S": "You", "N": "Partner", "E": "East", "W": "West"}
+#: The ranks as printed on French cards (valet, dame, roi): the page's.
+FRENCH_RANKS = {"J": "V", "Q": "D", "K": "R", "T": "10"}
+TRUMP_ORDER = ("spades", "hearts", "diamonds", "clubs", "no-trump", "all-trump")
 
 
-def face(card: str) -> str:
+def tr(lang: str, text: str) -> str:
+    """``text`` (English) in ``lang``: the play table's words (gettext context ``table``)."""
+    return text if lang == "en" else pgettext(lang, "table", text)
+
+
+def face(card: str, lang: str = "en") -> str:
     rank = "10" if card[0] == "T" else card[0]
+    if lang == "fr":
+        rank = FRENCH_RANKS.get(card[0], rank)
     colour = "red" if card[1] in "HD" else "default"
     return f"[{colour}]{rank}{SUIT_SYMBOLS[card[1]]}[/]"
+
+
+def bid_words(bid: str, lang: str) -> str:
+    """A call as said: ``90 cœur``, ``passe``."""
+    return " ".join(tr(lang, w) for w in bid.split())
+
+
+def _name(seat: str, lang: str) -> str:
+    return tr(lang, SEAT_NAMES[seat])
+
+
+def team_words(text: str, lang: str) -> str:
+    """A result-card line of the core, its teams named as the terminal's header names them
+    (South's team is NS: "Us", the other "Them")."""
+    return re.sub(r"\b(NS|EW)\b", lambda m: tr(lang, "Us" if m.group(1) == "NS" else "Them"),
+                  text)
 
 
 class Source(Protocol):
@@ -152,67 +184,108 @@ class RemoteTable:
         return self.view()
 
 
-def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = None) -> None:
-    """The table as the player sees it."""
-    names = SEAT_NAMES
+def header(view: Mapping[str, Any], lang: str = "en") -> str:
+    """The deal's header line: its number, dealer, the score (and the contract in play)."""
     scores = view["scores"]
-    head = (f"Deal {view['deal']} · dealer {names[view['dealer']]} · "
-            f"Us {scores['NS']} – Them {scores['EW']} (to {view['target']})")
+    head = (f"{tr(lang, 'Deal')} {view['deal']} · {tr(lang, 'dealer')} "
+            f"{_name(view['dealer'], lang)} · {tr(lang, 'Us')} {scores['NS']} – "
+            f"{tr(lang, 'Them')} {scores['EW']} ({tr(lang, 'game to')} {view['target']})")
     if view["phase"] != "play":
         pass
     elif view.get("contract") and view["game"] != "belote":
-        head += f" · contract {view['contract']} by {names[view['taker']]}"
+        head += (f" · {tr(lang, 'Contract')} {bid_words(view['contract'], lang)} "
+                 f"({_name(view['taker'], lang)})")
         if view.get("coinche", 1) > 1:
             head += f" ×{view['coinche']}"
     elif view.get("trump"):
-        head += f" · trump {view['trump']} ({names[view['taker']]})"
-    console.rule(head)
+        head += (f" · {tr(lang, 'Trump')} {tr(lang, view['trump'])} "
+                 f"({_name(view['taker'], lang)})")
+    return head
+
+
+def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = None,
+         lang: str = "en") -> None:
+    """The table as the player sees it."""
+    colon = " :" if lang == "fr" else ":"
+    console.rule(header(view, lang))
     if view["phase"] == "auction":
-        calls = ", ".join(f"{names[s]}: {b}" for s, b in view["auction"]) or "—"
-        console.print(f"Auction: {calls}")
+        calls = ", ".join(f"{_name(s, lang)}{colon} {bid_words(b, lang)}"
+                          for s, b in view["auction"]) or "—"
+        console.print(f"{tr(lang, 'Auction')}{colon} {calls}")
         if view.get("turned"):
-            console.print(f"Turned card: {face(view['turned'])}")
+            console.print(f"{tr(lang, 'Turned card')}{colon} {face(view['turned'], lang)}")
     else:
         if view["trick"]:
-            cards = "  ".join(f"{names[s]} {face(c)}" for s, c in view["trick"])
-            console.print(f"Trick: {cards}")
+            cards = "  ".join(f"{_name(s, lang)} {face(c, lang)}" for s, c in view["trick"])
+            console.print(f"{tr(lang, 'Trick')}{colon} {cards}")
         if view.get("last_trick"):
             last = view["last_trick"]
-            cards = "  ".join(f"{names[s]} {face(c)}" for s, c in last["cards"])
-            console.print(f"Last trick: {cards} — won by {names[last['winner']]}")
+            cards = "  ".join(f"{_name(s, lang)} {face(c, lang)}" for s, c in last["cards"])
+            console.print(f"{tr(lang, 'Last trick')}{colon} {cards} — {tr(lang, 'won by')} "
+                          f"{_name(last['winner'], lang)}")
     for seat, kinds in view.get("declarations", {}).items():
-        verb = "declare" if seat == "S" else "declares"  # "You declare", "Partner declares"
-        console.print(f"{names[seat]} {verb} {', '.join(kinds)}")
+        # "You declare", "Partner declares"
+        verb = tr(lang, "declare" if seat == "S" else "declares")
+        console.print(f"{_name(seat, lang)} {verb} {', '.join(tr(lang, k) for k in kinds)}")
     for seat, card, word in view.get("belote", []):
-        console.print(f"{names[seat]}: {word} ({face(card)})")
-    console.print("Your hand: " + "  ".join(face(c) for c in view["hand"]))
+        console.print(f"{_name(seat, lang)}{colon} {tr(lang, word)} ({face(card, lang)})")
+    console.print(f"{tr(lang, 'Your hand')}{colon} " + "  ".join(face(c, lang)
+                                                                   for c in view["hand"]))
 
 
-def result_card(view: Mapping[str, Any], table: Table | None) -> RichTable | None:
-    """The last finished deal's result card (the lines of the counter's card)."""
+#: A result-card line said in the player's language, its teams named as the header names them
+#: (given by the command line, which may read the pages' sentences).
+LineWords = Callable[[Any, Any], str]
+
+
+def result_card(view: Mapping[str, Any], table: Table | None, lang: str = "en",
+                line_words: LineWords | None = None) -> RichTable | None:
+    """The last finished deal's result card (the lines of the counter's card), the teams
+    named as the header names them (Us, Them)."""
     last = view.get("last_result")
     if not last:
         return None
-    grid = RichTable(title=f"Deal {last['deal']}: {last['outcome']}", show_lines=False)
+    colon = " :" if lang == "fr" else ":"
+    grid = RichTable(title=f"{tr(lang, 'Deal')} {last['deal']}{colon} "
+                           f"{tr(lang, last['outcome'])}", show_lines=False)
     grid.add_column("")
-    grid.add_column("Us", justify="right")
-    grid.add_column("Them", justify="right")
+    grid.add_column(tr(lang, "Us"), justify="right")
+    grid.add_column(tr(lang, "Them"), justify="right")
     if table is not None:
         score = table.replay.result.deals[last["deal"] - 1]
+        summary = table.replay.finished[last["deal"] - 1].summary()
         for line in score.lines:
-            grid.add_row(line.text, "" if line.ns is None else str(line.ns),
+            text = line_words(line, summary) if line_words else team_words(line.text, lang)
+            grid.add_row(text, "" if line.ns is None else str(line.ns),
                          "" if line.ew is None else str(line.ew))
     else:
         grid.add_row("Marks", str(last["score"]["NS"]), str(last["score"]["EW"]))
     return grid
 
 
-def choose(console: Console, view: Mapping[str, Any], ask: Callable[[str], str]) -> str | None:
-    """The player's action: a number from the list, or the action's text; None to quit."""
+def _offer(view: Mapping[str, Any]) -> tuple[list[str], dict[str, list[str]]]:
+    """The first choices of a turn: the cards in the hand's order, the calls, and each
+    contract value once (its trumps, ``value -> [legal "value trump"]``, asked next)."""
     legal: list[str] = [str(a) for a in view["legal"]]
-    shown = [a if len(a) != 2 else f"{a} {face(a)}" for a in legal]
-    console.print("Your turn: " + "  ".join(f"[bold]{i}[/] {a}" for i, a in
-                                              enumerate(shown, start=1)))
+    hand = list(view.get("hand") or [])
+    cards = sorted((a for a in legal if len(a) == 2 and a in hand), key=hand.index)
+    values: dict[str, list[str]] = {}
+    calls: list[str] = []
+    for a in legal:
+        head, _, tail = a.partition(" ")
+        if tail in TRUMP_ORDER:
+            values.setdefault(head, []).append(a)
+        elif a not in cards:
+            calls.append(a)
+    return [*cards, *calls, *values], values
+
+
+def _ask(console: Console, ask: Callable[[str], str], options: list[str],
+         shown: list[str], lang: str) -> str | None:
+    """One numbered question: the option picked (by number, or typed), None to quit."""
+    colon = " :" if lang == "fr" else ":"
+    console.print(f"{tr(lang, 'Your turn')}{colon} " + "  ".join(
+        f"[bold]{i}[/] {a}" for i, a in enumerate(shown, start=1)))
     while True:
         try:
             raw = ask("> ").strip()
@@ -220,69 +293,114 @@ def choose(console: Console, view: Mapping[str, Any], ask: Callable[[str], str])
             return None
         if raw.lower() in ("q", "quit", "exit"):
             return None
-        if is_digits(raw) and 1 <= int(raw) <= len(legal):
-            return legal[int(raw) - 1]
+        if is_digits(raw) and 1 <= int(raw) <= len(options):
+            return options[int(raw) - 1]
         if raw:
             return raw
-        console.print("Type a number from the list, or a card like JH, or a bid like pass.")
+        console.print(tr(lang, "Type a number from the list, or a card like JH, or a bid "
+                               "like pass."))
 
 
-def events(view: Mapping[str, Any]) -> list[str]:
+def choose(console: Console, view: Mapping[str, Any], ask: Callable[[str], str],
+           lang: str = "en") -> str | None:
+    """The player's action: a number from the list, or the action's text; None to quit. A
+    contract is chosen in two steps: its value, then its trump."""
+    options, values = _offer(view)
+    shown = [face(a, lang) if len(a) == 2 and a[1] in SUIT_SYMBOLS and a[0] in "789TJQKA"
+             else (tr(lang, "Contract").lower() + " " + tr(lang, a) if a in values
+                   else bid_words(a, lang)) for a in options]
+    picked = _ask(console, ask, options, shown, lang)
+    if picked is None or picked not in values:
+        return picked
+    bids = sorted(values[picked], key=lambda b: TRUMP_ORDER.index(b.partition(" ")[2]))
+    return _ask(console, ask, bids, [bid_words(b, lang) for b in bids], lang)
+
+
+def events(view: Mapping[str, Any], lang: str = "en") -> list[str]:
     """What happened in the deal in play, one line per call or card."""
-    names = SEAT_NAMES
-    out = [f"{names[s]}: {b}" for s, b in view["auction"]]
+    colon = " :" if lang == "fr" else ":"
+    out = [f"{_name(s, lang)}{colon} {bid_words(b, lang)}" for s, b in view["auction"]]
     for trick in view["tricks"]:
-        out.extend(_plays(s, c) for s, c in trick["cards"])
-        out.append(f"  trick won by {names[trick['winner']]}")
-    out.extend(_plays(s, c) for s, c in view["trick"])
+        out.extend(_plays(s, c, lang) for s, c in trick["cards"])
+        out.append(f"  {tr(lang, 'Trick')} {tr(lang, 'won by')} {_name(trick['winner'], lang)}")
+    out.extend(_plays(s, c, lang) for s, c in view["trick"])
     return out
 
 
-def _plays(seat: str, card: str) -> str:
-    return f"{SEAT_NAMES[seat]} {'play' if seat == 'S' else 'plays'} {face(card)}"
+def _plays(seat: str, card: str, lang: str = "en") -> str:
+    return f"{_name(seat, lang)} {tr(lang, 'play' if seat == 'S' else 'plays')} " \
+           f"{face(card, lang)}"
+
+
+def default_records() -> Path:
+    """Where ``rebelote play`` writes its deals' records by default: ``$REBELOTE_RECORDS``
+    (a folder), else the user's data directory, one file per game."""
+    import os
+
+    from platformdirs import user_data_dir
+
+    folder = Path(os.environ.get("REBELOTE_RECORDS") or
+                  Path(user_data_dir("rebelote", appauthor=False)) / "records")
+    return folder / f"table-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
 def play(source: Source, console: Console, ask: Callable[[str], str] = input,
-         deals: int = 0, table_of: Callable[[], Table | None] = lambda: None) -> int:
-    """Play until the game is won (or ``deals`` deals are over); 0 when done, 1 on quit."""
+         deals: int = 0, table_of: Callable[[], Table | None] = lambda: None,
+         lang: str = "en", records: Path | None = None,
+         line_words: LineWords | None = None) -> int:
+    """Play until the game is won (or ``deals`` deals are over); 0 when done, 1 on quit.
+    ``records``: the file each finished deal's record is added to (a line each)."""
     view = source.view()
     drawn_version: Any = None
     shown_result = 0
     told = (0, 0)
     while True:
-        said = events(view)
+        said = events(view, lang)
         start = told[1] if told[0] == view["deal"] else 0
-        for line in said[start:]:
-            console.print(line)
+        new_deal = told[0] != view["deal"]
         told = (view["deal"], len(said))
         last = view.get("last_result")
         if last and last["deal"] > shown_result:
             shown_result = last["deal"]
-            card = result_card(view, table_of())
+            card = result_card(view, table_of(), lang, line_words)
             if card is not None:
                 console.print(card)
             if last.get("record"):
-                console.print(f"Shuffle: commitment {last['record']['commitment'][:16]}… "
-                              f"seed {last['record']['seed']} (check with rebelote verify)")
+                record = last["record"]
+                line = (f"{tr(lang, 'Shuffle')}{' :' if lang == 'fr' else ':'} "
+                        f"{tr(lang, 'commitment')} {record['commitment'][:16]}… "
+                        f"{tr(lang, 'seed')} {record['seed']}")
+                if records is not None:
+                    records.parent.mkdir(parents=True, exist_ok=True)
+                    with records.open("a", encoding="utf-8") as out:
+                        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    line += (f" ({tr(lang, 'record written to')} {records}; "
+                             f"{tr(lang, 'check it with')} rebelote verify {records})")
+                console.print(line)
             if deals and shown_result >= deals:
                 return 0
+        if new_deal and not view["over"]:
+            console.rule(header(view, lang))  # a new deal: its header before its first call
+        for line in said[start:]:
+            console.print(line)
         if view["over"]:
-            winner = "Us" if view["winner"] == "NS" else "Them"
-            console.print(f"[bold]Game over: {winner} won, {view['scores']['NS']} to "
-                          f"{view['scores']['EW']}.[/]")
+            won = tr(lang, "We won the game" if view["winner"] == "NS" else "They won the game")
+            console.print(f"[bold]{tr(lang, 'The game is over.')} {won} "
+                          f"({view['scores']['NS']} – {view['scores']['EW']}).[/]")
             return 0
         key = (view["deal"], len(view["auction"]), len(view["tricks"]), len(view["trick"]))
         if view["legal"]:
             if key != drawn_version:
-                draw(console, view)
+                draw(console, view, lang=lang)
                 drawn_version = key
-            action = choose(console, view, ask)
+            action = choose(console, view, ask, lang)
             if action is None:
-                console.print("Bye.")
+                console.print(tr(lang, "Bye."))
                 return 1
             try:
                 view = source.act(action)
             except IllegalActionError as e:
-                console.print(f"[red]Refused:[/] {e}")
+                console.print(f"[red]{tr(lang, 'Refused')}{' :' if lang == 'fr' else ':'}[/] "
+                              f"{e}")
         else:
             view = source.wait()

@@ -23,6 +23,7 @@ from jinja2 import Environment
 from rebelote import __version__
 from rebelote.bots import known_specs
 from rebelote.cards import SEATS, TEAMS
+from rebelote.deal import DealState
 from rebelote.errors import InputError
 from rebelote.match import TARGETS
 from rebelote.numbers import number_or_text, optional_number
@@ -33,6 +34,7 @@ from rebelote.store.play_tables import TableConflictError, TableNotFoundError
 from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
+from rebelote.table.view import sorted_hand
 from rebelote.web import i18n
 from rebelote.web.security import KeyRing
 from rebelote.web.share import rules_body, rules_from_query
@@ -207,10 +209,21 @@ def analysis_rows(cards: list[dict[str, Any]], seat: int
     for item in cards:
         rel = turn_seat(SEATS.index(item["seat"]), seat)
         rows.append({**item, "rel": rel, "costly": bool(item["cost"] or item["mark_cost"])})
-        total = totals.setdefault(rel, [0, 0])
+        # per seat: the card points its cards cost in all, the costliest card in the mark (each
+        # card's cost in the mark is against the best card then, the rest played perfectly:
+        # they do not add up, a sum ran to several times what the deal was worth), and how
+        # many of its cards cost anything
+        total = totals.setdefault(rel, [0, 0, 0])
         total[0] += item["cost"]
-        total[1] += item["mark_cost"]
+        total[1] = max(total[1], item["mark_cost"])
+        total[2] += bool(item["cost"] or item["mark_cost"])
     return rows, totals
+
+
+def analysis_hands(deal: DealState, seat: int) -> dict[str, list[str]]:
+    """The four hands of a finished deal as its play began (public once it is over), by seat
+    as ``seat`` sees them, each sorted as a hand is shown."""
+    return {turn_seat(s, seat): sorted_hand(deal.start_hands[s], deal.trump) for s in range(4)}
 
 
 def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
@@ -419,15 +432,16 @@ def make_table_pages(service: TableService) -> APIRouter:
     @router.get("/tables/{table_id}/deals/{n}/analysis", response_class=HTMLResponse)
     async def analysis_page(table_id: str, n: int, request: Request) -> Response:
         try:
-            _, seat, cards = await service.analysis(table_id, bearer(request, table_id), n)
+            loaded, seat, cards = await service.analysis(table_id, bearer(request, table_id), n)
         except (SeatForbiddenError, TableNotFoundError):
             return render(request, "table/missing.html", 404)
         except InputError as e:
             return render(request, "table/analysis.html", 404, error=str(e), cards=[], n=n,
-                          table_id=table_id, totals={})
+                          table_id=table_id, totals={}, hands={})
         rows, totals = analysis_rows(cards, seat)
+        hands = analysis_hands(loaded.table.replay.finished[n - 1], seat)
         return render(request, "table/analysis.html", cards=rows, n=n, table_id=table_id,
-                      totals=totals, error=None)
+                      totals=totals, hands=hands, error=None)
 
     @router.post("/tables/{table_id}/release")
     async def release(table_id: str, request: Request) -> Response:
