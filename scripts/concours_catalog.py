@@ -101,7 +101,8 @@ FRENCH = {
     "Register": "Inscrire", "plays from partie %(k)s": "joue dès la partie %(k)s",
     "from partie %(k)s": "dès la partie %(k)s",
     "withdrew after partie %(k)s": "abandon après la partie %(k)s",
-    "paid": "payé", "not paid": "à payer", "Withdraw team %(n)s": "Retirer l’équipe %(n)s",
+    "paid": "payé", "not paid": "à payer", "Withdraw team %(n)s": "Déclarer l’abandon de l’équipe %(n)s",
+    "paid: team %(n)s": "payé : équipe %(n)s", "not paid: team %(n)s": "à payer : équipe %(n)s",
     "withdraw": "déclarer l’abandon", "Parties and prizes": "Parties et lots",
     "Number of parties (add one, or end early)":
         "Nombre de parties (en ajouter une, ou finir plus tôt)",

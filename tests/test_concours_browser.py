@@ -166,7 +166,7 @@ def test_a_whole_concours(browser: Any, tmp_path: Path) -> None:
         type_results(page, base, cid, 2)
 
         # A withdrawal: team 4 plays no more.
-        page.click("#team-4 button[aria-label]")
+        page.click("#team-4 button.withdraw")
         page.wait_for_selector("#team-4.withdrawn")
         page.click("#draw")
         page.wait_for_selector("#p3")
