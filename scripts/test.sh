@@ -49,4 +49,4 @@ trap pg_stop EXIT
 echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench)
 echo "== mypy --strict"; "$BIN/mypy"
 echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports"
-echo "== pytest"; "$BIN/pytest" -n 2 -q --durations=10 "$@"
+echo "== pytest"; "$BIN/pytest" -n 2 --dist loadgroup -q --durations=10 "$@"
