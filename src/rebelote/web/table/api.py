@@ -60,6 +60,9 @@ _CREATE_SCHEMA: Final[dict[str, Any]] = {
                  "the answer comes after the bots)"},
         "clock": {"type": "integer", "description": "seconds a player has to act before "
                   "the seat's bot plays (0: no clock)"},
+        "between": {"type": "integer", "description": "after a deal, while a player sits at "
+                    "the table: 0 deal on at once (the default), -1 wait for a player's "
+                    "action next, N ms: the same wait, the pages sending next after N ms"},
     },
     "required": ["game"],
 }
