@@ -25,8 +25,9 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from rebelote.actions import AUCTION, NO_DECLARATION, OVER
 from rebelote.bots import make_bot, player_level
-from rebelote.deal import AUCTION, NO_DECLARATION, OVER, DealState
+from rebelote.deal import DealState
 from rebelote.observation import observe
 from rebelote.rules import Rules
 

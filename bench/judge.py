@@ -42,11 +42,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebelote.actions import Declare, Play
+from rebelote.actions import PLAY, Declare, Play
 from rebelote.arena import t975
 from rebelote.bots import Bot, make_bot, player_level
 from rebelote.bots.pimc import Marker, tricks_won
-from rebelote.deal import PLAY, DealState
+from rebelote.deal import DealState
 from rebelote.rules import Rules
 from rebelote.solver import position_of_state, solve
 

@@ -161,8 +161,9 @@ def worlds_at_trick_one(deals: int, per_card: int = 8) -> str:
     worlds are dealt from the seat's observation (``DealState.from_observation``) and each
     solved for every legal card (``solve``). Worlds a second per core: CPU time of the solves
     alone, and of dealing and solving."""
+    from rebelote.actions import PLAY
     from rebelote.bots import make_bot
-    from rebelote.deal import PLAY, DealState
+    from rebelote.deal import DealState
     from rebelote.solver import position_of_state, solve
 
     bot = make_bot("heuristic")

@@ -36,8 +36,9 @@ import tempfile
 import time
 from collections.abc import Callable
 
+from rebelote.actions import AUCTION, NO_DECLARATION
 from rebelote.auction import PASS
-from rebelote.deal import AUCTION, NO_DECLARATION, DealState
+from rebelote.deal import DealState
 from rebelote.rules import Rules
 
 TAKE_RATE = 0.3

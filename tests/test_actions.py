@@ -8,10 +8,9 @@ import pytest
 
 from rebelote.actions import NO_DECLARATION, Declare, Play, parse_action
 from rebelote.auction import Bid
-from rebelote.cards import parse_card
+from rebelote.cards import HEARTS, SPADES, parse_card
 from rebelote.declarations import carre, sequence
 from rebelote.errors import IllegalActionError
-from rebelote.rules import HEARTS, SPADES
 
 
 @pytest.mark.parametrize("text", ["no-declaration", "no declaration", "nodeclaration",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, TAKE, Auction, Bid
-from rebelote.cards import parse_card
-from rebelote.rules import ALL_TRUMP, HEARTS, NO_TRUMP, SPADES, IllegalActionError, Rules
+from rebelote.cards import HEARTS, SPADES, parse_card
+from rebelote.errors import IllegalActionError
+from rebelote.rules import ALL_TRUMP, NO_TRUMP, Rules
 
 BELOTE = Rules.preset("official", "belote")
 COINCHE_RULES = Rules.preset("official", "coinche")

@@ -16,8 +16,9 @@ from rebelote.auction import (
     Auction,
     Bid,
 )
-from rebelote.cards import parse_card
-from rebelote.rules import HEARTS, SPADES, IllegalActionError, Rules
+from rebelote.cards import HEARTS, SPADES, parse_card
+from rebelote.errors import IllegalActionError
+from rebelote.rules import Rules
 
 BELOTE = Rules.preset("official", "belote")
 COINCHE_RULES = Rules.preset("official", "coinche")

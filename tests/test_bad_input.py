@@ -28,7 +28,7 @@ from oracle.compare import (
     run_cli,
 )
 from rebelote.match import Match
-from rebelote.scoring import DealSummary, summary_rules
+from rebelote.summary import DealSummary, summary_rules
 
 B: dict[str, Any] = {"game": "belote", "trump": "hearts", "taker": "NS",
                      "points": {"NS": 100, "EW": 62}}

@@ -17,7 +17,7 @@ from rebelote.bots import (
     parse_bot_spec,
     register_bot,
 )
-from rebelote.commands.engine import parse_bots
+from rebelote.commands._deal import parse_bots
 
 
 class LevelBot(RandomBot):

@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rebelote.cards import (
-    CardError,
     card_pretty,
     card_str,
     cards_mask,
@@ -18,6 +17,7 @@ from rebelote.cards import (
     parse_team,
     popcount,
 )
+from rebelote.errors import CardError
 
 
 @pytest.mark.parametrize(

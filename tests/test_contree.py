@@ -18,24 +18,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rebelote.actions import AUCTION
 from rebelote.bots import make_bot
 from rebelote.cli import app
-from rebelote.deal import AUCTION, DealState
-from rebelote.errors import InputError
+from rebelote.deal import DealState
+from rebelote.errors import InputError, RulesError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.game import Game
 from rebelote.jsonio import answer_score
 from rebelote.match import Match
 from rebelote.record import record_of, replay_record
-from rebelote.rules import (
-    OPTION_CHOICES,
-    OPTION_NAMES,
-    PRESETS,
-    Rules,
-    RulesError,
-    parse_rules,
-    round_mark,
-)
+from rebelote.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS, Rules, parse_rules, round_mark
 from rebelote.sheets import points_table_pdf, score_sheet_pdf
 from rebelote.sheets.labels import text
 from rebelote.sheets.points_table import counting_examples

@@ -8,29 +8,19 @@ from collections.abc import Sequence
 import pytest
 
 from oracle import play as oracle_play
+from rebelote.actions import AUCTION, NO_DECLARATION, OVER, PLAY, PLAYS, Declare, Play, parse_action
 from rebelote.auction import PASS, Bid
-from rebelote.cards import card_str, cards_mask, mask_cards, parse_card, parse_cards
-from rebelote.deal import (
-    AUCTION,
-    NO_DECLARATION,
-    OVER,
-    PLAY,
-    PLAYS,
-    DealState,
-    Declare,
-    Play,
-    parse_action,
-)
+from rebelote.cards import HEARTS, card_str, cards_mask, mask_cards, parse_card, parse_cards
+from rebelote.deal import DealState
 from rebelote.declarations import best_declarations
-from rebelote.fast.tables import legal as fast_legal
+from rebelote.errors import IllegalActionError
 from rebelote.record import record_of
 from rebelote.rules import (
     ALL_TRUMP,
-    HEARTS,
     TRUMP_NAMES,
-    IllegalActionError,
     Rules,
     legal_cards,
+    legal_mask,
     trick_points,
     trick_winner,
 )
@@ -284,7 +274,7 @@ def test_the_legal_cards_on_masks_are_the_oracles_reading(rules: Rules) -> None:
             assert win == oracle_play.trick_winner([card_str(c) for c in trick],
                                                    TRUMP_NAMES[trump])
         expected = oracle_legal(hand, trick, trump, rules)
-        assert fast_legal(hand, trick, win, trump, rules.overtrump_partner,
+        assert legal_mask(hand, trick, win, trump, rules.overtrump_partner,
                           rules.undertrump == "must") == expected
         assert legal_cards(hand, trick, trump, rules) == expected
 
@@ -413,16 +403,6 @@ def test_a_game_carries_the_litige_reserve_to_the_next_played_deal() -> None:
                 assert game.deal.scores == game.result().totals
                 return
     pytest.fail("no litige in 200 random games")
-
-
-def test_observation_names_are_still_importable_from_the_deal_module() -> None:
-    import rebelote.deal
-    import rebelote.observation
-
-    assert rebelote.deal.Observation is rebelote.observation.Observation
-    assert rebelote.deal.observe is rebelote.observation.observe
-    with pytest.raises(AttributeError):
-        rebelote.deal.no_such_name  # noqa: B018
 
 
 def test_the_fast_playout_finishes_the_deal_as_the_steps_do() -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rebelote.cards import cards_mask, parse_cards
+from rebelote.cards import CLUBS, HEARTS, SPADES, cards_mask, parse_cards
 from rebelote.declarations import (
     Combo,
     belote_holders,
@@ -18,7 +18,7 @@ from rebelote.declarations import (
     declaring_team,
     sequence,
 )
-from rebelote.rules import ALL_TRUMP, CLUBS, HEARTS, NO_TRUMP, SPADES
+from rebelote.rules import ALL_TRUMP, NO_TRUMP
 
 N, E, S, W = range(4)
 

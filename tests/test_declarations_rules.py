@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rebelote.cards import cards_mask, parse_cards
+from rebelote.cards import HEARTS, SPADES, cards_mask, parse_cards
 from rebelote.declarations import (
     Combo,
     best_declarations,
@@ -20,7 +20,7 @@ from rebelote.declarations import (
     sequence_points,
 )
 from rebelote.errors import InputError
-from rebelote.rules import HEARTS, NO_TRUMP, SPADES
+from rebelote.rules import NO_TRUMP
 
 EIGHT = 1  # rank index of the 8 (7 8 9 T J Q K A)
 

@@ -23,7 +23,7 @@ import rebelote.game
 import rebelote.observation
 import rebelote.record
 from rebelote.bots import RandomBot
-from rebelote.commands.engine import deal_records
+from rebelote.commands._deal import deal_records
 from rebelote.rules import Rules
 from record_checker import check
 

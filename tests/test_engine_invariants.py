@@ -15,12 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rebelote.actions import AUCTION, NO_DECLARATION, PLAY
 from rebelote.bots import make_bot
 from rebelote.cards import card_str
-from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, DealState
+from rebelote.deal import DealState
+from rebelote.errors import IllegalActionError
 from rebelote.game import Game
 from rebelote.record import record_of, replay_record
-from rebelote.rules import IllegalActionError, Rules
+from rebelote.rules import Rules
 
 GAMES = st.sampled_from(["belote", "coinche"])
 NAMES = st.sampled_from(["official", "house"])

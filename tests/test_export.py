@@ -17,8 +17,8 @@ import rebelote.export
 from rebelote.errors import InputError
 from rebelote.export import columns, match_from_csv, match_to_csv
 from rebelote.match import Match
-from rebelote.rules import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, Rules, card_values
-from rebelote.scoring import CONTRACTS, DealSummary
+from rebelote.rules import ALL_TRUMP, CONTRACTS, NO_TRUMP, TRUMP_NAMES, Rules, card_values
+from rebelote.summary import DealSummary
 
 VECTORS = Path(__file__).parent / "vectors" / "seed-games.jsonl"
 # Declarations one team can score: tierces, cinquante, cent, carrés and sums of them.

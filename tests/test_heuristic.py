@@ -10,11 +10,12 @@ import pytest
 
 import rebelote.bots
 import rebelote.bots.heuristic
+from rebelote.actions import Play
 from rebelote.auction import PASS, TAKE, Bid
 from rebelote.bots import HeuristicBot, make_bot
-from rebelote.cards import cards_mask, parse_card, parse_cards
-from rebelote.deal import DealState, Play
-from rebelote.rules import HEARTS, Rules
+from rebelote.cards import HEARTS, cards_mask, parse_card, parse_cards
+from rebelote.deal import DealState
+from rebelote.rules import Rules
 
 BOT = HeuristicBot()
 RNG = random.Random(0)

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rebelote.errors import InputError
 from rebelote.jsonio import answer_score
 from rebelote.rules import ALL_TRUMP, NO_TRUMP, Rules, card_values, parse_trump
-from rebelote.scoring import DealSummary, score_deal, summary_rules
+from rebelote.scoring import score_deal
+from rebelote.summary import DealSummary, summary_rules
 
 
 def card_point_sums(trump: int, no_trump_aces: int, all_trump_scale: str) -> set[int]:

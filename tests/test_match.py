@@ -9,7 +9,7 @@ import pytest
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import Rules
-from rebelote.scoring import DealSummary
+from rebelote.summary import DealSummary
 
 
 def game(deals: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:

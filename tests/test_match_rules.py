@@ -9,7 +9,8 @@ import pytest
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import Rules
-from rebelote.scoring import DealSummary, LineKey
+from rebelote.scoring import LineKey
+from rebelote.summary import DealSummary
 
 BELOTE = Rules.preset("official", "belote")
 

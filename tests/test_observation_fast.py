@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from rebelote.deal import AUCTION, OVER, DealState, deal_order
+from rebelote.actions import AUCTION, OVER
+from rebelote.deal import DealState
 from rebelote.observation import Observation, observe
-from rebelote.rules import Rules
+from rebelote.rules import Rules, seats_from
 
 
 def reference_observe(state: DealState, seat: int) -> Observation:
@@ -23,7 +24,7 @@ def reference_observe(state: DealState, seat: int) -> Observation:
         auction_hand = state.start_hands[seat]
         if state.rules.game == "belote":  # minus what it was dealt after the auction
             pos = 0
-            for s in deal_order(state.first, state.step):
+            for s in seats_from(state.first, state.step):
                 n = 2 if s == state.taker else 3
                 if s == seat:
                     for c in state.stock[pos:pos + n]:

@@ -25,7 +25,8 @@ from oracle.compare import (
     run_json_lines,
 )
 from oracle.scoring import score_line
-from rebelote.scoring import DealSummary, score_deal, summary_rules
+from rebelote.scoring import score_deal
+from rebelote.summary import DealSummary, summary_rules
 
 VECTORS = Path(__file__).parent / "vectors"
 SETTINGS = settings(max_examples=400, deadline=None,

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from rebelote.actions import AUCTION, OVER, PLAY
 from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.pimc import (
@@ -23,10 +24,10 @@ from rebelote.bots.pimc import (
     tricks_won,
     world_weight,
 )
-from rebelote.cards import cards_mask, parse_cards
-from rebelote.deal import AUCTION, OVER, PLAY, DealState
+from rebelote.cards import HEARTS, cards_mask, parse_cards
+from rebelote.deal import DealState
 from rebelote.observation import observe
-from rebelote.rules import HEARTS, Rules
+from rebelote.rules import Rules
 from rebelote.solver import position_of_state, solve
 
 COINCHE = Rules.preset("official", "coinche")

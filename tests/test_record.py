@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rebelote.bots import make_bot
-from rebelote.commands.engine import deal_records
+from rebelote.commands._deal import deal_records
 from rebelote.deal import DealState
 from rebelote.errors import InputError
 from rebelote.record import check_record, record_of, replay_record

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from rebelote.cards import parse_cards
-from rebelote.errors import IllegalActionError
+from rebelote.cards import HEARTS, parse_cards
+from rebelote.errors import IllegalActionError, RulesError
 from rebelote.rules import (
     ALL_TRUMP,
-    HEARTS,
     NO_TRUMP,
     OPTION_NAMES,
     Rules,
-    RulesError,
     option_from_text,
     parse_rules,
     parse_trump,

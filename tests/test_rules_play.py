@@ -10,16 +10,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import play as oracle_play
-from rebelote.cards import card_str, cards_mask, mask_cards, parse_card, suit_of
-from rebelote.rules import (
-    ALL_TRUMP,
+from rebelote.cards import (
     CLUBS,
     HEARTS,
-    NO_TRUMP,
     SPADES,
+    card_str,
+    cards_mask,
+    mask_cards,
+    parse_card,
+    suit_of,
+)
+from rebelote.errors import RulesError
+from rebelote.rules import (
+    ALL_TRUMP,
+    NO_TRUMP,
     TRUMP_NAMES,
     Rules,
-    RulesError,
     card_values,
     legal_cards,
     next_seat,

@@ -8,14 +8,8 @@ import pytest
 
 from rebelote.errors import InputError
 from rebelote.rules import Rules
-from rebelote.scoring import (
-    DealSummary,
-    LineKey,
-    MarkCase,
-    is_declaration_total,
-    score_deal,
-    summary_rules,
-)
+from rebelote.scoring import LineKey, MarkCase, score_deal
+from rebelote.summary import DealSummary, is_declaration_total, summary_rules
 
 
 def score(**deal: Any) -> tuple[str, dict[str, int], int]:

@@ -22,17 +22,18 @@ import rebelote.sheets.labels
 import rebelote.sheets.points_table
 import rebelote.sheets.score_sheet
 import rebelote.sheets.words
-from rebelote.cards import ACE, JACK
+from rebelote.cards import ACE, HEARTS, JACK
 from rebelote.catalogs import number as write_number
 from rebelote.declarations import CARRE_POINTS, CARRE_POINTS_NO_TRUMP, sequence_points
 from rebelote.errors import InputError
 from rebelote.match import Match
-from rebelote.rules import ALL_TRUMP, HEARTS, NO_TRUMP, Rules, card_values
-from rebelote.scoring import DealSummary, score_deal
+from rebelote.rules import ALL_TRUMP, NO_TRUMP, Rules, card_values
+from rebelote.scoring import score_deal
 from rebelote.sheets import MAX_ROWS, MIN_ROWS, points_table_pdf, score_sheet_pdf
 from rebelote.sheets.labels import LABELS
 from rebelote.sheets.points_table import _examples
 from rebelote.sheets.words import describe
+from rebelote.summary import DealSummary
 
 VECTORS = Path(__file__).parent / "vectors" / "seed-games.jsonl"
 needs_pdftotext = pytest.mark.skipif(

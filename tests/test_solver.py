@@ -8,18 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rebelote.cards import card_str, cards_mask, parse_cards
+from rebelote.cards import HEARTS, SPADES, card_str, cards_mask, parse_cards
 from rebelote.errors import RebeloteError
-from rebelote.rules import (
-    ALL_TRUMP,
-    HEARTS,
-    NO_TRUMP,
-    SPADES,
-    Rules,
-    card_values,
-    legal_cards,
-    trick_winner,
-)
+from rebelote.rules import ALL_TRUMP, NO_TRUMP, Rules, card_values, legal_cards, trick_winner
 from rebelote.solver import (
     COMPILED,
     Position,
@@ -165,7 +156,8 @@ def test_docstring_examples() -> None:
 def test_positions_of_engine_states() -> None:
     """At every card of deals played by the engine, the solver's legal cards are the engine's,
     and a card that keeps the move in the team keeps its value."""
-    from rebelote.deal import AUCTION, DealState
+    from rebelote.actions import AUCTION
+    from rebelote.deal import DealState
     from rebelote.solver import position_of_state
 
     rng = random.Random(4)

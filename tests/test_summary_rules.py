@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from rebelote.cards import HEARTS
 from rebelote.errors import InputError
-from rebelote.rules import HEARTS, Rules
+from rebelote.rules import Rules
 from rebelote.summary import DealSummary, summaries_from_json, summary_rules
 
 BELOTE = Rules.preset("official", "belote")

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from rebelote.actions import PLAYS
 from rebelote.bots import make_bot
 from rebelote.cards import mask_cards
-from rebelote.deal import PLAYS, DealState
+from rebelote.deal import DealState
 from rebelote.rules import Rules
 from rebelote.table.analysis import analyse, solver_available
 from rebelote.web.app import create_app

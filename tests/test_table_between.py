@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from rebelote.rules import IllegalActionError, Rules
+from rebelote.errors import IllegalActionError
+from rebelote.rules import Rules
 from rebelote.table.model import NEXT, WAIT, Seat, Table
 from table_helpers import counting_entropy
 

@@ -15,11 +15,11 @@ import rebelote.table.model
 import rebelote.table.shuffle
 import rebelote.table.view
 import rebelote.web.table.words
+from rebelote.actions import PLAY
 from rebelote.bots import make_bot
 from rebelote.cards import SEATS
-from rebelote.deal import PLAY
-from rebelote.errors import InputError
-from rebelote.rules import IllegalActionError, Rules
+from rebelote.errors import IllegalActionError, InputError
+from rebelote.rules import Rules
 from rebelote.table import (
     NotYourTurnError,
     Seat,

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from rebelote.actions import PLAYS
+from rebelote.actions import AUCTION, PLAYS
 from rebelote.bots import make_bot
 from rebelote.commands._deal import play_deal
-from rebelote.deal import AUCTION, DealState
+from rebelote.deal import DealState
 from rebelote.record import record_line, record_of
 from rebelote.rules import Rules
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from rebelote.catalogs import number
 from rebelote.match import Match
-from rebelote.web.i18n import number
 from web_fixtures import free_port, live_server, seed_game
 
 CHROMIUM = "/usr/bin/chromium"

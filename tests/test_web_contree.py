@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from oracle.compare import expected_score
+from rebelote.catalogs import number
 from rebelote.rules import PRESETS, Rules, parse_rules
 from rebelote.web.app import create_app
 from rebelote.web.counter.pages import new_game_json
-from rebelote.web.i18n import number
 from rebelote.web.share import qr_svg, rules_from_query, rules_path
 from web_fixtures import keyed_client
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from rebelote.rules import GAMES, PRESETS, Rules
-from rebelote.scoring import DealSummary, LineKey, MarkCase, score_deal
+from rebelote.scoring import LineKey, MarkCase, score_deal
+from rebelote.summary import DealSummary
 from rebelote.web import i18n
 
 

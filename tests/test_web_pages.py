@@ -15,9 +15,11 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+from rebelote import catalogs
 from rebelote.match import Match
 from rebelote.rules import Rules
-from rebelote.scoring import DealSummary, score_deal
+from rebelote.scoring import score_deal
+from rebelote.summary import DealSummary
 from rebelote.web import i18n
 from rebelote.web.app import create_app
 from rebelote.web.counter.forms import deal_from_form, form_from_deal
@@ -339,8 +341,8 @@ def test_every_result_card_line_has_a_french_sentence(summary: DealSummary, scor
 
 
 def test_numbers_are_written_as_the_language_writes_them() -> None:
-    assert i18n.number(1030, "en") == "1,030"
-    assert i18n.number(1030, "fr").replace("\u202f", " ").replace("\xa0", " ") == "1 030"
+    assert catalogs.number(1030, "en") == "1,030"
+    assert catalogs.number(1030, "fr").replace("\u202f", " ").replace("\xa0", " ") == "1 030"
 
 
 # -- printables and exchange -----------------------------------------------------------------

@@ -29,11 +29,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from rebelote.actions import NO_DECLARATION
 from rebelote.bots import Bot, is_engine_spec, make_bot, parse_bot_spec
 from rebelote.bots.external import DEFAULT_TIMEOUT, close_bots, tell_deal_end
-from rebelote.deal import NO_DECLARATION, DealState
+from rebelote.deal import DealState
+from rebelote.errors import RulesError
 from rebelote.game import Game
-from rebelote.rules import GAMES, Rules, RulesError
+from rebelote.rules import GAMES, Rules
 
 #: Deals per task: fixed, so that results do not depend on the number of workers.
 DEALS_PER_TASK: Final = 10

@@ -12,7 +12,7 @@ An :class:`Auction` is immutable: :meth:`Auction.apply` returns the next one.
 >>> a = Auction.start(Rules.preset("official", "coinche"), first=0)
 >>> for text in ("90 hearts", "coinche", "pass", "pass", "pass"):
 ...     a = a.apply(Bid.parse(text))
->>> a.is_over, a.trump, a.value, a.multiplier, SEAT_NAMES[a.taker]
+>>> a.is_over, a.trump, a.value, a.multiplier, SEATS[a.taker]
 (True, 1, 90, 2, 'N')
 """
 
@@ -36,20 +36,9 @@ from rebelote.rules import (
     seat_step,  # re-exported: the direction of play lives in rules
 )
 
-__all__ = [
-    "COINCHE",
-    "PASS",
-    "SEAT_NAMES",
-    "SURCOINCHE",
-    "TAKE",
-    "Auction",
-    "Bid",
-    "BidKind",
-    "seat_step",
-]
+__all__ = ["COINCHE", "PASS", "SURCOINCHE", "TAKE", "Auction", "Bid", "BidKind"]
 
 
-SEAT_NAMES: Final = SEATS
 
 BidKind = Literal["pass", "take", "suit", "value", "capot", "generale", "coinche", "surcoinche"]
 
@@ -271,7 +260,7 @@ class Auction(NamedTuple):
             return f"{bid}: the auction is over"
         if bid in self.legal_bids():
             return None
-        seat = SEAT_NAMES[self.player]
+        seat = SEATS[self.player]
         if self.game == "belote":
             if bid.kind == "take" and self.round == 2:
                 return f"{bid}: in the second round, name another suit or pass"
@@ -334,7 +323,7 @@ class Auction(NamedTuple):
             raise IllegalActionError(f"{bid}: the auction is over")
         if not self.is_legal(bid):
             reason = self.why_illegal(bid) or f"{bid}: not allowed here"
-            raise IllegalActionError("", f"{SEAT_NAMES[self.player]} {reason}")
+            raise IllegalActionError("", f"{SEATS[self.player]} {reason}")
         return self._apply(bid)
 
     def _apply(self, bid: Bid) -> Auction:

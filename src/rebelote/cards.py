@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final, Literal
 
-from rebelote.errors import CardError as CardError
-from rebelote.errors import InputError
+from rebelote.errors import CardError, InputError
 
 __all__ = [
     "ACE",
@@ -41,7 +40,6 @@ __all__ = [
     "TEAMS",
     "TEN",
     "Card",
-    "CardError",
     "Mask",
     "Seat",
     "Team",

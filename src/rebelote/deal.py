@@ -34,7 +34,6 @@ from rebelote.actions import (
     AUCTION,
     NO_DECLARATION,
     OVER,
-    PHASE_NAMES,
     PLAY,
     PLAYS,
     Action,
@@ -56,33 +55,22 @@ from rebelote.declarations import (
 from rebelote.determinize import deals
 from rebelote.errors import IllegalActionError
 from rebelote.fast.playout import Played, playout, reference_playout
-from rebelote.fast.tables import BEATERS, BELOTE_MASKS, PLAYS8, legal
+from rebelote.fast.tables import BELOTE_MASKS, PLAYS8
 from rebelote.observation import Observation, observe
-from rebelote.rules import DIX_DE_DER, Rules, card_values, seat_step, seats_from, why_illegal
+from rebelote.rules import (
+    BEATERS,
+    DIX_DE_DER,
+    Rules,
+    card_values,
+    legal_mask,
+    seat_step,
+    why_illegal,
+)
 from rebelote.scoring import DealScore, score_deal
 from rebelote.summary import DealSummary
 
-__all__ = [
-    "AUCTION",
-    "NO_DECLARATION",
-    "OVER",
-    "PHASE_NAMES",
-    "PLAY",
-    "PLAYS",
-    "Action",
-    "DealState",
-    "Declare",
-    "Observation",
-    "Phase",
-    "Play",
-    "deal_order",
-    "observe",
-    "parse_action",
-    "shuffle_and_cut",
-]
+__all__ = ["DealState"]
 
-#: The seats from ``first`` in the direction of play (:func:`rebelote.rules.seats_from`).
-deal_order: Final = seats_from
 
 
 _DECK: Final = frozenset(range(32))
@@ -219,7 +207,7 @@ class DealState(NamedTuple):
         if self.phase != PLAY:
             return 0
         r = self.rules
-        return legal(self.hands[self.player], self.trick, self.win, self.trump,
+        return legal_mask(self.hands[self.player], self.trick, self.win, self.trump,
                      r.overtrump_partner, r.must_undertrump)
 
     # -- the engine API -----------------------------------------------------------------------
@@ -385,7 +373,7 @@ class DealState(NamedTuple):
         if n < 3:  # the next seat plays to the trick
             phase = PLAY
             p = (p + step) % 4
-            playable = legal(hs[p], trick, win, trump, rules.overtrump_partner,
+            playable = legal_mask(hs[p], trick, win, trump, rules.overtrump_partner,
                              rules.must_undertrump)
         else:  # the trick is won: its winner leads the next, or the deal is over
             values = card_values(trump, rules.no_trump_aces, rules.all_trump_scale)

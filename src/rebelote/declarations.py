@@ -5,7 +5,8 @@ declares its best set of disjoint combos (:func:`best_declarations`); only the t
 the strongest single combo scores (:func:`declaring_team`).
 
 >>> from rebelote.cards import cards_mask, parse_cards
->>> from rebelote.rules import HEARTS, NO_TRUMP
+>>> from rebelote.cards import HEARTS
+>>> from rebelote.rules import NO_TRUMP
 >>> hand = cards_mask(parse_cards(["9H", "TH", "JH", "JS", "JD", "JC", "7C", "AS"]))
 >>> [(c.kind, c.points) for c in best_declarations(hand, HEARTS)]
 [('carre', 200)]

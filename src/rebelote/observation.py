@@ -40,8 +40,7 @@ from rebelote.cards import (
 )
 from rebelote.declarations import Combo
 from rebelote.errors import IllegalActionError
-from rebelote.fast.tables import BEATERS, legal
-from rebelote.rules import ALL_TRUMP, TRUMP_NAMES, Rules, seat_step
+from rebelote.rules import ALL_TRUMP, BEATERS, TRUMP_NAMES, Rules, legal_mask, seat_step
 
 __all__ = ["DealView", "Observation", "observe"]
 
@@ -199,11 +198,11 @@ class Observation(NamedTuple):
                     trick = cards[:i]
                     possible = FULL_DECK & ~played_all & ~(1 << c)
                     excluded = 0
-                    allowed = legal(possible | 1 << c, trick, win, self.trump, ot, mu)
+                    allowed = legal_mask(possible | 1 << c, trick, win, self.trump, ot, mu)
                     while not allowed >> c & 1:
                         excluded |= allowed
                         possible &= ~allowed
-                        allowed = legal(possible | 1 << c, trick, win, self.trump, ot, mu)
+                        allowed = legal_mask(possible | 1 << c, trick, win, self.trump, ot, mu)
                     forbid[s] |= excluded
                     if BEATERS[self.trump][cards[win]] >> c & 1:
                         win = i

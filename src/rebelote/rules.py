@@ -14,7 +14,7 @@ can be changed:
 
 The play rules work on plain ints: a card is 0..31, a hand a 32-bit mask (see :mod:`cards`).
 
->>> from rebelote.cards import parse_card, cards_mask, mask_cards, card_str
+>>> from rebelote.cards import HEARTS, card_str, cards_mask, mask_cards, parse_card
 >>> hand = cards_mask([parse_card("JH"), parse_card("KD")])
 >>> trick = [parse_card(c) for c in ("AS", "TS", "7S")]
 >>> [card_str(c) for c in mask_cards(legal_cards(hand, trick, HEARTS, rules))]
@@ -33,11 +33,7 @@ from functools import cache
 from typing import Any, Final, Literal, get_args
 
 from rebelote.cards import (
-    CLUBS,
-    DIAMONDS,
-    HEARTS,
     SEATS,
-    SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     Card,
@@ -59,20 +55,16 @@ __all__ = [
     "CAPOT_LAST_TRICK",
     "CAPOT_PRIME",
     "CAPOT_VALUE",
-    "CLUBS",
     "CONTRACTS",
     "DEFAULT_PRESETS",
-    "DIAMONDS",
     "DIX_DE_DER",
     "GAMES",
-    "HEARTS",
     "NO_TRUMP",
     "OPTION_NAMES",
     "PLAIN_ORDER",
     "PLAIN_VALUES",
     "PRESETS",
     "PRESET_NAMES",
-    "SPADES",
     "TRUMP_NAMES",
     "TRUMP_ORDER",
     "TRUMP_VALUES",
@@ -87,12 +79,10 @@ __all__ = [
     "Direction",
     "FailureBase",
     "Game",
-    "IllegalActionError",
     "Litige",
     "Rounding",
     "RoundingScope",
     "Rules",
-    "RulesError",
     "Surcoinche",
     "TargetRule",
     "TrumpMode",
@@ -363,7 +353,8 @@ class Rules:
         return self.undertrump == "must"
 
 
-_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
+#: The values of each option that has a list of them (for forms and the option reader).
+OPTION_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "game": GAMES,
     "direction": get_args(Direction),
     "undertrump": get_args(Undertrump),
@@ -383,7 +374,7 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "rounding_scope": get_args(RoundingScope),
     "target_rule": get_args(TargetRule),
 }
-_BOOLS: Final = frozenset({
+BOOL_OPTIONS: Final = frozenset({
     "overtrump_partner", "declarations", "belote_counts_for_contract", "generale",
     "coinche_capot", "belote_no_all_trump", "belote_alone_wins", "belote_prenable",
     "belote_multiplied", "must_outscore", "last_deal_exact",
@@ -391,9 +382,6 @@ _BOOLS: Final = frozenset({
 OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in ("game", "name")
 )
-# The values of each option that has a list of them, and the yes-no options (for forms).
-OPTION_CHOICES: Final = _CHOICES
-BOOL_OPTIONS: Final = _BOOLS
 
 # -- presets: one table of data ----------------------------------------------------------------
 # Each row names the options that differ from the defaults of :class:`Rules` (the source documents'
@@ -482,14 +470,14 @@ def parse_rules(text: str) -> Rules:
 
 def option_from_text(key: str, raw: str) -> Any:
     """An option's value from text: a yes-no, a whole number or a word, as the option takes."""
-    if key in _BOOLS:
+    if key in BOOL_OPTIONS:
         word = raw.lower()
         if word in ("on", "true", "yes", "1"):
             return True
         if word in ("off", "false", "no", "0"):
             return False
         raise RulesError(f"options.{key}", f"{raw!r} is not on or off")
-    choices = _CHOICES.get(key, ())
+    choices = OPTION_CHOICES.get(key, ())
     if key in ("target", "generale_value") or any(isinstance(c, int) for c in choices):
         try:
             return int(raw)
@@ -499,12 +487,12 @@ def option_from_text(key: str, raw: str) -> Any:
 
 
 def _check_option(key: str, value: Any) -> None:
-    if key in _CHOICES:
-        choices = _CHOICES[key]
+    if key in OPTION_CHOICES:
+        choices = OPTION_CHOICES[key]
         if isinstance(value, bool) or value not in choices:
             shown = ", ".join(str(c) for c in choices)
             raise RulesError(f"options.{key}", f"{value!r} is not one of {shown}")
-    elif key in _BOOLS:
+    elif key in BOOL_OPTIONS:
         if not isinstance(value, bool):
             raise RulesError(f"options.{key}", f"must be true or false, not {value!r}")
     elif key == "target":

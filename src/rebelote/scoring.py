@@ -26,30 +26,18 @@ from rebelote.rules import BELOTE_POINTS, CAPOT_PRIME, Rules, round_mark
 # The deal summary and its reading live in :mod:`rebelote.summary`; these names stay importable
 # from here (``from rebelote.scoring import DealSummary, score_deal``).
 from rebelote.summary import (
-    COINCHE_NAMES,
-    CONTRACTS,
     DealSummary,
     Pair,
-    is_declaration_total,
-    summaries_from_json,
-    summary_rules,
 )
 
 __all__ = [
-    "BELOTE_POINTS",
-    "COINCHE_NAMES",
-    "CONTRACTS",
     "DealScore",
-    "DealSummary",
     "LineKey",
     "MarkCase",
     "Outcome",
     "ResultLine",
-    "is_declaration_total",
     "score_deal",
     "score_deal_exact",
-    "summaries_from_json",
-    "summary_rules",
 ]
 
 class LineKey(StrEnum):

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from rebelote.cards import TEAMS, Team, other_team
+from rebelote.cards import HEARTS, TEAMS, Team, other_team
 from rebelote.errors import InputError, RulesError
 from rebelote.numbers import is_digits
 from rebelote.rules import (
@@ -34,7 +34,6 @@ from rebelote.rules import (
     CONTRACTS,
     DIX_DE_DER,
     GAMES,
-    HEARTS,
     NO_TRUMP,
     TRUMP_NAMES,
     Game,
@@ -46,7 +45,6 @@ from rebelote.rules import (
 
 __all__ = [
     "COINCHE_NAMES",
-    "CONTRACTS",
     "DealSummary",
     "Kind",
     "Pair",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from rebelote.deal import Action
+from rebelote.actions import Action
 from rebelote.observation import Observation
 
 

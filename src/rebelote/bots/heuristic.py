@@ -36,9 +36,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from rebelote.actions import AUCTION, NO_DECLARATION, PLAYS, Action, Play
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, TAKE, Bid
 from rebelote.cards import SUIT_MASKS, Mask, iter_mask
-from rebelote.deal import AUCTION, NO_DECLARATION, PLAYS, Action, Play
 from rebelote.declarations import best_declarations
 from rebelote.observation import Observation
 from rebelote.rules import (

@@ -47,10 +47,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from rebelote.actions import OVER
 from rebelote.auction import PASS, Bid
 from rebelote.bots.heuristic import HeuristicBot, contract_points, hand_points
 from rebelote.cards import Mask
-from rebelote.deal import OVER, DealState
+from rebelote.deal import DealState
 from rebelote.rules import Rules
 
 #: Ranks (0..7 = 7 8 9 10 J Q K A) in trump order and in plain order, strongest first.

@@ -40,16 +40,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rebelote.actions import PLAYS, Declare
+from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS, Action, Declare, Play
 from rebelote.auction import PASS, Bid
 from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.cards import TEAMS, suit_of
-from rebelote.deal import AUCTION, NO_DECLARATION, PLAY, Action, DealState, Play
+from rebelote.deal import DealState
+from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
-from rebelote.rules import AUCTION_GAMES, IllegalActionError, card_values
-from rebelote.scoring import DealSummary, score_deal
+from rebelote.rules import AUCTION_GAMES, card_values
+from rebelote.scoring import score_deal
 from rebelote.solver import best_value, position_of_state, solve
+from rebelote.summary import DealSummary
 
 
 @dataclass(frozen=True, slots=True)

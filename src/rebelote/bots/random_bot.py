@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from rebelote.actions import AUCTION, NO_DECLARATION, Action
 from rebelote.auction import PASS
-from rebelote.deal import AUCTION, NO_DECLARATION, Action
 from rebelote.observation import Observation
 
 

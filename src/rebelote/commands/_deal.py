@@ -17,9 +17,10 @@ import random
 import sys
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from rebelote.actions import OVER, PLAY
 from rebelote.bots.external import EngineError, close_bots, tell_deal_end
 from rebelote.cards import SEATS
-from rebelote.deal import OVER, PLAY, DealState
+from rebelote.deal import DealState
 from rebelote.errors import RulesError
 from rebelote.observation import observe
 from rebelote.record import record_line, record_of

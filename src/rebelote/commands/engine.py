@@ -9,11 +9,11 @@ from typing import Annotated, TextIO
 import typer
 
 from rebelote.bots import known_bots
-from rebelote.commands._deal import deal_records, parse_bots, play_deal, run_deal
+from rebelote.commands._deal import run_deal
 from rebelote.commands._lines import answer_lines, closing_input
 from rebelote.record import check_record
 
-__all__ = ["deal_records", "parse_bots", "play_deal", "register", "replay_lines"]
+__all__ = ["register", "replay_lines"]
 
 
 def replay_lines(stream: TextIO, out: TextIO) -> int:

@@ -89,9 +89,10 @@ def register(app: typer.Typer) -> None:
 
         from rich.console import Console
 
-        from rebelote.errors import InputError
-        from rebelote.rules import IllegalActionError, Rules, RulesError
-        from rebelote.scoring import DealSummary, ResultLine
+        from rebelote.errors import IllegalActionError, InputError, RulesError
+        from rebelote.rules import Rules
+        from rebelote.scoring import ResultLine
+        from rebelote.summary import DealSummary
         from rebelote.table.model import bot_spec, default_bot
         from rebelote.table.terminal import LocalTable, RemoteTable, default_records
         from rebelote.table.terminal import play as play_table

@@ -15,8 +15,8 @@ import random
 from typing import NamedTuple
 
 from rebelote.declarations import belote_holders
-from rebelote.fast.tables import BEATERS, cards_of, legal
-from rebelote.rules import ABOVE, Rules, card_values
+from rebelote.fast.tables import cards_of
+from rebelote.rules import ABOVE, BEATERS, Rules, card_values, legal_mask
 
 try:
     from rebelote.fast import _core
@@ -92,7 +92,7 @@ def reference_playout(rules: Rules, hands: tuple[int, int, int, int], trump: int
     belote_cards = _belote_cards(start, trump)
     rand = rng.random
     while left[0] | left[1] | left[2] | left[3]:
-        choices = cards_of(legal(left[p], cards, win, trump, ot, mu))
+        choices = cards_of(legal_mask(left[p], cards, win, trump, ot, mu))
         card = choices[int(rand() * len(choices))]
         if belote_cards >> card & 1:
             belote.append((p, card))

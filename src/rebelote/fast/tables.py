@@ -13,9 +13,9 @@ from typing import Final
 
 from rebelote.actions import PLAYS, Play
 from rebelote.cards import Mask
-from rebelote.rules import ALL_TRUMP, BEATERS, NO_TRUMP, legal_mask
+from rebelote.rules import ALL_TRUMP, NO_TRUMP
 
-__all__ = ["BEATERS", "BELOTE_MASKS", "CARDS8", "PLAYS8", "cards_of", "legal", "plays_of"]
+__all__ = ["BELOTE_MASKS", "CARDS8", "PLAYS8", "cards_of", "plays_of"]
 
 #: ``CARDS8[suit][byte]``: the cards of one suit's byte of a mask, lowest first.
 CARDS8: Final = tuple(
@@ -30,10 +30,6 @@ BELOTE_MASKS: Final = tuple(
     0 if t == NO_TRUMP else sum(0b0110_0000 << (8 * s) for s in range(4)
                                 if t == ALL_TRUMP or s == t)
     for t in range(6))
-
-#: The legal cards on masks: the one rule, :func:`rebelote.rules.legal_mask`.
-legal: Final = legal_mask
-
 
 def cards_of(mask: Mask) -> tuple[int, ...]:
     """The cards of a mask, lowest first (four table look-ups)."""

@@ -15,23 +15,34 @@ from typing import Any, Final
 
 from fpdf.fonts import FontFace
 
-from rebelote.cards import ACE, EIGHT, JACK, KING, NINE, QUEEN, SEVEN, TEN
+from rebelote.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    EIGHT,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SPADES,
+    TEN,
+)
 from rebelote.declarations import CARRE_POINTS, CARRE_POINTS_NO_TRUMP, sequence_points
 from rebelote.rules import (
     ALL_TRUMP,
+    BELOTE_POINTS,
     CAPOT_LAST_TRICK,
-    CLUBS,
-    DIAMONDS,
+    CONTRACTS,
     DIX_DE_DER,
-    HEARTS,
     NO_TRUMP,
-    SPADES,
     Rules,
     card_powers,
     card_values,
     round_mark,
 )
-from rebelote.scoring import BELOTE_POINTS, CONTRACTS, DealSummary, score_deal
+from rebelote.scoring import score_deal
 from rebelote.sheets.document import (
     ACCENT,
     BAND_FILL,
@@ -44,6 +55,7 @@ from rebelote.sheets.document import (
 from rebelote.sheets.labels import CARRE_OF, RANK_NAMES, RANK_SHORT, check_lang, text
 from rebelote.sheets.rule_words import counting_rows, preset_label, rules_name
 from rebelote.sheets.words import describe
+from rebelote.summary import DealSummary
 
 # The declarations, strongest carré first: sequences of 3, 4 and 5+ cards, carrés by rank.
 SEQUENCES: Final = (("decl.tierce", 3), ("decl.cinquante", 4), ("decl.cent", 5))

@@ -17,7 +17,7 @@ from rebelote.catalogs import number
 from rebelote.errors import InputError
 from rebelote.match import Match
 from rebelote.rules import GAMES, Rules
-from rebelote.scoring import DealScore, DealSummary
+from rebelote.scoring import DealScore
 from rebelote.sheets import MAX_ROWS, MIN_ROWS
 from rebelote.sheets.document import (
     ACCENT,
@@ -34,6 +34,7 @@ from rebelote.sheets.document import (
 from rebelote.sheets.labels import check_lang, text
 from rebelote.sheets.rule_words import rules_name
 from rebelote.sheets.words import RED_SUITS, contract_short, outcome_word, trump_short
+from rebelote.summary import DealSummary
 
 MAX_NAME: Final = 40
 _HEAD_H: Final = 7.5

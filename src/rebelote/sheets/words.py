@@ -1,6 +1,6 @@
 """How a deal is written on paper: trump symbols, contracts, outcomes, one-line summaries.
 
->>> from rebelote.scoring import DealSummary
+>>> from rebelote.summary import DealSummary
 >>> deal = DealSummary(game="coinche", taker="NS", trump=0, points=(97, 65), contract=90,
 ...                    coinche=2)
 >>> trump_short("fr", deal.trump), contract_short("fr", deal), contract_short("en", deal)
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from rebelote.cards import SUIT_SYMBOLS
 from rebelote.rules import NO_TRUMP, TrumpMode
-from rebelote.scoring import DealSummary
 from rebelote.sheets.labels import text
+from rebelote.summary import DealSummary
 
-SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣")
 RED_SUITS: Final = frozenset({1, 2})
 
 

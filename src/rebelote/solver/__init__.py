@@ -9,7 +9,8 @@ or 220 in house no-trump) when that team takes every trick. Belote and declarati
 card points and are not counted. The opponents play to make that number as small as they can.
 
 >>> from rebelote.cards import card_str, cards_mask, parse_cards
->>> from rebelote.rules import HEARTS, Rules
+>>> from rebelote.cards import HEARTS
+>>> from rebelote.rules import Rules
 >>> hands = [cards_mask(parse_cards(h)) for h in (["JH", "AS"], ["9H", "AD"], ["TS", "8H"],
 ...                                                ["8S", "7H"])]
 >>> pos = Position.make(hands, HEARTS, leader=0, points=(86, 0), tricks=(6, 0))
@@ -28,8 +29,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rebelote.cards import Card, Mask
-from rebelote.rules import ABOVE, Rules, card_powers, card_values
-from rebelote.solver.position import CAPOT_EXTRA, Position, PositionError, play_step
+from rebelote.rules import ABOVE, Rules, card_powers, card_values, seat_step
+from rebelote.solver.position import CAPOT_EXTRA, Position, PositionError
 from rebelote.solver.reference import solve_reference
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def _args(position: Position, rules: Rules) -> tuple[Any, ...]:
     mover = position.player_to_move(rules)
     flag = int(position.tricks[1 - (mover & 1)] == 0)
     return (*position.hands, trump, position.leader, list(position.trick), flag,
-            play_step(rules), int(rules.overtrump_partner), int(rules.must_undertrump),
+            seat_step(rules), int(rules.overtrump_partner), int(rules.must_undertrump),
             card_values(trump, rules.no_trump_aces, rules.all_trump_scale),
             card_powers(trump), ABOVE[trump])
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rebelote.cards import SEATS, TEAMS, card_str, read_card
-from rebelote.errors import InputError
-from rebelote.rules import Rules, RulesError, next_seat, parse_trump
+from rebelote.errors import InputError, RulesError
+from rebelote.rules import Rules, next_seat, parse_trump
 from rebelote.solver import Position, solve
 
 KNOWN_FIELDS = ("game", "rules", "options", "trump", "hands", "leader", "trick", "points",

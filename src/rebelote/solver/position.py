@@ -1,8 +1,8 @@
 """A double-dummy position: every hand, the trump mode, the trick in progress and the history
 that still matters (card points and tricks already won by each team).
 
->>> from rebelote.cards import cards_mask, parse_cards
->>> from rebelote.rules import HEARTS, Rules
+>>> from rebelote.cards import HEARTS, cards_mask, parse_cards
+>>> from rebelote.rules import Rules
 >>> hands = [cards_mask(parse_cards(h)) for h in (["JH"], ["9H"], ["TS", "8H"], ["8S", "7H"])]
 >>> pos = Position.make(hands, HEARTS, leader=0, trick=parse_cards(["KS", "QS"]),
 ...                     points=(101, 0), tricks=(6, 0))
@@ -31,7 +31,6 @@ class PositionError(InputError):
 
 #: How the seat index (0..3 = N E S W) moves from one player to the next: the rules' one home
 #: of the direction of play.
-play_step: Final = seat_step
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ class Position:
         return pos
 
     def player_to_move(self, rules: Rules) -> int:
-        return (self.leader + play_step(rules) * len(self.trick)) % 4
+        return (self.leader + seat_step(rules) * len(self.trick)) % 4
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`PositionError` unless the position can arise in a deal."""
@@ -89,7 +88,7 @@ class Position:
                 raise PositionError("trick",
                                     f"{card_str(card)} is played twice or still in a hand")
             seen |= 1 << card
-        step = play_step(rules)
+        step = seat_step(rules)
         played = {(self.leader + step * i) % 4 for i in range(len(self.trick))}
         to_play = [s for s in range(4) if s not in played]
         left = self.hands[to_play[0]].bit_count()

@@ -15,8 +15,8 @@ opponents play to make that number as small as they can.
 from __future__ import annotations
 
 from rebelote.cards import Card, Mask, iter_mask
-from rebelote.rules import DIX_DE_DER, Rules, card_values, legal_mask, trick_winner
-from rebelote.solver.position import CAPOT_EXTRA, Position, play_step
+from rebelote.rules import DIX_DE_DER, Rules, card_values, legal_mask, seat_step, trick_winner
+from rebelote.solver.position import CAPOT_EXTRA, Position
 
 
 def solve_reference(position: Position, rules: Rules) -> dict[Card, int]:
@@ -43,7 +43,7 @@ def solve_reference(position: Position, rules: Rules) -> dict[Card, int]:
 class _Context:
     def __init__(self, position: Position, rules: Rules) -> None:
         self.trump = position.trump
-        self.step = play_step(rules)
+        self.step = seat_step(rules)
         self.overtrump_partner = rules.overtrump_partner
         self.must_undertrump = rules.must_undertrump
         self.values = card_values(position.trump, rules.no_trump_aces, rules.all_trump_scale)

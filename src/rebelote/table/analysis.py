@@ -35,7 +35,8 @@ from typing import Any
 
 from rebelote.cards import SEATS, TEAMS, Card, Mask, card_str
 from rebelote.deal import DealState
-from rebelote.rules import IllegalActionError, trick_points, trick_winner
+from rebelote.errors import IllegalActionError
+from rebelote.rules import trick_points, trick_winner
 from rebelote.scoring import score_deal
 
 

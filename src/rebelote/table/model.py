@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final, Literal
 
+from rebelote.actions import parse_action
 from rebelote.bots import (
     Bot,
     bot_levels,
@@ -48,12 +49,12 @@ from rebelote.bots import (
     parse_bot_spec,
 )
 from rebelote.cards import SEATS, Team
-from rebelote.deal import DealState, parse_action
-from rebelote.errors import InputError
+from rebelote.deal import DealState
+from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.match import DEFAULT_TEAMS, Match, MatchResult
 from rebelote.record import record_of
-from rebelote.rules import IllegalActionError, Rules, RulesError, seat_step
-from rebelote.scoring import summary_rules
+from rebelote.rules import Rules, seat_step
+from rebelote.summary import summary_rules
 from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt
 
 SeatKind = Literal["human", "bot", "open"]

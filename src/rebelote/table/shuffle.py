@@ -24,12 +24,12 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from rebelote.auction import Bid
-from rebelote.cards import SEATS, CardError, card_str, parse_card
-from rebelote.deal import DealState, shuffle_and_cut
-from rebelote.errors import InputError
+from rebelote.cards import SEATS, card_str, parse_card
+from rebelote.deal import DealState
+from rebelote.dealing import shuffle_and_cut
+from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
 from rebelote.record import check_record
-from rebelote.rules import IllegalActionError, RulesError
-from rebelote.scoring import summary_rules
+from rebelote.summary import summary_rules
 
 _HEX: Final = re.compile(r"^[0-9a-f]{1,128}$")
 

@@ -28,14 +28,15 @@ from rich.table import Table as RichTable
 
 from rebelote.bots import Bot, make_bot
 from rebelote.catalogs import pgettext
+from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
-from rebelote.rules import IllegalActionError, Rules
+from rebelote.rules import Rules
 from rebelote.table.model import Seat, Table
 from rebelote.table.shuffle import new_seed_and_salt
 from rebelote.table.view import table_view
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SEAT_NAMES = {"S": "You", "N": "Partner", "E": "East", "W": "West"}
+SUIT_BY_LETTER = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SEAT_WORDS = {"S": "You", "N": "Partner", "E": "East", "W": "West"}
 #: The ranks as printed on French cards (valet, dame, roi): the page's.
 FRENCH_RANKS = {"J": "V", "Q": "D", "K": "R", "T": "10"}
 TRUMP_ORDER = ("spades", "hearts", "diamonds", "clubs", "no-trump", "all-trump")
@@ -51,7 +52,7 @@ def face(card: str, lang: str = "en") -> str:
     if lang == "fr":
         rank = FRENCH_RANKS.get(card[0], rank)
     colour = "red" if card[1] in "HD" else "default"
-    return f"[{colour}]{rank}{SUIT_SYMBOLS[card[1]]}[/]"
+    return f"[{colour}]{rank}{SUIT_BY_LETTER[card[1]]}[/]"
 
 
 def bid_words(bid: str, lang: str) -> str:
@@ -60,7 +61,7 @@ def bid_words(bid: str, lang: str) -> str:
 
 
 def _name(seat: str, lang: str) -> str:
-    return tr(lang, SEAT_NAMES[seat])
+    return tr(lang, SEAT_WORDS[seat])
 
 
 def team_words(text: str, lang: str) -> str:
@@ -306,7 +307,7 @@ def choose(console: Console, view: Mapping[str, Any], ask: Callable[[str], str],
     """The player's action: a number from the list, or the action's text; None to quit. A
     contract is chosen in two steps: its value, then its trump."""
     options, values = _offer(view)
-    shown = [face(a, lang) if len(a) == 2 and a[1] in SUIT_SYMBOLS and a[0] in "789TJQKA"
+    shown = [face(a, lang) if len(a) == 2 and a[1] in SUIT_BY_LETTER and a[0] in "789TJQKA"
              else (tr(lang, "Contract").lower() + " " + tr(lang, a) if a in values
                    else bid_words(a, lang)) for a in options]
     picked = _ask(console, ask, options, shown, lang)

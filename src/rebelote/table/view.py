@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from rebelote.actions import PHASE_NAMES
 from rebelote.cards import SEATS, TEAMS, card_str, iter_mask, suit_of
-from rebelote.deal import PHASE_NAMES
 from rebelote.observation import Observation
 from rebelote.rules import NO_TRUMP, TRUMP_NAMES, card_powers
 from rebelote.table.model import Table

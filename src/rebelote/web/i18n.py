@@ -16,12 +16,13 @@ from starlette.requests import Request
 
 from rebelote.cards import TEAMS
 from rebelote.catalogs import gettext as gettext
-from rebelote.catalogs import number as number
+from rebelote.catalogs import number
 from rebelote.catalogs import signed as signed
 from rebelote.catalogs import translations as translations
 from rebelote.match import DEFAULT_TEAMS
 from rebelote.numbers import is_digits
-from rebelote.scoring import DealSummary, LineKey, MarkCase, ResultLine
+from rebelote.scoring import LineKey, MarkCase, ResultLine
+from rebelote.summary import DealSummary
 
 LANGS: Final = ("fr", "en")
 DEFAULT_LANG: Final = "fr"

@@ -24,7 +24,8 @@ import io
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from rebelote.rules import Rules, RulesError, parse_rules
+from rebelote.errors import RulesError
+from rebelote.rules import Rules, parse_rules
 
 #: The query parameter that carries a rule set's text form.
 RULES_PARAM: Final = "rules"

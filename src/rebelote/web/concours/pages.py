@@ -19,7 +19,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
-from rebelote import __version__
+from rebelote import __version__, catalogs
 from rebelote.concours import DRAWS, EXEMPTS, MODES, RANKINGS, TIEBREAKS, WITHDRAWALS, Concours
 from rebelote.errors import RebeloteError
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
@@ -52,7 +52,7 @@ def environment(lang: str) -> Environment:
                        EXEMPTS=EXEMPTS, DRAWS=DRAWS, MODES=MODES, WITHDRAWALS=WITHDRAWALS,
                        TIEBREAKS=TIEBREAKS, ROOM_REFRESH=ROOM_REFRESH, TB_WORDS=TB_WORDS,
                        EXEMPT_WORDS=EXEMPT_WORDS)
-    env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    env.filters["num"] = lambda value: catalogs.number(int(value), lang)
     return env
 
 

@@ -24,7 +24,7 @@ from rebelote.cards import TEAMS
 from rebelote.errors import InputError
 from rebelote.numbers import is_digits, number_or_text
 from rebelote.rules import ALL_TRUMP, AUCTION_GAMES, TRUMP_NAMES
-from rebelote.scoring import COINCHE_NAMES, DealSummary
+from rebelote.summary import COINCHE_NAMES, DealSummary
 
 KINDS: Final = ("deal", "void", "adjust")
 

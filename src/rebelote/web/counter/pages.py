@@ -19,24 +19,23 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 from starlette.concurrency import run_in_threadpool
 
-from rebelote import __version__
+from rebelote import __version__, catalogs
 from rebelote.cards import SEATS, TEAMS
-from rebelote.errors import InputError
+from rebelote.errors import InputError, RulesError
 from rebelote.match import DEFAULT_TEAMS, TARGETS
 from rebelote.numbers import is_digits, optional_number
 from rebelote.rules import (
     AUCTION_GAMES,
     BOOL_OPTIONS,
+    CONTRACTS,
     OPTION_CHOICES,
     PRESETS,
     TRUMP_NAMES,
     Rules,
-    RulesError,
     option_from_text,
     parse_rules,
     parse_trump,
 )
-from rebelote.scoring import CONTRACTS
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import option_label, option_value, rules_name
 from rebelote.sheets.words import outcome_word
@@ -55,7 +54,7 @@ GAME_COOKIE: Final = "rebelote_game"
 #: The browser's choice to see the chances of winning (``on``; off by default).
 CHANCES_COOKIE: Final = "rebelote_chances"
 YEAR: Final = 365 * 24 * 3600
-SUIT_SYMBOLS: Final = ("♠", "♥", "♦", "♣", i18n.TRUMP_SHORT[0], i18n.TRUMP_SHORT[1])
+TRUMP_SYMBOLS: Final = ("♠", "♥", "♦", "♣", i18n.TRUMP_SHORT[0], i18n.TRUMP_SHORT[1])
 
 
 @cache
@@ -64,9 +63,9 @@ def environment(lang: str) -> Environment:
     env = i18n.template_environment(lang)
     env.globals.update(
         lang=lang, version=__version__, TEAMS=TEAMS, TARGETS=TARGETS, CONTRACTS=CONTRACTS,
-        TRUMP_NAMES=TRUMP_NAMES, SUIT_SYMBOLS=SUIT_SYMBOLS,
+        TRUMP_NAMES=TRUMP_NAMES, TRUMP_SYMBOLS=TRUMP_SYMBOLS,
     )
-    env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    env.filters["num"] = lambda value: catalogs.number(int(value), lang)
     env.filters["signed"] = lambda value: i18n.signed(int(value), lang)
     env.globals.update(
         PRESETS=PRESETS, OPTION_GROUPS=OPTION_GROUPS,
@@ -113,19 +112,19 @@ def _deal_label(view: GameView, n: int, lang: str) -> str:
         raw = deal.contract
         words.append(i18n.gettext(lang, i18n.CONTRACT_WORDS[raw])
                      if isinstance(raw, str) and raw in i18n.CONTRACT_WORDS else str(raw))
-    words.append(i18n.gettext(lang, SUIT_SYMBOLS[deal.trump]))
+    words.append(i18n.gettext(lang, TRUMP_SYMBOLS[deal.trump]))
     if deal.coinche > 1:
         words.append(f"×{deal.coinche}")
     return " ".join(words)
 
 
-SEAT_NAMES: Final = {"N": i18n._("North"), "E": i18n._("East"), "S": i18n._("South"),
+SEAT_LABELS: Final = {"N": i18n._("North"), "E": i18n._("East"), "S": i18n._("South"),
                      "W": i18n._("West")}
 
 
 def seat_label(view: GameView, seat: str, lang: str) -> str:
     """A seat as the page names it: the player's name if given, else North, East..."""
-    return view.players.get(seat) or i18n.gettext(lang, SEAT_NAMES[seat])
+    return view.players.get(seat) or i18n.gettext(lang, SEAT_LABELS[seat])
 
 
 def deal_badges(deal: Any, lang: str) -> list[str]:
@@ -232,7 +231,7 @@ def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = Non
                         if view.dealers and not view.is_over else None),
         "first_dealer": view.meta.get("dealer", ""),
         "players": view.players,
-        "seats": [(seat, i18n.gettext(lang, SEAT_NAMES[seat]),
+        "seats": [(seat, i18n.gettext(lang, SEAT_LABELS[seat]),
                    view.match.teams[0 if seat in "NS" else 1]) for seat in SEATS],
         "odds": odds,
     }

@@ -20,10 +20,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from rebelote.errors import InputError
+from rebelote.errors import InputError, RulesError
 from rebelote.export import match_from_csv, match_to_csv
 from rebelote.match import DEFAULT_TEAMS, Match
-from rebelote.rules import GAMES, Rules, RulesError, parse_rules
+from rebelote.rules import GAMES, Rules, parse_rules
 from rebelote.web import openapi
 from rebelote.web.counter import schemas
 from rebelote.web.counter.api import game_response

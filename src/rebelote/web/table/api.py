@@ -20,10 +20,10 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
-from rebelote.errors import InputError
-from rebelote.rules import IllegalActionError
+from rebelote.errors import IllegalActionError, InputError
 from rebelote.store.play_tables import TableConflictError, TableNotFoundError
 from rebelote.table import verify_record
+from rebelote.table.model import InviteError
 from rebelote.web import openapi
 from rebelote.web.errors import refusal_status
 from rebelote.web.security import (
@@ -33,13 +33,7 @@ from rebelote.web.security import (
     parse_if_match,
     read_json,
 )
-from rebelote.web.table.service import (
-    InviteError,
-    Loaded,
-    SeatForbiddenError,
-    TableFullError,
-    TableService,
-)
+from rebelote.web.table.service import Loaded, SeatForbiddenError, TableFullError, TableService
 
 #: Seconds a socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
-from rebelote import __version__
+from rebelote import __version__, catalogs
 from rebelote.bots import known_specs
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
@@ -73,7 +73,7 @@ def environment(lang: str) -> Environment:
         bot_said=lambda spec: words.bot_words(spec, lang),
         bot_short=lambda spec: words.bot_short(spec, lang),
     )
-    env.filters["num"] = lambda value: i18n.number(int(value), lang)
+    env.filters["num"] = lambda value: catalogs.number(int(value), lang)
     return env
 
 

@@ -39,9 +39,9 @@ from starlette.concurrency import run_in_threadpool
 
 from rebelote.bots import Bot, make_bot
 from rebelote.cards import SEATS
-from rebelote.errors import InputError
+from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.match import TARGETS
-from rebelote.rules import IllegalActionError, Rules, RulesError
+from rebelote.rules import Rules
 from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
