@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from rebelote.actions import Action
 from rebelote.cards import TEAMS, Team
@@ -29,8 +30,31 @@ from rebelote.observation import Observation
 from rebelote.rules import Rules
 
 __all__ = [
+    "DealEnd",
     "Game",
+    "end_deal",
 ]
+
+
+class DealEnd(NamedTuple):
+    """What a finished deal does to a game: the match with it added, the match's result,
+    and the next deal's dealer (-1 when the game is won)."""
+
+    match: Match
+    result: MatchResult
+    dealer: int
+
+
+def end_deal(match: Match, deal: DealState) -> DealEnd:
+    """``deal`` (finished) added to ``match``: the result and, unless the game is won, the
+    next deal's dealer, one seat on in the direction of play (after a void deal too). The next
+    deal brings in the result's litige reserve and totals (``result.reserve``,
+    ``result.totals``). The one home of the loop from a deal to the next: :meth:`Game.apply`
+    and the play table (:mod:`rebelote.table.model`) both call it."""
+    match = match.add(deal.summary())
+    result = match.result()
+    dealer = -1 if result.winner is not None else (deal.dealer + deal.step) % 4
+    return DealEnd(match, result, dealer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +95,13 @@ class Game:
         deal = self.deal.apply(action)
         if not deal.is_terminal:
             return replace(self, deal=deal)
-        match = self.match.add(deal.summary())
-        result = match.result()
+        end = end_deal(self.match, deal)
         finished = (*self.finished, deal)
-        if result.winner is not None:
-            return replace(self, match=match, deal=deal, finished=finished)
-        n = len(finished)
-        dealer = (deal.dealer + deal.step) % 4
-        nxt = _deal(self.rules, self.seed, n, dealer, result.reserve, result.totals)
-        return replace(self, match=match, deal=nxt, finished=finished)
+        if end.dealer < 0:
+            return replace(self, match=end.match, deal=deal, finished=finished)
+        nxt = _deal(self.rules, self.seed, len(finished), end.dealer, end.result.reserve,
+                    end.result.totals)
+        return replace(self, match=end.match, deal=nxt, finished=finished)
 
     def returns(self) -> tuple[int, int, int, int]:
         """+1 for the seats of the winning team, -1 for the others (0 before the end)."""

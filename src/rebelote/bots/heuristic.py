@@ -7,7 +7,7 @@ second round) when the evaluation reaches the half of the deal with a margin; co
 value the evaluation supports, raises a partner's suit with aces and trump honours, coinches a
 contract the defence's evaluation says will fail and surcoinches a coinched contract it holds.
 
-The play follows the usual craft (:class:`_Table` holds what the seat knows: the cards each
+The play follows the usual craft (:class:`_SeatKnowledge` holds what the seat knows: the cards each
 other seat may still hold, from the voids and refusals its plays revealed):
 
 * the taker's side draws trumps while an opponent may hold one (the master trump first);
@@ -38,7 +38,20 @@ from typing import Final
 
 from rebelote.actions import AUCTION, NO_DECLARATION, PLAYS, Action, Play
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, TAKE, Bid
-from rebelote.cards import SUIT_MASKS, Mask, iter_mask
+from rebelote.cards import (
+    ACE,
+    FULL_DECK,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SUIT_MASKS,
+    TEN,
+    Mask,
+    iter_mask,
+    rank_of,
+    suit_of,
+)
 from rebelote.declarations import best_declarations
 from rebelote.observation import Observation
 from rebelote.rules import (
@@ -50,9 +63,6 @@ from rebelote.rules import (
     card_powers,
     card_values,
 )
-
-FULL: Final = 0xFFFF_FFFF
-SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 
 # -- hand evaluation ---------------------------------------------------------------------------
 #: What the partner's hand brings on average to a taker's team, in card points.
@@ -224,7 +234,7 @@ class HeuristicBot:
         for a in cards:
             if isinstance(a, Play):
                 mask |= 1 << a.card
-        return PLAYS[_Table(observation).choose(mask)]
+        return PLAYS[_SeatKnowledge(observation).choose(mask)]
 
     # -- auction ------------------------------------------------------------------------------
     def _bid(self, obs: Observation) -> Action:
@@ -235,7 +245,7 @@ class HeuristicBot:
     def _bid_belote(self, obs: Observation) -> Action:
         legal = obs.legal
         hand = obs.hand
-        turned_suit = obs.turned >> 3
+        turned_suit = suit_of(obs.turned)
         if TAKE in legal:
             pts = hand_points(hand | 1 << obs.turned, turned_suit, unknown=2)
             pts += BELOTE_POINTS * 0.5 if _belote_of(hand | 1 << obs.turned, turned_suit) else 0
@@ -334,7 +344,7 @@ def _value_bid(legal: Sequence[Action], value: int, trump: int) -> Bid | None:
 
 
 # -- the play ----------------------------------------------------------------------------------
-class _Table:
+class _SeatKnowledge:
     """What a seat knows in the play, and its choice of card."""
 
     def __init__(self, obs: Observation) -> None:
@@ -356,7 +366,7 @@ class _Table:
         for c in obs.trick:
             played |= 1 << c
         self.played = played
-        self.unknown = FULL & ~played & ~obs.hand
+        self.unknown = FULL_DECK & ~played & ~obs.hand
         must, forbid = obs.constraints()
         self.possible = [(self.unknown & ~forbid[s]) | (must[s] & self.unknown)
                          for s in range(4)]
@@ -366,7 +376,7 @@ class _Table:
 
     # -- facts ----------------------------------------------------------------------------------
     def is_trump(self, c: int) -> bool:
-        return self.trump == ALL_TRUMP or (self.trump < 4 and c >> 3 == self.trump)
+        return self.trump == ALL_TRUMP or (self.trump < 4 and suit_of(c) == self.trump)
 
     def is_master(self, c: int) -> bool:
         """No card still out of my hand beats ``c`` in its suit."""
@@ -379,7 +389,7 @@ class _Table:
     def may_beat(self, s: int, card: int, led: int) -> bool:
         """Might seat ``s`` beat ``card`` (winning a trick led in ``led``)?"""
         poss = self.possible[s]
-        if poss & self.above[card] and (card >> 3 == led or self.is_trump(card)):
+        if poss & self.above[card] and (suit_of(card) == led or self.is_trump(card)):
             return True
         if self.tm and not self.is_trump(card) and led != self.trump and poss & self.tm:
             # a cut: ``s`` must be void in the led suit
@@ -399,13 +409,13 @@ class _Table:
     def keep_cost(self, c: int) -> float:
         """What giving up ``c`` costs beyond its points: masters, trumps, a ten's guard."""
         cost = 0.0
-        suit = c >> 3
+        suit = suit_of(c)
         mine = self.hand & SUIT_MASKS[suit]
         if self.is_trump(c):
             cost += 12 + self.powers[c] % 8
         if self.is_master(c) and self.values[c] >= 10:
             cost += 10 + self.values[c] // 2  # a trick of its own to come
-        rank = c & 7
+        rank = rank_of(c)
         if rank != TEN and rank != ACE and not self.is_trump(c):
             ten = suit * 8 + TEN
             if mine >> ten & 1 and self.unknown >> (suit * 8 + ACE) & 1 \
@@ -438,15 +448,15 @@ class _Table:
                 return max(masters, key=lambda c: (self.values[c], self.powers[c]))
         # masters of a plain suit that no opponent is known to cut
         cash = [c for c in iter_mask(legal & ~tm) if self.is_master(c)
-                and not (tm and any(self.void(o, c >> 3) and self.possible[o] & tm
+                and not (tm and any(self.void(o, suit_of(c)) and self.possible[o] & tm
                                     for o in self.opponents))]
         if cash:
-            return max(cash, key=lambda c: (self.values[c], -(self.hand & SUIT_MASKS[c >> 3])
+            return max(cash, key=lambda c: (self.values[c], -(self.hand & SUIT_MASKS[suit_of(c)])
                                             .bit_count()))
         # a low lead
         best, best_cost = -1, 1e9
         for c in iter_mask(legal):
-            suit = c >> 3
+            suit = suit_of(c)
             cost = self.values[c] * 1.5 + self.keep_cost(c)
             if self.is_trump(c) and not self.ours:
                 cost += 15
@@ -466,7 +476,7 @@ class _Table:
     def follow(self, legal: Mask) -> int:
         obs = self.obs
         trick = obs.trick
-        led = trick[0] >> 3
+        led = suit_of(trick[0])
         powers = self.powers
         trump = self.trump
         win_i = 0

@@ -51,9 +51,10 @@ from rebelote.bots import (
 from rebelote.cards import SEATS, Team
 from rebelote.deal import DealState
 from rebelote.errors import IllegalActionError, InputError, RulesError
+from rebelote.game import end_deal
 from rebelote.match import DEFAULT_TEAMS, Match, MatchResult
 from rebelote.record import record_of
-from rebelote.rules import Rules, seat_step
+from rebelote.rules import Rules
 from rebelote.summary import summary_rules
 from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt
 
@@ -283,8 +284,7 @@ class Table:
                 except IllegalActionError as e:
                     raise InputError(f"deals[{n}].actions[{i}]", str(e)) from None
             if state.is_terminal:
-                match = match.add(state.summary())
-                result = match.result()
+                match, result, _ = end_deal(match, state)
                 finished.append(state)
         assert state is not None
         return Replay(match, result or match.result(), tuple(finished), state)
@@ -426,16 +426,15 @@ class Table:
             table = replace(self, deals=deals)
             table.__dict__["replay"] = replace(old, deal=state)
             return table
-        match = old.match.add(state.summary())
-        result = match.result()
+        end = end_deal(old.match, state)
         finished = (*old.finished, state)
-        if result.winner is None:
+        if end.dealer >= 0:  # the game goes on: the next deal, dealt by the next seat
             seed, salt = entropy()
-            nxt = DealLog(seed, salt, (log.dealer + seat_step(self.rules)) % 4)
+            nxt = DealLog(seed, salt, end.dealer)
             deals = (*deals, nxt)
-            state = _start(self.rules, nxt, result)
+            state = _start(self.rules, nxt, end.result)
         table = replace(self, deals=deals)
-        table.__dict__["replay"] = Replay(match, result, finished, state)
+        table.__dict__["replay"] = Replay(end.match, end.result, finished, state)
         return table
 
     def bot_action(self, bot: Bot, rng: random.Random) -> str:
