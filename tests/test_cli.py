@@ -121,3 +121,34 @@ def test_the_help_names_contree_and_wraps_its_sentences_without_bool_placeholder
     arena = subprocess.run([sys.executable, "-m", "rebelote.cli", "arena", "--help"], env=env,
                            capture_output=True, text=True, check=True).stdout
     assert "95% interval, games won" in " ".join(arena.split()), arena
+
+
+def test_the_command_modules_are_listed_with_their_commands() -> None:
+    # each command module is named after the commands it holds and listed in _app, not
+    # discovered: the application's commands are exactly the listed ones, score and legal
+    import pkgutil
+
+    import rebelote.commands
+    from rebelote.commands._app import COMMAND_MODULES, app
+
+    names = {c.name or (c.callback.__name__ if c.callback else "") for c in
+             app.registered_commands}
+    listed = {c for commands in COMMAND_MODULES.values() for c in commands}
+    assert names == listed | {"score", "legal"}
+    modules = {m.name for m in pkgutil.iter_modules(rebelote.commands.__path__)
+               if not m.name.startswith("_")}
+    assert modules == set(COMMAND_MODULES)
+
+
+def test_a_command_module_that_fails_to_import_is_an_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+    import sys
+
+    import rebelote.commands._app as app_module
+
+    monkeypatch.setitem(sys.modules, "rebelote.commands.solve", None)  # its import fails
+    with pytest.raises(ImportError):
+        importlib.reload(app_module)
+    monkeypatch.undo()
+    importlib.reload(app_module)

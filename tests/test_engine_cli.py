@@ -18,7 +18,7 @@ import rebelote.bots
 import rebelote.deal
 import rebelote.declarations
 import rebelote.determinize
-import rebelote.fast.tables
+import rebelote.fast.lookup
 import rebelote.game
 import rebelote.observation
 import rebelote.record
@@ -38,7 +38,7 @@ def lines(text: str) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("module", [rebelote.actions, rebelote.auction, rebelote.declarations,
-                                    rebelote.deal, rebelote.determinize, rebelote.fast.tables,
+                                    rebelote.deal, rebelote.determinize, rebelote.fast.lookup,
                                     rebelote.observation, rebelote.record, rebelote.game,
                                     rebelote.bots],
                          ids=lambda m: m.__name__)

@@ -54,8 +54,8 @@ from rebelote.declarations import (
 )
 from rebelote.determinize import deals
 from rebelote.errors import IllegalActionError
+from rebelote.fast.lookup import BELOTE_MASKS, PLAYS8
 from rebelote.fast.playout import Played, playout, reference_playout
-from rebelote.fast.tables import BELOTE_MASKS, PLAYS8
 from rebelote.observation import Observation, observe
 from rebelote.rules import (
     BEATERS,

@@ -2,16 +2,15 @@
 (docs/interfaces.md). The program starts in :mod:`rebelote.cli`, which imports this module
 (Typer, pydantic and every command) only when the command needs it.
 
-``score`` and ``legal`` live here; other commands are plugins in :mod:`rebelote.commands`, each
-module defining ``register(app)``.
+``score`` and ``legal`` live here; the other commands are in the modules of
+:mod:`rebelote.commands` listed in :data:`COMMAND_MODULES` (each named after the commands it
+holds, each defining ``register(app)``).
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
-import sys
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
@@ -69,21 +68,21 @@ def legal(file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None) -
     raise typer.Exit(code)
 
 
-def _load_plugins() -> None:
-    import rebelote.commands as commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        try:
-            module = importlib.import_module(f"rebelote.commands.{info.name}")
-        except Exception as e:  # one broken plugin must not take the other commands down
-            print(f"rebelote: the {info.name} commands are unavailable: {e}", file=sys.stderr)
-            continue
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(app)
+#: The command modules of :mod:`rebelote.commands` and the commands each one registers, listed:
+#: a module that fails to import is an error of the program, not a missing command.
+COMMAND_MODULES: Final = {
+    "arena": ("arena",),
+    "play_verify": ("play", "prune-tables", "verify"),
+    "replay_deal": ("deal", "replay"),
+    "serve": ("serve",),
+    "sheet": ("export", "import", "points-table", "sheet"),
+    "solve": ("solve",),
+}
 
 
-_load_plugins()
+def _register_commands() -> None:
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"rebelote.commands.{name}").register(app)
 
+
+_register_commands()

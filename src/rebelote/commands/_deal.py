@@ -1,7 +1,7 @@
 """``rebelote deal`` without the command line framework: the deals played by bots and written as
 records, and a light reading of the command's options.
 
-The Typer command (:mod:`rebelote.commands.engine`) and the start of the ``rebelote`` program
+The Typer command (:mod:`rebelote.commands.replay_deal`) and the start of the ``rebelote`` program
 (:func:`rebelote.cli.main`) both write deals with :func:`run_deal`. The program answers
 ``rebelote deal`` with plain options (``--game belote``, ``--count=3000``) without importing
 Typer and pydantic, which cost more than 3000 random deals (docs/engine.md); anything else

@@ -15,7 +15,7 @@ import random
 from typing import NamedTuple
 
 from rebelote.declarations import belote_holders
-from rebelote.fast.tables import cards_of
+from rebelote.fast.lookup import cards_of
 from rebelote.rules import ABOVE, BEATERS, Rules, card_values, legal_mask
 
 try:

@@ -42,8 +42,8 @@ except ImportError:  # pragma: no cover - the build always compiles it
     _search = None  # type: ignore[assignment]
 
 COMPILED: bool = _search is not None
-#: The compiled search has one context and one table per process and lets other threads run
-#: while it searches: one solve at a time, whichever thread asks.
+#: The compiled search has one context and one transposition table per process and lets other
+#: threads run while it searches: one solve at a time, whichever thread asks.
 _LOCK = threading.Lock()
 
 __all__ = [
