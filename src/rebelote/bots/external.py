@@ -273,7 +273,9 @@ class EngineBot:
         return line
 
     def _action(self, answer: bytes, obs: Observation) -> Action:
-        legal = ", ".join(str(a) for a in obs.legal)
+        texts = [str(a) for a in obs.legal]
+        legal = ", ".join(texts) if len(texts) <= 12 else \
+            f"{', '.join(texts[:12])}... ({len(texts)} in all)"
         try:
             text = answer.decode("utf-8").strip()
         except UnicodeDecodeError:
