@@ -85,6 +85,8 @@ def count_on_phone(phone: Any, link: str, takers: list[tuple[str, str]]) -> None
     """A player counts the table's partie on the counter's one-screen form."""
     page = phone.new_page()
     page.goto(link)
+    if "/join/" in link:  # the edit link asks before it adds the game (no login CSRF)
+        page.click("#add-game")
     page.wait_for_selector("#deal-form")
     assert "table" in page.inner_text("#concours-table")
     for taker, points in takers:

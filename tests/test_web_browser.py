@@ -341,7 +341,8 @@ def test_two_phones_follow_one_game_live(browser: Any, tmp_path: Path) -> None:
         viewer.goto(view_url)
         assert viewer.locator("#deal-form").count() == 0
         second = second_ctx.new_page()
-        second.goto(edit_url)
+        second.goto(edit_url)  # the edit link asks first (no login CSRF)
+        second.click("#add-game")
         second.wait_for_selector("#deal-form")
         wait_until(viewer, "document.querySelector('#game').dataset.version !== undefined")
         viewer.wait_for_timeout(500)  # the event streams are open

@@ -167,7 +167,7 @@ def test_a_table_counted_on_a_phone_through_the_counter(client: TestClient) -> N
     scores = client.get(f"{API}/{cid}").json()["parties"][0]["tables"][0]["scores"]
     assert scores == {str(a): totals["NS"], str(b): totals["EW"]}
     # the counter's page says the partie is over and which table it is
-    page = client.get(f"/join/{game_id}?key={key}").text
+    page = client.post(f"/join/{game_id}", data={"key": key}).text
     assert "3 donnes" in page and "table 1" in page
 
 

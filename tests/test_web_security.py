@@ -130,8 +130,19 @@ def test_pages_keep_secrets_in_an_httponly_cookie_and_the_edit_link_shares_them(
         assert scorer.get(f"/games/{gid}").status_code == 200
         # the edit link hands the secret on purpose
         assert friend.get(f"/join/{gid}?key=wrong").status_code == 403
+        # it asks first: a page of another site may send a browser here with its own game
         r = friend.get(f"/join/{gid}?key={secret}", follow_redirects=False)
+        assert r.status_code == 200 and 'id="add-game"' in r.text
+        assert KEYS_COOKIE not in r.headers.get("set-cookie", "")
+        r = friend.post(f"/join/{gid}", data={"key": secret}, follow_redirects=False,
+                        headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403  # the yes must come from this site's own page
+        r = friend.post(f"/join/{gid}", data={"key": "wrong"}, follow_redirects=False)
+        assert r.status_code == 403
+        r = friend.post(f"/join/{gid}", data={"key": secret}, follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}"
+        assert friend.get(f"/join/{gid}?key={secret}", follow_redirects=False
+                          ).status_code == 303  # held already: straight to the game
         assert friend.post(f"/games/{gid}/deals", data={
             "taker": "NS", "points": "100", "trump": "hearts"}).status_code == 200
         assert gid in friend.get("/games").text

@@ -139,7 +139,7 @@ def test_the_dealer_moves_each_deal_passed_ones_too(client: TestClient) -> None:
     assert game["dealers"] == ["E", "S", "W", "W", "N"]
     # on the page: who deals next, and who dealt each row (by name when given)
     client.patch(f"{API}/{gid}", json={"players": {"N": "Anne", "W": "Wanda"}})
-    page = client.get(f"/join/{gid}?key={created['token']}").text  # the edit link
+    page = client.post(f"/join/{gid}", data={"key": created["token"]}).text  # the edit link
     assert re.search(r'id="next-dealer">Anne donne<', page)
     # newest first; the correction line has no dealer
     assert re.findall(r'class="dealt">donne de ([^<]*)<', page) == ["Wanda", "Sud", "Est"]
@@ -152,7 +152,7 @@ def test_the_dealer_moves_each_deal_passed_ones_too(client: TestClient) -> None:
 def test_the_players_names_are_optional_and_checked(client: TestClient) -> None:
     created = client.post(API, json={"game": "belote"}).json()
     gid = created["id"]
-    client.get(f"/join/{gid}?key={created['token']}")  # this browser scores it too
+    client.post(f"/join/{gid}", data={"key": created["token"]})  # this browser scores it too
     assert client.get(f"{API}/{gid}").json()["players"] == {}
     game = client.patch(f"{API}/{gid}", json={"players": {"S": "  Bruno   Le Grand "}}).json()
     assert game["players"] == {"S": "Bruno Le Grand"}
@@ -391,7 +391,7 @@ def test_archiving_needs_the_secret_and_the_same_site(tmp_path: Path) -> None:
         assert r.status_code == 403 and r.headers["content-type"].startswith("text/html")
         r = stranger.patch(f"{API}/{gid}", json={"archived": True})
         assert r.status_code == 403
-        owner.get(f"/join/{gid}?key={created['token']}")
+        owner.post(f"/join/{gid}", data={"key": created["token"]})
         r = owner.post(f"/games/{gid}/archive", data={"archived": "1"},
                        headers={"Origin": "https://elsewhere.example"})
         assert r.status_code == 403

@@ -38,14 +38,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(db_url: str, port: int | None = None) -> Iterator[str]:
-    """``rebelote serve`` in a subprocess on a free loopback port; yields its base URL and
-    stops it with SIGTERM (checking it exits cleanly)."""
+def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator[str]:
+    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more);
+    yields its base URL and stops it with SIGTERM (checking it exits cleanly)."""
     port = port or free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "rebelote.cli", "serve", "--port", str(port), "--db", db_url,
-         "--log-level", "warning"],
+         "--log-level", "warning", *options],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

@@ -32,15 +32,32 @@ def register(app: typer.Typer) -> None:
             help="Comma-separated names the Host header may carry (like "
                  "counter.example.org,*.example.org; * for any). Default: the loopback "
                  "names when listening on loopback, any name otherwise.")] = None,
+        forwarded_allow_ips: Annotated[str | None, typer.Option(
+            help="Comma-separated addresses of the HTTPS proxy in front of the server (like "
+                 "127.0.0.1): their X-Forwarded-Proto and X-Forwarded-For headers are trusted "
+                 "(cookies are then Secure and HSTS is sent over HTTPS, and limits count the "
+                 "real client). Default: none trusted.")] = None,
+        limits: Annotated[str | None, typer.Option(
+            help="Limits per client over the defaults, like tables_per_minute=300,"
+                 "sockets_per_table=32 (see docs/web.md).")] = None,
     ) -> None:
         """Serve the point counter and the play table: open http://HOST:PORT/ in a browser.
         Several workers need PostgreSQL (--db postgresql+psycopg://...)."""
         import uvicorn
         from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+        from rebelote.errors import InputError
         from rebelote.store import make_engine, migrate
         from rebelote.store.db import DB_ENV, default_db_url
         from rebelote.web.app import HOSTS_ENV
+        from rebelote.web.limits import LIMITS_ENV, Limits
+
+        try:
+            chosen = Limits.parse(limits)
+        except InputError as e:
+            typer.echo(f"rebelote serve: --limits: {e}", err=True)
+            raise typer.Exit(2) from None
+        proxies = [a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip()]
 
         url = db or default_db_url()
         try:
@@ -59,6 +76,7 @@ def register(app: typer.Typer) -> None:
         hosts = allowed_hosts if allowed_hosts is not None else (
             ",".join(LOOPBACK_NAMES) if is_loopback(host) else "*")
         os.environ[HOSTS_ENV] = hosts
+        os.environ[LIMITS_ENV] = limits or ""
         if not is_loopback(host):
             typer.echo(
                 f"rebelote serve: warning: listening on {host}, the counter is reachable from "
@@ -74,8 +92,12 @@ def register(app: typer.Typer) -> None:
                    err=True)
         uvicorn.run(
             "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
-            workers=workers, log_level=log_level, proxy_headers=False, server_header=False,
+            workers=workers, log_level=log_level, server_header=False,
             timeout_graceful_shutdown=3,
+            # forwarded headers only from the proxies named (none by default)
+            proxy_headers=bool(proxies), forwarded_allow_ips=",".join(proxies) or None,
+            # a request's head within header_timeout, WebSocket messages small
+            http="rebelote.web.server:HeaderDeadlineProtocol", ws_max_size=chosen.ws_max_size,
         )
 
 

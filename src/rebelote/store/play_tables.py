@@ -36,9 +36,12 @@ from sqlalchemy.exc import IntegrityError
 
 from rebelote.store.models import PlayTable
 
-#: Join codes: 6 letters and digits a phone's keyboard types without doubt (no 0/O, 1/I/L).
+#: Join codes: 8 letters and digits a phone's keyboard types and a voice reads out without doubt
+#: (no 0/O, 1/I/L): 31^8, about 8.5e11 codes (39.6 bits; 6 gave 29.7). With the failed joins
+#: rate-limited per client (web/limits.py), guessing one of 10,000 live rooms takes an address
+#: years. A code ends with its game: a finished table's code no longer finds it.
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH: Final = 6
+CODE_LENGTH: Final = 8
 
 
 _TABLE = cast(Table, PlayTable.__table__)
@@ -49,7 +52,8 @@ _PUT: Final = (
             updated_at=bindparam("updated_at"))
 )
 _GET: Final = select(_TABLE.c.version, _TABLE.c.data).where(_TABLE.c.id == bindparam("tid"))
-_BY_CODE: Final = select(_TABLE.c.id).where(_TABLE.c.code == bindparam("code"))
+_BY_CODE: Final = select(_TABLE.c.id).where(_TABLE.c.code == bindparam("code"),
+                                            _TABLE.c.over.is_(False))
 
 
 class TableNotFoundError(LookupError):
@@ -171,7 +175,7 @@ class TableStore:
         return int(row.version), str(row.data)
 
     def id_of_code(self, code: str) -> str:
-        """The id of the table whose join code is ``code``."""
+        """The id of the table whose join code is ``code``, while its game goes on."""
         with self._begin() as conn:
             found = conn.execute(_BY_CODE, {"code": normal_code(code)}).scalar()
         if found is None:

@@ -65,7 +65,7 @@ POOL_SIZE: Final = 4
 PING_AFTER: Final = 10.0
 
 _GET: Final = "SELECT version, data FROM play_tables WHERE id = %s"
-_BY_CODE: Final = "SELECT id FROM play_tables WHERE code = %s"
+_BY_CODE: Final = "SELECT id FROM play_tables WHERE code = %s AND NOT over"
 _EXISTS: Final = "SELECT 1 FROM play_tables WHERE id = %s"
 _CREATE: Final = ("INSERT INTO play_tables (id, code, version, game, over, data, created_at, "
                   "updated_at) VALUES (%s, %s, 1, %s, false, %s, %s, %s)")

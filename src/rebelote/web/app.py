@@ -34,7 +34,9 @@ from rebelote.web.counter.pages import make_pages
 from rebelote.web.counter.printables import make_printables
 from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import install_error_handlers
+from rebelote.web.limits import LIMITS_ENV, Limits
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
+from rebelote.web.server import install_access_log_filter
 from rebelote.web.table import install_table
 
 STATIC = files("rebelote.web") / "static"
@@ -42,14 +44,15 @@ STATIC = files("rebelote.web") / "static"
 HOSTS_ENV = "REBELOTE_ALLOWED_HOSTS"
 
 
-def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*",)
-               ) -> FastAPI:
+def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*",),
+               limits: Limits | None = None) -> FastAPI:
     """The counter app on the database ``db_url`` (default: :func:`default_db_url`).
 
     The store's migrations are applied first. SQLite is called from the event loop (a local
     file answers in microseconds); other databases from the thread pool. ``allowed_hosts``:
     the names the ``Host`` header may carry (:class:`~rebelote.web.security.SecurityMiddleware`
-    guards every route).
+    guards every route and socket); ``limits``: the rates, caps and timeouts per client
+    (:class:`~rebelote.web.limits.Limits`, its defaults if ``None``).
     """
     url = db_url or default_db_url()
     if url in ("sqlite://", "sqlite:///:memory:"):
@@ -99,6 +102,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.add_middleware(
         SecurityMiddleware,
         allowed_hosts=allowed_hosts,
+        limits=limits,
         extra_csp={"/docs": CSP.replace("script-src 'self'", "script-src 'self' "
                                         + inline_script_hashes(docs_html))
                             .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")},
@@ -144,7 +148,9 @@ def app_from_env() -> FastAPI:
     out of the garbage collector's sight, and young collections run less often.
     """
     hosts = [h for h in os.environ.get(HOSTS_ENV, "*").split(",") if h.strip()]
-    app = create_app(default_db_url(), allowed_hosts=hosts or ["*"])
+    app = create_app(default_db_url(), allowed_hosts=hosts or ["*"],
+                     limits=Limits.parse(os.environ.get(LIMITS_ENV)))
+    install_access_log_filter()
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 100)

@@ -22,7 +22,12 @@ from starlette.requests import ClientDisconnect
 from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.store.play_tables import StoreDownError
-from rebelote.web.security import BodyTooLargeError, UnsupportedMediaError, wants_html
+from rebelote.web.security import (
+    BodyTimeoutError,
+    BodyTooLargeError,
+    UnsupportedMediaError,
+    wants_html,
+)
 
 log = logging.getLogger("rebelote.web")
 
@@ -159,6 +164,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(BodyTooLargeError)
     async def _too_large(request: Request, exc: BodyTooLargeError) -> Response:
         return answer(request, 413, str(exc), {"Connection": "close"})
+
+    @app.exception_handler(BodyTimeoutError)
+    async def _slow(request: Request, exc: BodyTimeoutError) -> Response:
+        return answer(request, 408, str(exc), {"Connection": "close"})
 
     @app.exception_handler(ClientDisconnect)
     async def _gone(request: Request, exc: ClientDisconnect) -> Response:

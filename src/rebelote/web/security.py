@@ -29,6 +29,7 @@ rebelote.errors.InputError: teams.NS: not valid text (a lone surrogate \\ud800)
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -44,6 +45,7 @@ from starlette.responses import Response
 
 from rebelote.errors import InputError
 from rebelote.numbers import is_digits
+from rebelote.web.limits import Counter, Limits, RateLimiter
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -415,31 +417,121 @@ def cross_site(method: str, headers: dict[str, str]) -> bool:
     return urlsplit(origin).netloc.lower() != headers.get("host", "").lower()
 
 
-class SecurityMiddleware:
-    """Host check, cross-site check, body limit (while streaming) and security headers, as
-    one pure ASGI middleware (streaming answers such as server-sent events pass through).
+class BodyTimeoutError(Exception):
+    """A request body that stopped coming (a slow or stalled client)."""
 
-    ``allowed_hosts``: the names the ``Host`` header may carry (``*`` for any).
-    ``max_body``: the largest request body in bytes. ``csp``: the Content-Security-Policy
-    (``extra_csp`` maps a path to another one, e.g. the API docs page).
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"body: nothing came for {seconds:g} s: send the request again")
+
+
+_AGAIN: Final = re.compile(r"/tables/[^/]+/again")
+_JOIN_PAGE: Final = re.compile(r"/t/[^/]+")
+_TABLE_SOCKET: Final = re.compile(r"/api/tables/([^/]+)/ws")
+_STREAM: Final = re.compile(r"/views/([^/]+)/events")
+#: Answers of a join that failed (an unknown code, a kept seat without its invitation, a full
+#: room): they count against the client's failed joins.
+_FAILED_JOIN: Final = frozenset({403, 404, 409, 422})
+
+
+def request_kind(method: str, path: str) -> str | None:
+    """The limit a request counts against: ``tables`` (a table created), ``games`` (a counter
+    game created or imported), ``joins`` (a room joined by its code), ``stream`` (a live
+    sheet), or ``None``.
+
+    >>> [request_kind(m, p) for m, p in (("POST", "/api/tables"), ("POST", "/tables/a1/again"),
+    ...  ("POST", "/import"), ("GET", "/t/K7XP3QAB"), ("GET", "/views/v1/events"),
+    ...  ("GET", "/api/tables"))]
+    ['tables', 'tables', 'games', 'joins', 'stream', None]
+    """
+    if method == "POST":
+        if path in ("/api/tables", "/tables") or _AGAIN.fullmatch(path):
+            return "tables"
+        if path in ("/api/counter/games", "/games", "/api/counter/import", "/import"):
+            return "games"
+        if path == "/api/tables/join":
+            return "joins"
+    if method in ("GET", "POST") and _JOIN_PAGE.fullmatch(path):
+        return "joins"
+    if method == "GET" and _STREAM.fullmatch(path):
+        return "stream"
+    return None
+
+
+def client_of(scope: Scope) -> str:
+    """The client's address (the proxy's word for it when the proxy is trusted: uvicorn's
+    ``--forwarded-allow-ips`` puts it in the scope)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+class SecurityMiddleware:
+    """Host check, cross-site check, body limit and timeout (while streaming), rates and caps
+    per client (:mod:`rebelote.web.limits`) and security headers, as one pure ASGI middleware
+    (streaming answers such as server-sent events pass through).
+
+    ``allowed_hosts``: the names the ``Host`` header may carry (``*`` for any), on every
+    route and socket. ``max_body``: the largest request body in bytes. ``csp``: the
+    Content-Security-Policy (``extra_csp`` maps a path to another one, e.g. the API docs
+    page). ``limits``: the rates, caps and timeouts. On HTTPS (directly, or behind a proxy
+    trusted with ``--forwarded-allow-ips``), every answer carries HSTS; the table's answers
+    (which hold a hand) carry ``Cache-Control: no-store``.
     """
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = ("*",),
                  max_body: int = MAX_BODY, csp: str = CSP,
-                 extra_csp: dict[str, str] | None = None) -> None:
+                 extra_csp: dict[str, str] | None = None, limits: Limits | None = None
+                 ) -> None:
         self.app = app
         self.allowed_hosts = tuple(h.strip().lower() for h in allowed_hosts if h.strip())
         self.max_body = max_body
         self.csp = csp
         self.extra_csp = dict(extra_csp or {})
+        self.limits = limits = limits or Limits()
+        burst = limits.burst_minutes
+        self.rates = {"tables": RateLimiter(limits.tables_per_minute, burst),
+                      "games": RateLimiter(limits.games_per_minute, burst),
+                      "joins": RateLimiter(limits.failed_joins_per_minute, burst)}
+        self.sockets = Counter(limits.sockets_per_table)
+        self.game_streams = Counter(limits.streams_per_game)
+        self.client_streams = Counter(limits.streams_per_client)
+
+    def _host_ok(self, headers: dict[str, str]) -> bool:
+        return "*" in self.allowed_hosts or host_allowed(headers.get("host", ""),
+                                                          self.allowed_hosts)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        if not self._host_ok(headers):  # a DNS-rebinding page opens no socket either
+            await send({"type": "websocket.close", "code": 4400})
+            return
+        found = _TABLE_SOCKET.fullmatch(str(scope.get("path", "")))
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        key = f"{found.group(1)} {client_of(scope)}"
+        if not self.sockets.open(key):  # a bounded number of sockets per table and client
+            await send({"type": "websocket.close", "code": 4429})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.sockets.close(key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", [])}
-        csp = self.extra_csp.get(scope.get("path", ""), self.csp).encode()
+        path = str(scope.get("path", ""))
+        csp = self.extra_csp.get(path, self.csp).encode()
+        https = scope.get("scheme") == "https" and self.limits.hsts_seconds > 0
+        private = path.startswith(("/api/tables", "/tables/", "/t/"))
 
         async def send_secure(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -447,11 +539,15 @@ class SecurityMiddleware:
                        if k.lower() not in _OWN_HEADERS]
                 out.append((b"content-security-policy", csp))
                 out.extend(SECURITY_HEADERS)
+                if https:
+                    out.append((b"strict-transport-security",
+                                f"max-age={self.limits.hsts_seconds}".encode()))
+                if private and not any(k.lower() == b"cache-control" for k, _ in out):
+                    out.append((b"cache-control", b"no-store"))  # views hold a hand
                 message["headers"] = out
             await send(message)
 
-        if "*" not in self.allowed_hosts and not host_allowed(headers.get("host", ""),
-                                                               self.allowed_hosts):
+        if not self._host_ok(headers):
             await _refuse(scope, send_secure, 400,
                           "Host: this server does not answer for that name")
             return
@@ -464,22 +560,62 @@ class SecurityMiddleware:
             await _refuse(scope, send_secure, 413, str(BodyTooLargeError(self.max_body)),
                           close=True)
             return
+        client = client_of(scope)
+        kind = request_kind(scope["method"], path)
+        if kind in self.rates:
+            rate = self.rates[str(kind)]
+            wait = rate.wait(client) if kind == "joins" else rate.take(client)
+            if wait:
+                what = {"tables": "tables started", "games": "games started",
+                        "joins": "joins that failed"}[str(kind)]
+                await _refuse(scope, send_secure, 429,
+                              f"rate: too many {what} from your address: try again in "
+                              f"{wait:g} s", retry_after=wait)
+                return
+        streams: tuple[str, str] | None = None
+        if kind == "stream":
+            found = _STREAM.fullmatch(path)
+            assert found is not None
+            if not self.game_streams.open(found.group(1)):
+                await _refuse(scope, send_secure, 429, "live: too many live sheets of this "
+                              "game are open: try again later", retry_after=30)
+                return
+            if not self.client_streams.open(client):
+                self.game_streams.close(found.group(1))
+                await _refuse(scope, send_secure, 429, "live: too many live sheets are open "
+                              "from your address: close some", retry_after=30)
+                return
+            streams = (found.group(1), client)
         seen = 0
         started = False
+        status: list[Any] = [0, ""]
+        body_done = False
+        timeout = float(self.limits.body_timeout) or None
 
         async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, body_done
+            if body_done:
+                return await receive()
+            try:
+                message: Message = await asyncio.wait_for(receive(), timeout)
+            except TimeoutError:
+                raise BodyTimeoutError(self.limits.body_timeout) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if seen > self.max_body:
                     raise BodyTooLargeError(self.max_body)
+            else:
+                body_done = True
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                status[0] = int(message["status"])
+                status[1] = next((v.decode("latin-1") for k, v in message.get("headers", [])
+                                  if k.lower() == b"location"), "")
             await send_secure(message)
 
         try:
@@ -489,6 +625,17 @@ class SecurityMiddleware:
                 raise
             await _refuse(scope, send_secure, 413, str(BodyTooLargeError(self.max_body)),
                           close=True)
+        except BodyTimeoutError as e:
+            if started:
+                raise
+            await _refuse(scope, send_secure, 408, str(e), close=True)
+        finally:
+            if streams is not None:
+                self.game_streams.close(streams[0])
+                self.client_streams.close(streams[1])
+            if kind == "joins" and (status[0] in _FAILED_JOIN or (
+                    status[0] == 303 and str(status[1]).startswith("/t/"))):
+                self.rates["joins"].charge(client)
 
 
 _OWN_HEADERS: Final = frozenset({b"content-security-policy", *(k for k, _ in SECURITY_HEADERS)})
@@ -502,7 +649,7 @@ def wants_html(scope: Scope) -> bool:
 
 
 async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
-                  close: bool = False) -> None:
+                  close: bool = False, retry_after: float | None = None) -> None:
     if wants_html(scope):
         from html import escape
 
@@ -516,6 +663,8 @@ async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
     headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
+    if retry_after is not None:
+        headers.append((b"retry-after", str(math.ceil(retry_after)).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -541,12 +690,14 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FIRST_MESSAGE",
     "MAX_INT",
+    "BodyTimeoutError",
     "BodyTooLargeError",
     "KeyRing",
     "SecurityMiddleware",
     "UnsupportedMediaError",
     "bearer",
     "check_json",
+    "client_of",
     "cross_site",
     "first_socket_token",
     "host_allowed",
@@ -557,6 +708,7 @@ __all__ = [
     "parse_json",
     "presented_secrets",
     "read_json",
+    "request_kind",
     "secret_for",
     "secret_hash",
     "secret_matches",

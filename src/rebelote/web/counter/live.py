@@ -4,8 +4,10 @@
 - ``GET /views/{view}/events``: ``text/event-stream``; an ``update`` event carries the game's
   new version each time it changes (writes made by this process are pushed at once; writes of
   other processes sharing the database are found by a version check every
-  :data:`POLL_SECONDS`). A stream ends after :data:`STREAM_SECONDS` (the browser reconnects);
-  at most :data:`MAX_STREAMS` streams are open per process (``503`` past that).
+  :data:`POLL_SECONDS`). A stream ends after :data:`STREAM_SECONDS` (the browser reconnects).
+  The streams open per game and per client are capped by the security middleware
+  (:class:`~rebelote.web.limits.Limits`: ``429`` past them), so that no client can shut the
+  others' sheets (there was one cap of 1,000 per process).
 - ``GET /views/{view}/qr.svg``: the QR code of the view link, drawn on the server (segno).
 - ``GET /games/{id}/edit-link``: the edit link (``/join/{id}?key=<secret>``) and its QR code,
   for the holder of the secret, to hand a second scorer.
@@ -32,14 +34,12 @@ from rebelote.web.share import qr_svg
 
 POLL_SECONDS: Final = 10.0
 STREAM_SECONDS: Final = 300.0
-MAX_STREAMS: Final = 1000
 
 
 def make_live(service: CounterService) -> APIRouter:
     """The read-only view, its events and QR codes, over ``service``."""
     router = APIRouter(include_in_schema=False)
     call = service.call
-    streams = 0
 
     @router.get("/views/{view_id}")
     async def view_page(request: Request, view_id: str) -> Response:
@@ -75,11 +75,7 @@ def make_live(service: CounterService) -> APIRouter:
 
     @router.get("/views/{view_id}/events")
     async def events(request: Request, view_id: str) -> Response:
-        nonlocal streams
         view = await call(service.get_view, view_id)
-        if streams >= MAX_STREAMS:
-            return Response("retry: 30000\n\n", status_code=503,
-                            media_type="text/event-stream", headers={"Retry-After": "30"})
         loop = asyncio.get_running_loop()
         changed: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
 
@@ -91,8 +87,6 @@ def make_live(service: CounterService) -> APIRouter:
             loop.call_soon_threadsafe(put)
 
         async def stream() -> AsyncIterator[str]:
-            nonlocal streams
-            streams += 1
             service.subscribe(view.id, listener)
             version = view.version
             try:
@@ -114,7 +108,6 @@ def make_live(service: CounterService) -> APIRouter:
                         yield ": still here\n\n"
             finally:
                 service.unsubscribe(view.id, listener)
-                streams -= 1
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",

@@ -401,7 +401,23 @@ def make_pages(service: CounterService) -> APIRouter:
 
     @router.get("/join/{game_id}")
     async def join(request: Request, game_id: str, key: str = "") -> Response:
-        """The edit link: hands this browser the game's secret, then shows the game."""
+        """The edit link: asks before it hands this browser the game's secret (a page of
+        another site could send a browser here with its own game: login CSRF)."""
+        try:
+            view = await call(service.get, game_id, key)
+        except GameNotFoundError:
+            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+        except ForbiddenError:
+            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+        if KeyRing.of(request).get(game_id) == key:  # this browser holds it already
+            return RedirectResponse(f"/games/{game_id}", status_code=303)
+        return render(request, "join_game.html", game_id=game_id, key=key,
+                      teams=view.match.teams)
+
+    @router.post("/join/{game_id}")
+    async def join_confirmed(request: Request, game_id: str) -> Response:
+        """The edit link's page said yes (a same-site form: the middleware refuses others)."""
+        key = (await form_of(request)).get("key", "")
         try:
             await call(service.get, game_id, key)
         except GameNotFoundError:
