@@ -199,7 +199,8 @@ def test_rebelote_deal_starts_without_typer_pydantic_or_the_other_commands() -> 
     assert out.returncode == 0 and len(lines(out.stdout)) == 2
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines()}
     assert "rebelote.record" in imported
-    for heavy in ("typer", "click", "pydantic", "rebelote.commands.arena", "rebelote.jsonio"):
+    for heavy in ("typer", "click", "pydantic", "numpy", "rebelote.commands.arena",
+                  "rebelote.jsonio"):
         assert heavy not in imported
 
 

@@ -38,7 +38,6 @@ from rebelote.bots.external import (
     check_command,
 )
 from rebelote.bots.heuristic import HeuristicBot
-from rebelote.bots.learned import make_learned
 from rebelote.bots.pimc import LEVELS, PimcBot
 from rebelote.bots.random_bot import RandomBot
 
@@ -161,7 +160,17 @@ def make_bot(spec: str | BotSpec, engine_timeout: float | None = None) -> Bot:
 register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
 register_bot("pimc", PimcBot, levels=tuple(LEVELS))
-register_bot("learned", make_learned, levels=("30",))
+
+
+def _make_learned(level: str | None = None) -> Bot:
+    """The learned bidder (:func:`rebelote.bots.learned.make_learned`), imported when first
+    made: it loads NumPy, which costs more than 3000 random deals of ``rebelote deal``."""
+    from rebelote.bots.learned import make_learned
+
+    return make_learned(level)
+
+
+register_bot("learned", _make_learned, levels=("30",))
 
 
 # -- levels for people ---------------------------------------------------------------------------
