@@ -5,6 +5,7 @@ is not a join code."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -176,3 +177,39 @@ def test_rooms_have_a_turn_clock_by_default(client: TestClient) -> None:
     assert new_table(client, friends=["N"])["clock"] == ROOM_CLOCK
     assert new_table(client, friends=["N"], clock=0)["clock"] == 0  # asked for: none
     assert new_table(client)["clock"] == 0  # alone with bots: no clock
+
+
+# -- item 8: a bot's move is answered at the pace, chosen or forced (table-attack #12) --------
+def test_a_bot_thinks_during_the_pace_so_its_move_comes_at_the_pace(client: TestClient) -> None:
+    """Before, the pace was waited and then the bot thought: a move with a choice came later
+    than a forced one (301 ms against up to 433 ms at pace 300). The bot now thinks during the
+    pace: its decision starts at once after the move before, and the move is written at the
+    pace, however long (within it) the bot thought."""
+    import time as clock
+
+    from rebelote.bots import _REGISTRY, register_bot
+    from rebelote.bots.random_bot import RandomBot
+
+    calls: list[float] = []
+
+    class Clocked(RandomBot):
+        name = "clocked"
+
+        def act(self, observation: Any, rng: random.Random) -> Any:
+            calls.append(clock.monotonic())
+            return super().act(observation, rng)
+
+    register_bot("clocked", Clocked)
+    try:
+        start = clock.monotonic()
+        t = new_table(client, bots="clocked", pace=1000, target=5000)
+        assert t["turn"] == "N" and t["bot_turn"]  # N speaks first: its bot's turn
+        deadline = clock.monotonic() + 20
+        while len(calls) < 2 and clock.monotonic() < deadline:  # N, then E: then S is to play
+            clock.sleep(0.05)
+        assert len(calls) >= 2
+        assert calls[0] - start < 0.5  # thinking began at once, not after the pace
+        gaps = [b - a for a, b in itertools.pairwise(calls)]
+        assert all(gap > 0.8 for gap in gaps), gaps  # and the pace is kept between moves
+    finally:
+        _REGISTRY.pop("clocked", None)

@@ -50,7 +50,7 @@ def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a busy machine starts it slowly
         while True:
             try:
                 if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
@@ -58,6 +58,8 @@ def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
+                if proc.poll() is None:  # alive but silent: stop it, or its output never ends
+                    proc.kill()
                 out = proc.stdout.read().decode() if proc.stdout else ""
                 raise RuntimeError(f"the server did not start: {out}")
             time.sleep(0.1)

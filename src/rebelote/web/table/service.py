@@ -733,8 +733,14 @@ class TableService:
                         self.start_clock(table_id, loaded.version, table.clock)
                     return
                 away = table.seats[table.turn].away
-                await asyncio.sleep(max(table.pace, AWAY_PACE if away else 0) / 1000)
-                action = await self.bot_move(table)
+                # the bot thinks during the pace, and its move is answered at the pace
+                # whether it had a choice or not (no timing channel, table-attack #12)
+                thinking = asyncio.ensure_future(self.bot_move(table))
+                try:
+                    await asyncio.sleep(max(table.pace, AWAY_PACE if away else 0) / 1000)
+                    action = await thinking
+                finally:
+                    thinking.cancel()
                 with contextlib.suppress(TableConflictError, IllegalActionError):
                     await self.save(loaded, table.act(table.turn, action))
         except Exception:
