@@ -127,7 +127,7 @@ FRENCH = {
                                                 "appareil",
     "Whoever holds it can change the concours: keep it to yourself.":
         "Qui le détient peut modifier le concours : gardez-le pour vous.",
-    "with %(who)s": "avec %(who)s",
+    "with %(who)s": "avec %(who)s", "Player": "Joueur",
     "after %(k)s of %(n)s parties": "après %(k)s parties sur %(n)s", "Diff.": "Diff.",
 }
 

@@ -147,9 +147,11 @@ def where_pdf(c: Concours, k: int, lang: str) -> bytes:
     for n in partie.exempt:
         seat[n] = (tr(lang, "exempt"), "")
     w = doc.body_width
-    widths = [16.0, (w - 42) * 0.5, 26.0, (w - 42) * 0.5]
+    share = 0.35 if c.settings.mode == "melee" else 0.5  # à la mêlée: partner and opponents
+    widths = [16.0, (w - 42) * share, 26.0, (w - 42) * (1 - share)]
     rows = [[str(n), c.entry(n).name, seat[n][0], seat[n][1]] for n in sorted(seat)]
-    _rows(doc, widths, [tr(lang, "No."), tr(lang, "Team"), tr(lang, "Table"),
+    who = tr(lang, "Player") if c.settings.mode == "melee" else tr(lang, "Team")
+    _rows(doc, widths, [tr(lang, "No."), who, tr(lang, "Table"),
                         tr(lang, "Opponents")], rows, ["C", "L", "C", "L"], 8, 11)
     return doc.pdf_bytes()
 
