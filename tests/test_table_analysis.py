@@ -131,7 +131,7 @@ def test_a_long_solve_never_stalls_the_other_tables(tmp_path: Path) -> None:
     """While the solver is taken (its lock held, as by an analysis's full-deal solve, which
     can take seconds), a table of quick bots plays on (they never wait on the solver, and the
     search lets the event loop run), and a table of searching bots plays on too: a move the
-    search cannot make within the bots' time limit is the random bot's."""
+    search cannot make within the bots' time limit is the heuristic's."""
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}")) as client:  # one loop
         _play_while_the_solver_is_taken(client)
 

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from rebelote.rules import Rules
 from rebelote.table import Seat, Table
 from rebelote.table.model import InviteError, NotYourTurnError, SeatTakenError
+from rebelote.tableserver.service import ROOM_CLOCK
 from rebelote.web.app import create_app
-from rebelote.web.table.service import ROOM_CLOCK
 
 
 @pytest.fixture()

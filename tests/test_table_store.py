@@ -26,7 +26,7 @@ from rebelote.store.play_tables import (
     TableStore,
 )
 from rebelote.table import Seat, Table
-from rebelote.web.table.service import LocalTables
+from rebelote.tableserver import LocalTables
 from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
 
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
@@ -38,7 +38,7 @@ def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
     if request.param == "sqlite":
         engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
         migrate(engine)
-        yield lambda: LocalTables(TableStore(engine, single_thread=True), inline=True)
+        yield lambda: LocalTables(TableStore(engine, single_thread=True))
         engine.dispose()
         return
     if not PG_URL:
@@ -50,6 +50,13 @@ def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
     migrate(engine)
     yield lambda: PgTables(connect_args(engine))
     engine.dispose()
+
+
+async def written(db: Tables, table_id: str) -> tuple[int, str]:
+    """The stored version and JSON of a table written whole (no moves since)."""
+    got = await db.read(table_id)
+    assert got.moves == () and got.base == got.version
+    return got.version, got.data
 
 
 def run(make_db: object, body: object) -> None:
@@ -67,15 +74,15 @@ def test_a_write_is_checked_against_the_version_read(make_db: object) -> None:
         stored = await db.create({"n": 0}, game="belote", code="ABC234")
         assert stored.version == 1
         assert await db.put(stored.id, 1, {"n": 1}, over=False) == 2
-        assert await db.get_text(stored.id) == (2, '{"n":1}')
+        assert await written(db, stored.id) == (2, '{"n":1}')
         with pytest.raises(TableConflictError) as e:  # a second writer of version 1
             await db.put(stored.id, 1, {"n": 99}, over=False)
         assert e.value.expected == 1
-        assert await db.get_text(stored.id) == (2, '{"n":1}')  # nothing written
+        assert await written(db, stored.id) == (2, '{"n":1}')  # nothing written
         with pytest.raises(TableNotFoundError):
             await db.put("nosuchtable", 1, {"n": 1}, over=False)
         with pytest.raises(TableNotFoundError):
-            await db.get_text("nosuchtable")
+            await written(db, "nosuchtable")
     run(make_db, body)
 
 
@@ -97,7 +104,7 @@ def test_many_writers_of_one_version_one_wins(make_db: object) -> None:
                                          for i in range(6)), return_exceptions=True)
         assert sum(r == 2 for r in results) == 1
         assert all(isinstance(r, TableConflictError) for r in results if r != 2)
-        assert (await db.get_text(stored.id))[0] == 2
+        assert (await written(db, stored.id))[0] == 2
     run(make_db, body)
 
 
@@ -183,7 +190,7 @@ def test_connections_the_server_closed_are_replaced(pg_url: str,  # noqa: F811
         try:
             stored = await tables.create({"n": 0}, game="belote", code="LOST22")
             kill_ours()
-            assert await tables.get_text(stored.id) == (1, '{"n":0}')
+            assert await written(tables, stored.id) == (1, '{"n":0}')
             assert await tables.put(stored.id, 1, {"n": 1}, over=False) == 2
         finally:
             await tables.close()

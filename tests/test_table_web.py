@@ -310,7 +310,7 @@ def test_a_quick_bot_that_fails_is_replaced_by_the_random_bot(client: TestClient
             raise RuntimeError("boom")
 
     service = client.app.state.tables  # type: ignore[attr-defined]
-    service._bots["heuristic"] = Broken()
+    service.bots._bots["heuristic"] = Broken()
     t = new_table(client, bots="heuristic")
     view, rng = t, random.Random(5)
     assert view["turn"] == "S"
@@ -601,6 +601,7 @@ def test_a_database_out_of_reach_answers_503_and_the_table_stays(client: TestCli
         raise StoreDownError("connection refused")
 
     monkeypatch.setattr(service.db, "put", down)
+    monkeypatch.setattr(service.db, "append", down)
     r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
                     json={"action": t["legal"][0]})
     assert r.status_code == 503 and r.headers["Retry-After"]

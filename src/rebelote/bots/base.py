@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Final, Protocol, runtime_checkable
 
 from rebelote.actions import Action
 from rebelote.observation import Observation
+
+#: Set by whoever runs a decision under a deadline (the play table's bot runner): a callable
+#: that answers ``True`` once the decision must end (its time is spent, the table moved on,
+#: the server stops). A bot that searches checks it between two units of work and answers
+#: with what it has (or its fallback's move); ``None``: nothing stops it but its own budget.
+STOP: Final[ContextVar[Callable[[], bool] | None]] = ContextVar("rebelote_bot_stop",
+                                                                default=None)
 
 
 @runtime_checkable

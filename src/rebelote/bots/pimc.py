@@ -42,6 +42,7 @@ from typing import Final
 
 from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS, Action, Declare, Play
 from rebelote.auction import PASS, Bid
+from rebelote.bots.base import STOP
 from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.cards import TEAMS, suit_of
 from rebelote.deal import DealState
@@ -478,6 +479,7 @@ class Clock:
         deadline = None if seconds is None else start + seconds
         drawn = 0
         last = start
+        stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
 
         def next_world() -> tuple[DealState | None, float] | None:
             nonlocal drawn, last
@@ -487,7 +489,7 @@ class Clock:
                 old = self.cost.get(key)
                 self.cost[key] = took if old is None else 0.7 * old + 0.3 * took
             last = now
-            if drawn >= count:
+            if drawn >= count or (stop is not None and stop()):
                 return None
             if deadline is not None:
                 expect = self.cost.get(key, 0.0)
@@ -560,7 +562,10 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget
     times as many candidates in proportion to their weights, each then of weight 1."""
     cands: list[DealState] = []
     weights: list[float] = []
+    stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     for _ in range(budget.worlds * budget.pool):
+        if stop is not None and stop():
+            break
         try:
             world = DealState.from_observation(obs, rng)
         except IllegalActionError:
@@ -585,7 +590,7 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget
     it = iter(picked)
 
     def next_world() -> tuple[DealState | None, float] | None:
-        world = next(it, None)
+        world = None if stop is not None and stop() else next(it, None)
         return None if world is None else (world, 1.0)
 
     return next_world

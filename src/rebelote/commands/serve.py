@@ -93,7 +93,7 @@ def register(app: typer.Typer) -> None:
         uvicorn.run(
             "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
             workers=workers, log_level=log_level, server_header=False,
-            timeout_graceful_shutdown=3,
+            timeout_graceful_shutdown=1,
             # forwarded headers only from the proxies named (none by default)
             proxy_headers=bool(proxies), forwarded_allow_ips=",".join(proxies) or None,
             # a request's head within header_timeout, WebSocket messages small

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from sqlalchemy import Connection, Engine, Table, bindparam, delete, func, inser
 from rebelote.store.models import CounterGame
 
 _TABLE = cast(Table, CounterGame.__table__)
+#: Seconds between two checks of an SQLite file's pages by :meth:`GameStore.health`.
+CHECK_EVERY: Final = 60.0
 
 
 class GameNotFoundError(LookupError):
@@ -137,6 +140,7 @@ class GameStore:
     def __init__(self, engine: Engine, *, single_thread: bool = False) -> None:
         self.engine = engine
         self._conn: Connection | None = engine.connect() if single_thread else None
+        self._checked = -CHECK_EVERY
 
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
@@ -253,17 +257,28 @@ class GameStore:
         if not gone:
             raise GameNotFoundError(game_id)
 
-    def can_write(self) -> bool:
-        """The database takes a write now (an empty update in a transaction rolled back): not
-        read-only, reachable."""
+    def health(self) -> str:
+        """``"writable"`` when the database takes a write now (an empty update in a
+        transaction rolled back), else what is wrong (:func:`~rebelote.store.db.store_fault`:
+        ``"damaged"``, ``"locked"``, ``"down"``). On SQLite the file's pages are checked too
+        (``PRAGMA quick_check``) at most once a minute: a damaged page the write did not touch
+        is found."""
         from sqlalchemy.exc import DBAPIError
+
+        from rebelote.store.db import store_fault
 
         try:
             with self._begin() as conn:
                 conn.execute(update(_TABLE).where(_TABLE.c.id == "").values(version=0))
-        except DBAPIError:
-            return False
-        return True
+                if self.engine.dialect.name == "sqlite" and \
+                        time.monotonic() - self._checked > CHECK_EVERY:
+                    self._checked = time.monotonic()
+                    found = conn.exec_driver_sql("PRAGMA quick_check(1)").scalar()
+                    if found != "ok":
+                        return "damaged"
+        except DBAPIError as e:
+            return store_fault(e) or "down"
+        return "writable"
 
     def count(self) -> int:
         """How many games are stored."""

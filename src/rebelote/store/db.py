@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -17,6 +21,30 @@ MIGRATIONS = "rebelote.store:migrations"
 DB_ENV = "REBELOTE_DB"
 #: A pooled connection idle for longer than this (seconds) is checked before use.
 PING_AFTER = 10.0
+#: How long an SQLite call waits for a lock another process holds (a backup, the ``sqlite3``
+#: shell) before it gives up and the request answers 503 (milliseconds; the environment
+#: variable overrides it). The server's own writes hold it for well under a millisecond.
+BUSY_ENV: Final = "REBELOTE_SQLITE_BUSY_MS"
+BUSY_MS: Final = 1000
+
+T = TypeVar("T")
+
+#: The one thread that makes every call to an SQLite store of this process, one after the
+#: other: the event loop never waits on the file (a lock held by another process, a slow disk),
+#: and one connection serves every call (SQLite has one writer anyway).
+_SQLITE_THREAD: Final = ThreadPoolExecutor(1, thread_name_prefix="rebelote-sqlite")
+
+
+async def in_store_thread(fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    """``fn(*args, **kw)`` in the SQLite stores' thread, awaited from the event loop."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_SQLITE_THREAD, functools.partial(fn, *args, **kw))
+
+
+def busy_ms() -> int:
+    """The SQLite busy timeout (:data:`BUSY_MS`, or ``$REBELOTE_SQLITE_BUSY_MS``)."""
+    raw = os.environ.get(BUSY_ENV, "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else BUSY_MS
 
 
 def default_db_url() -> str:
@@ -29,12 +57,30 @@ def default_db_url() -> str:
     return f"sqlite:///{folder / 'counter.sqlite3'}"
 
 
+def store_fault(exc: BaseException) -> str | None:
+    """What a database error says of the store: ``"damaged"`` (the file does not read back: a
+    damaged page, not a database), ``"locked"`` (another process holds its lock past the busy
+    timeout), ``"down"`` (it cannot write: a full or read-only disk, or it cannot be reached),
+    ``None`` for anything else."""
+    text = str(getattr(exc, "orig", exc)).lower()
+    if any(w in text for w in ("malformed", "not a database", "corrupt")):
+        return "damaged"
+    if "locked" in text or "busy" in text:
+        return "locked"
+    from sqlalchemy.exc import OperationalError
+
+    if isinstance(exc, OperationalError) or any(
+            w in text for w in ("readonly", "read-only", "disk", "full", "i/o")):
+        return "down"
+    return None
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL journal, relaxed fsync (safe with WAL), a busy timeout for concurrent writers."""
+    """WAL journal, relaxed fsync (safe with WAL), a short busy timeout (:func:`busy_ms`)."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={busy_ms()}")
     cursor.close()
 
 

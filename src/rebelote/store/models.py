@@ -62,8 +62,23 @@ class PlayTable(Base):
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
     game: Mapped[str] = mapped_column(String(16), nullable=False)
     over: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    #: The version ``data`` is the table at; the moves of later versions are in play_moves.
+    base: Mapped[int] = mapped_column(Integer, nullable=False, default=1, server_default="0")
     data: Mapped[str] = mapped_column(Text, nullable=False)
+    #: The running turn clock and leave timers (JSON text), restored at start-up.
+    timers: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
     __table_args__ = (Index("ix_play_tables_updated_at", "updated_at"),)
+
+
+class PlayMove(Base):
+    """The moves that took a play table to ``version`` (``Table.moves_after``, JSON text):
+    a move is written as what it adds, on the table's snapshot (``play_tables.data``)."""
+
+    __tablename__ = "play_moves"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    moves: Mapped[str] = mapped_column(Text, nullable=False)

@@ -1,9 +1,16 @@
 """The play tables' store: a table is kept as its JSON (rules, seats, and per deal its seed
 and actions: :meth:`rebelote.table.Table.to_json`) with a version bumped by every write.
 
+A table is written as what each move adds: its row holds its JSON as it was at version
+``base`` (a snapshot: :meth:`TableStore.put`, at each new deal and at each change of seats or
+settings) and ``play_moves`` the moves made since, one row per version
+(:meth:`TableStore.append`, a few bytes). A reader plays the moves on the snapshot
+(:class:`StoredText`).
+
 Every write is one conditional ``UPDATE ... WHERE version = ?``: two moves are never applied
 at once, by one worker or several (:class:`TableConflictError` for the one that comes second).
-A table is found by its id, or by the short join code of its room.
+A table is found by its id, or by the short join code of its room. ``timers`` (JSON text, no
+version) holds a table's running turn clock and leave timers, for a restart.
 
 :class:`TableStore` is the store through SQLAlchemy (SQLite: the web server calls it on its
 event loop); :class:`rebelote.store.play_tables_pg.PgTables` is the same store on PostgreSQL, called
@@ -34,7 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from rebelote.store.models import PlayTable
+from rebelote.store.models import PlayMove, PlayTable
 
 #: Join codes: 8 letters and digits a phone's keyboard types and a voice reads out without doubt
 #: (no 0/O, 1/I/L): 31^8, about 8.5e11 codes (39.6 bits; 6 gave 29.7). With the failed joins
@@ -45,13 +52,24 @@ CODE_LENGTH: Final = 8
 
 
 _TABLE = cast(Table, PlayTable.__table__)
+_MOVES = cast(Table, PlayMove.__table__)
 _PUT: Final = (
     update(_TABLE)
     .where(_TABLE.c.id == bindparam("tid"), _TABLE.c.version == bindparam("expected"))
-    .values(version=bindparam("new_version"), data=bindparam("data"), over=bindparam("over"),
+    .values(version=bindparam("new_version"), base=bindparam("new_version"),
+            data=bindparam("data"), over=bindparam("over"), updated_at=bindparam("updated_at"))
+)
+_BUMP: Final = (
+    update(_TABLE)
+    .where(_TABLE.c.id == bindparam("tid"), _TABLE.c.version == bindparam("expected"))
+    .values(version=bindparam("new_version"), over=bindparam("over"),
             updated_at=bindparam("updated_at"))
 )
-_GET: Final = select(_TABLE.c.version, _TABLE.c.data).where(_TABLE.c.id == bindparam("tid"))
+_GET: Final = select(_TABLE.c.version, _TABLE.c.base, _TABLE.c.data).where(
+    _TABLE.c.id == bindparam("tid"))
+_GET_MOVES: Final = select(_MOVES.c.moves).where(
+    _MOVES.c.table_id == bindparam("tid"), _MOVES.c.version > bindparam("base"),
+    _MOVES.c.version <= bindparam("version")).order_by(_MOVES.c.version)
 _BY_CODE: Final = select(_TABLE.c.id).where(_TABLE.c.code == bindparam("code"),
                                             _TABLE.c.over.is_(False))
 
@@ -66,6 +84,11 @@ class CodeTakenError(RuntimeError):
 
 class StoreDownError(RuntimeError):
     """The database cannot be reached right now."""
+
+
+class StoreDamagedError(RuntimeError):
+    """What the database holds cannot be read back (a damaged file, a table that does not
+    replay)."""
 
 
 class TableConflictError(RuntimeError):
@@ -84,6 +107,17 @@ class StoredTable:
     data: Mapping[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class StoredText:
+    """A table as read: ``data``, its JSON at version ``base``, then ``moves``, the moves of
+    each later version up to ``version`` (JSON text each, in order)."""
+
+    version: int
+    base: int
+    data: str
+    moves: tuple[str, ...] = ()
+
+
 def table_text(data: Mapping[str, Any]) -> str:
     """A table's JSON as the stores write it."""
     return json.dumps(data, separators=(",", ":"))
@@ -99,7 +133,7 @@ class Tables(Protocol):
     """What the web server asks of a tables' store, as coroutines (:class:`TableStore` behind
     the web layer's store calls, or :class:`~rebelote.store.play_tables_pg.PgTables`)."""
 
-    async def get_text(self, table_id: str) -> tuple[int, str]: ...
+    async def read(self, table_id: str) -> StoredText: ...
 
     async def id_of_code(self, code: str) -> str: ...
 
@@ -107,6 +141,13 @@ class Tables(Protocol):
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
                   moves: str | None = None) -> int: ...
+
+    async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
+                     digest: str | None = None) -> int: ...
+
+    async def set_timers(self, table_id: str, timers: str | None) -> None: ...
+
+    async def timed(self) -> list[tuple[str, str]]: ...
 
     async def close(self) -> None: ...
 
@@ -154,7 +195,7 @@ class TableStore:
         try:
             with self._begin() as conn:
                 conn.execute(insert(_TABLE).values(
-                    id=table_id, code=code, version=1, game=game, over=False,
+                    id=table_id, code=code, version=1, base=1, game=game, over=False,
                     data=table_text(data), created_at=now,
                     updated_at=now))
         except IntegrityError as e:
@@ -162,17 +203,24 @@ class TableStore:
         return StoredTable(table_id, 1, data)
 
     def get(self, table_id: str) -> StoredTable:
-        version, data = self.get_text(table_id)
-        return StoredTable(table_id, version, json.loads(data))
+        """The table's version and its snapshot's JSON, parsed (the moves since not played)."""
+        got = self.read(table_id)
+        return StoredTable(table_id, got.version, json.loads(got.data))
 
-    def get_text(self, table_id: str) -> tuple[int, str]:
-        """The table's version and its JSON as stored (for a reader who parses it only when
-        that version is new to it)."""
+    def read(self, table_id: str) -> StoredText:
+        """The table's version, its snapshot and the moves since (for a reader who parses
+        them only when that version is new to it)."""
         with self._begin() as conn:
             row = conn.execute(_GET, {"tid": table_id}).first()
-        if row is None:
-            raise TableNotFoundError(table_id)
-        return int(row.version), str(row.data)
+            if row is None:
+                raise TableNotFoundError(table_id)
+            version, base = int(row.version), int(row.base)
+            moves = () if base >= version else tuple(str(m) for m in conn.execute(
+                _GET_MOVES, {"tid": table_id, "base": base, "version": version}).scalars())
+        if len(moves) != version - base:
+            raise StoreDamagedError(f"table {table_id}: the moves of versions {base + 1} to "
+                                    f"{version} are not all stored")
+        return StoredText(version, base, str(row.data), moves)
 
     def id_of_code(self, code: str) -> str:
         """The id of the table whose join code is ``code``, while its game goes on."""
@@ -189,23 +237,56 @@ class TableStore:
         with self._begin() as conn:
             if dry_run:
                 return int(conn.execute(select(func.count()).where(old)).scalar_one())
+            gone = select(_TABLE.c.id).where(old)
+            conn.execute(delete(_MOVES).where(_MOVES.c.table_id.in_(gone)))
             return int(conn.execute(delete(_TABLE).where(old)).rowcount)
 
     def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
             ) -> int:
-        """Replace the table if still at version ``expected``: answers its new version,
-        ``expected + 1``; :class:`TableConflictError` if another write came first."""
+        """Replace the table (a new snapshot) if still at version ``expected``: answers its new
+        version, ``expected + 1``; :class:`TableConflictError` if another write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "data": table_text(data), "over": over,
                   "updated_at": datetime.now(UTC)}
         with self._begin() as conn:
             done = conn.execute(_PUT, params).rowcount
+            if done:
+                conn.execute(delete(_MOVES).where(_MOVES.c.table_id == table_id))
         if not done:
-            self.get(table_id)  # TableNotFoundError if it is gone
+            self.read(table_id)  # TableNotFoundError if it is gone
             raise TableConflictError(table_id, expected)
         return expected + 1
 
+    def append(self, table_id: str, expected: int, moves: str, *, over: bool) -> int:
+        """Add the moves that take the table from version ``expected`` to the next
+        (``Table.moves_after``, JSON text) if it is still at ``expected``: answers the new
+        version; :class:`TableConflictError` if another write came first."""
+        params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
+                  "over": over, "updated_at": datetime.now(UTC)}
+        with self._begin() as conn:
+            done = conn.execute(_BUMP, params).rowcount
+            if done:
+                conn.execute(insert(_MOVES).values(table_id=table_id, version=expected + 1,
+                                                   moves=moves))
+        if not done:
+            self.read(table_id)
+            raise TableConflictError(table_id, expected)
+        return expected + 1
 
-__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable", "StoreDownError",
-           "StoredTable", "TableConflictError", "TableNotFoundError", "TableStore", "Tables",
-           "new_code", "normal_code", "table_text", "text_digest"]
+    def set_timers(self, table_id: str, timers: str | None) -> None:
+        """Keep the table's running timers (JSON text; ``None``: none runs)."""
+        with self._begin() as conn:
+            conn.execute(update(_TABLE).where(_TABLE.c.id == table_id).values(timers=timers))
+
+    def timed(self) -> list[tuple[str, str]]:
+        """The tables not over whose timers run: ``(id, timers)`` each."""
+        with self._begin() as conn:
+            rows = conn.execute(select(_TABLE.c.id, _TABLE.c.timers).where(
+                _TABLE.c.timers.is_not(None), _TABLE.c.over.is_(False))).all()
+        return [(str(r.id), str(r.timers)) for r in rows]
+
+
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable",
+           "StoreDamagedError", "StoreDownError", "StoredTable", "StoredText",
+           "TableConflictError", "TableNotFoundError", "TableStore", "Tables", "new_code",
+           "normal_code", "table_text", "text_digest"]

@@ -35,6 +35,7 @@ from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
     StoredTable,
+    StoredText,
     TableConflictError,
     TableNotFoundError,
     normal_code,
@@ -64,14 +65,26 @@ POOL_SIZE: Final = 4
 #: have closed it meanwhile: a restart, an idle timeout).
 PING_AFTER: Final = 10.0
 
-_GET: Final = "SELECT version, data FROM play_tables WHERE id = %s"
+_GET: Final = "SELECT version, base, data FROM play_tables WHERE id = %s"
+_GET_MOVES: Final = ("SELECT moves FROM play_moves WHERE table_id = %s AND version > %s AND "
+                     "version <= %s ORDER BY version")
 _BY_CODE: Final = "SELECT id FROM play_tables WHERE code = %s AND NOT over"
 _EXISTS: Final = "SELECT 1 FROM play_tables WHERE id = %s"
-_CREATE: Final = ("INSERT INTO play_tables (id, code, version, game, over, data, created_at, "
-                  "updated_at) VALUES (%s, %s, 1, %s, false, %s, %s, %s)")
-_PUT: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, data = %(data)s, "
-               "over = %(over)s, updated_at = %(at)s WHERE id = %(tid)s AND version = "
-               "%(expected)s RETURNING id) SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
+_CREATE: Final = ("INSERT INTO play_tables (id, code, version, base, game, over, data, "
+                  "created_at, updated_at) VALUES (%s, %s, 1, 1, %s, false, %s, %s, %s)")
+_PUT: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, base = %(new)s, "
+               "data = %(data)s, over = %(over)s, updated_at = %(at)s WHERE id = %(tid)s AND "
+               "version = %(expected)s RETURNING id), "
+               "d AS (DELETE FROM play_moves WHERE table_id IN (SELECT id FROM u)) "
+               "SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
+_APPEND: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, over = %(over)s, "
+                  "updated_at = %(at)s WHERE id = %(tid)s AND version = %(expected)s "
+                  "RETURNING id), "
+                  "m AS (INSERT INTO play_moves (table_id, version, moves) "
+                  "SELECT id, %(new)s, %(moves)s FROM u) "
+                  "SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
+_TIMERS: Final = "UPDATE play_tables SET timers = %s WHERE id = %s"
+_TIMED: Final = "SELECT id, timers FROM play_tables WHERE timers IS NOT NULL AND NOT over"
 
 
 def connect_args(engine: Engine) -> dict[str, Any]:
@@ -141,24 +154,40 @@ class PgTables:
     async def _read(self, query: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         """One row of a read; tried a second time on a fresh connection if the first one was
         lost (a read changes nothing)."""
+        rows = await self._rows(query, args, one=True)
+        return rows[0] if rows else None
+
+    async def _rows(self, query: str, args: tuple[Any, ...], one: bool = False
+                    ) -> list[tuple[Any, ...]]:
         import psycopg
 
         for attempt in (1, 2):
             try:
                 async with self._conn() as conn:
                     cur = await conn.execute(query, args)
-                    return await cur.fetchone()
+                    if one:
+                        row = await cur.fetchone()
+                        return [] if row is None else [row]
+                    return list(await cur.fetchall())
             except psycopg.OperationalError as e:
                 if attempt == 2:
                     raise StoreDownError(str(e)) from e
-        return None  # pragma: no cover  (the loop returns or raises)
+        return []  # pragma: no cover  (the loop returns or raises)
 
-    async def get_text(self, table_id: str) -> tuple[int, str]:
-        """The table's version and its JSON as stored."""
+    async def read(self, table_id: str) -> StoredText:
+        """The table's version, its snapshot and the moves since (see
+        :class:`~rebelote.store.play_tables.StoredText`)."""
         row = await self._read(_GET, (table_id,))
         if row is None:
             raise TableNotFoundError(table_id)
-        return int(row[0]), str(row[1])
+        version, base, data = int(row[0]), int(row[1]), str(row[2])
+        moves: tuple[str, ...] = ()
+        if base < version:
+            moves = tuple(str(r[0]) for r in await self._rows(_GET_MOVES,
+                                                               (table_id, base, version)))
+            if len(moves) != version - base:  # a snapshot written meanwhile: read again
+                return await self.read(table_id)
+        return StoredText(version, base, data, moves)
 
     async def id_of_code(self, code: str) -> str:
         """The id of the table whose join code is ``code``."""
@@ -181,6 +210,50 @@ class PgTables:
         except psycopg.OperationalError as e:
             raise StoreDownError(str(e)) from e
         return StoredTable(table_id, 1, data)
+
+    async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
+                     digest: str | None = None) -> int:
+        """Add the moves that take the table from version ``expected`` to the next, and tell
+        the other workers (``NOTIFY``, in the same statement, with the moves when ``digest``,
+        the written table's, is given: see :data:`CHANNEL`)."""
+        payload = f"{table_id} {expected + 1}"
+        if digest is not None:
+            full = f"{payload} {digest} {moves}"
+            if len(full.encode()) <= MAX_PAYLOAD:
+                payload = full
+        return await self._write(_APPEND, table_id, expected, {
+            "new": expected + 1, "moves": moves, "over": over, "at": datetime.now(UTC),
+            "tid": table_id, "expected": expected, "channel": CHANNEL, "payload": payload})
+
+    async def set_timers(self, table_id: str, timers: str | None) -> None:
+        """Keep the table's running timers (JSON text; ``None``: none runs)."""
+        import psycopg
+
+        try:
+            async with self._conn() as conn:
+                await conn.execute(_TIMERS, (timers, table_id))
+        except psycopg.OperationalError as e:
+            raise StoreDownError(str(e)) from e
+
+    async def timed(self) -> list[tuple[str, str]]:
+        """The tables not over whose timers run."""
+        return [(str(r[0]), str(r[1])) for r in await self._rows(_TIMED, ())]
+
+    async def _write(self, query: str, table_id: str, expected: int, args: Mapping[str, Any]
+                     ) -> int:
+        import psycopg
+
+        try:
+            async with self._conn() as conn:
+                cur = await conn.execute(query, args)
+                done = cur.rowcount
+        except psycopg.OperationalError as e:
+            raise StoreDownError(str(e)) from e
+        if done != 1:
+            if await self._read(_EXISTS, (table_id,)) is None:
+                raise TableNotFoundError(table_id)
+            raise TableConflictError(table_id, expected)
+        return expected + 1
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
                   moves: str | None = None) -> int:

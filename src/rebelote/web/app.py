@@ -33,7 +33,7 @@ from rebelote.web.counter.live import make_live
 from rebelote.web.counter.pages import make_pages
 from rebelote.web.counter.printables import make_printables
 from rebelote.web.counter.service import CounterService
-from rebelote.web.errors import install_error_handlers
+from rebelote.web.errors import STORE_HEALTH, install_error_handlers
 from rebelote.web.limits import LIMITS_ENV, Limits
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
@@ -125,16 +125,19 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     async def docs() -> HTMLResponse:
         return HTMLResponse(docs_html)
 
-    checked = [0.0, True]  # when the store was last tried, and whether it took the write
+    checked: list[Any] = [-1.0, "writable"]  # when the store was last tried, and its health
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> JSONResponse:
-        # The store is tried at most once a second: /healthz stays cheap under load.
+        # The store is tried at most once a second: /healthz stays cheap under load. The try
+        # runs in the store's thread: a locked or slow file never stops the event loop.
         if time.monotonic() - checked[0] > 1.0:
-            checked[:] = [time.monotonic(), await service.call(service.can_write)]
-        writable = bool(checked[1])
-        body: dict[str, Any] = {"ok": writable, "version": __version__, "store": (
-            "writable" if writable else "cannot write (disk full or read-only)")}
+            checked[0] = time.monotonic()
+            checked[1] = await service.call(service.health)
+        state = "damaged" if getattr(app.state, "store_damaged", False) else str(checked[1])
+        writable = state == "writable"
+        body: dict[str, Any] = {"ok": writable, "version": __version__,
+                                "store": STORE_HEALTH.get(state, state)}
         return JSONResponse(body, status_code=200 if writable else 503)
 
     return app

@@ -1,9 +1,10 @@
-"""The one way the web layer calls a store: on the event loop or in the thread pool.
+"""The one way the web layer calls a store: in the SQLite stores' thread or in the thread pool.
 
-SQLite answers in microseconds from a local file: its calls run inline on the event loop
-(one writer, no thread hops). Other databases (PostgreSQL) answer over a socket: their calls
-run in the thread pool so that the loop keeps serving. The counter's and the table's services
-both call their stores through a :class:`StoreCalls`.
+SQLite answers in microseconds from a local file, but a lock held by another process (a
+backup, the ``sqlite3`` shell) or a slow disk must never stop the event loop: its calls run
+one after the other in one thread of their own (:func:`rebelote.store.db.in_store_thread`).
+Other databases (PostgreSQL) answer over a socket: their calls run in the thread pool. The
+counter's service calls its store through a :class:`StoreCalls`.
 
 >>> import asyncio
 >>> asyncio.run(StoreCalls(inline=True)(max, 2, 7))
@@ -19,12 +20,14 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from rebelote.store.db import in_store_thread
+
 T = TypeVar("T")
 
 
 class StoreCalls:
-    """``await calls(fn, *args, **kw)``: ``fn`` inline (``inline=True``) or in the thread
-    pool."""
+    """``await calls(fn, *args, **kw)``: ``fn`` in the SQLite stores' one thread
+    (``inline=True``: one connection, calls in turn) or in the thread pool."""
 
     __slots__ = ("inline",)
 
@@ -33,7 +36,7 @@ class StoreCalls:
 
     async def __call__(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
         if self.inline:
-            return fn(*args, **kw)
+            return await in_store_thread(fn, *args, **kw)
         return await run_in_threadpool(fn, *args, **kw)
 
 

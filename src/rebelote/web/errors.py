@@ -1,8 +1,9 @@
 """Errors answered as ``{"error": "<a sentence naming the field>"}`` (the JSON API) or as a
 short HTML page (the pages' forms), never a traceback.
 
-A database that cannot write (a full or read-only disk) answers ``503``; ``/healthz`` says so
-too.
+A database that cannot write (a full or read-only disk), whose lock another process holds (a
+backup, the ``sqlite3`` shell) or whose file is damaged answers ``503`` saying which;
+``/healthz`` says so too.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
-from rebelote.store.play_tables import StoreDownError
+from rebelote.store.db import store_fault
+from rebelote.store.play_tables import StoreDamagedError, StoreDownError
 from rebelote.web.security import (
     BodyTimeoutError,
     BodyTooLargeError,
@@ -62,6 +64,13 @@ STORE_DOWN = ("store: the games cannot be saved right now (the server's disk is 
               "read-only); nothing was changed, try again later")
 STORE_UNREACHABLE = ("store: the database cannot be reached right now; reload the page and "
                      "try again in a moment")
+STORE_LOCKED = ("store: the database is locked by another program right now (a backup?); "
+                "nothing was changed, try again in a moment")
+STORE_DAMAGED = ("store: the store is damaged (its database file does not read back); "
+                 "nothing was changed; the server's operator must restore it from a backup")
+#: What ``/healthz`` says of the store in each state (:func:`rebelote.store.db.store_fault`).
+STORE_HEALTH: Final = {"writable": "writable", "down": "cannot write (disk full or read-only)",
+                       "locked": "locked by another program", "damaged": "the store is damaged"}
 
 
 def error_response(status: int, message: str, headers: Mapping[str, str] | None = None
@@ -106,11 +115,8 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 def is_store_down(exc: BaseException) -> bool:
-    """A database error meaning it cannot write (full, read-only, locked, gone)."""
-    if isinstance(exc, OperationalError):
-        return True
-    text = str(getattr(exc, "orig", exc)).lower()
-    return any(w in text for w in ("readonly", "read-only", "disk", "full", "i/o"))
+    """A database error meaning it cannot write (full, read-only, locked, gone, damaged)."""
+    return store_fault(exc) is not None
 
 
 #: The refusals whose message is the answer (it names the field or the move, and the rule),
@@ -182,9 +188,22 @@ def install_error_handlers(app: FastAPI) -> None:
         log.error("the store cannot be reached: %s", exc)
         return answer(request, 503, STORE_UNREACHABLE, {"Retry-After": "5"})
 
+    @app.exception_handler(StoreDamagedError)
+    async def _damaged_table(request: Request, exc: StoreDamagedError) -> Response:
+        log.error("the store is damaged: %s", exc)
+        return answer(request, 503, STORE_DAMAGED, {"Retry-After": "300"})
+
     @app.exception_handler(DBAPIError)
     async def _store(request: Request, exc: DBAPIError) -> Response:
-        if is_store_down(exc):
+        fault = store_fault(exc)
+        if fault == "damaged":
+            app.state.store_damaged = True  # /healthz says so from now on
+            log.error("the store is damaged: %s", exc.orig)
+            return answer(request, 503, STORE_DAMAGED, {"Retry-After": "300"})
+        if fault == "locked":
+            log.error("the store is locked: %s", exc.orig)
+            return answer(request, 503, STORE_LOCKED, {"Retry-After": "5"})
+        if fault is not None:
             log.error("the store cannot write: %s", exc.orig)
             return answer(request, 503, STORE_DOWN, {"Retry-After": "30"})
         log.exception("database error", exc_info=exc)

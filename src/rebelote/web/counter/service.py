@@ -477,9 +477,9 @@ class CounterService:
             self._forget(game_id)
         return gone
 
-    def can_write(self) -> bool:
-        """The store takes a write now (for ``/healthz``)."""
-        return self.store.can_write()
+    def health(self) -> str:
+        """``"writable"``, or what is wrong with the store (for ``/healthz``)."""
+        return self.store.health()
 
     def games_of(self, secrets: Mapping[str, str]) -> builtins.list[GameView]:
         """Every game (archived ones too) whose ``{id: secret}`` is in ``secrets``, parsed and

@@ -1,5 +1,5 @@
-"""The play table on the web: its service (tables played, bots driven, watchers woken), its
-JSON API and WebSocket, and its pages."""
+"""The play table on the web: its JSON API and WebSocket, and its pages, over the live table
+server (:mod:`rebelote.tableserver`: tables played, bots driven, watchers woken)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from sqlalchemy import Engine
 
 from rebelote.store.play_tables import Tables, TableStore
+from rebelote.tableserver import LocalTables, TableService
 from rebelote.web.table.api import make_table_router
-from rebelote.web.table.service import LocalTables, TableService
 
 
 def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
@@ -26,7 +26,7 @@ def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
 
         db = PgTables(connect_args(engine))
     else:
-        db = LocalTables(TableStore(engine, single_thread=inline), inline)
+        db = LocalTables(TableStore(engine, single_thread=inline))
     service = TableService(db, shared=pg)
     app.state.tables = service
     app.include_router(make_table_router(service))
@@ -37,6 +37,7 @@ def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
     @asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
         listener = None
+        await service.start()  # the clocks and leave timers that ran when it stopped
         if pg:
             listener = PgListener(connect_args(engine), service.changed, service.catch_up)
             listener.start()

@@ -24,6 +24,12 @@ from rebelote.errors import IllegalActionError, InputError
 from rebelote.store.play_tables import TableConflictError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.table.model import InviteError
+from rebelote.tableserver import (
+    Loaded,
+    SeatForbiddenError,
+    TableFullError,
+    TableService,
+)
 from rebelote.web import openapi
 from rebelote.web.errors import refusal_status
 from rebelote.web.security import (
@@ -33,7 +39,6 @@ from rebelote.web.security import (
     parse_if_match,
     read_json,
 )
-from rebelote.web.table.service import Loaded, SeatForbiddenError, TableFullError, TableService
 
 #: Seconds a socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0

@@ -35,12 +35,12 @@ from rebelote.table import default_bot, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
 from rebelote.table.view import sorted_hand
+from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.web import i18n
 from rebelote.web.security import KeyRing
 from rebelote.web.share import rules_body, rules_from_query
 from rebelote.web.table import words
 from rebelote.web.table.api import bearer, refusal
-from rebelote.web.table.service import Loaded, SeatForbiddenError, TableService
 
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 CLOCKS: Final = (0, 30, 60, 120)

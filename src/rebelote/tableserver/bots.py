@@ -1,0 +1,253 @@
+"""The bot runner: every bot decision of the live tables, bounded (lila's ``Player``, which
+plays the bots' and engines' moves of a round).
+
+- Bots that do not search (:data:`QUICK_BOTS`: microseconds a move) play on the event loop.
+- The others think in a **bounded pool**: at most one worker thread per core
+  (:attr:`BotRunner.workers`); decisions beyond wait their turn, so the bots of every table
+  together never use more than the machine's cores.
+- Each decision has **its own budget**: the level's worlds, counted, with a time cap
+  (:data:`DECISION_SECONDS`, counted from when the decision starts to think). It is stopped,
+  and really stops, when its time is spent, when the table moves on (another move was written
+  meanwhile) or when the server stops: the search checks :data:`rebelote.bots.base.STOP`
+  between two worlds (a world's solve is the longest thing it cannot interrupt).
+- A decision out of time, or a bot that fails, plays the **heuristic's move** (never the random
+  bot's) and the log says so; only a heuristic that fails too is replaced by the random bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
+
+from rebelote.bots import Bot, make_bot
+from rebelote.bots.base import STOP
+from rebelote.table import Table
+
+log = logging.getLogger("rebelote.table")
+
+T = TypeVar("T")
+
+#: Seconds one decision may think (from its start in the pool) before the heuristic's move is
+#: played instead; ``$REBELOTE_BOT_SECONDS`` overrides it. The strongest level's slowest
+#: decisions take a few seconds on a busy 2-core machine.
+DECISION_SECONDS: Final = 15.0
+SECONDS_ENV: Final = "REBELOTE_BOT_SECONDS"
+#: Seconds given past the cap to a bot that does not watch :data:`~rebelote.bots.base.STOP`
+#: before its answer is no longer waited for.
+GRACE: Final = 1.0
+#: Bots that do not search (a few hundredths of a millisecond a move, bounded): their moves
+#: are played on the event loop, with no thread hop.
+QUICK_BOTS: Final = frozenset({"random", "heuristic"})
+#: Quick bots' moves played in a row before the event loop serves others (a table of bots only).
+QUICK_CHUNK: Final = 12
+#: The bot that plays a decision out of time, or the move of a bot that failed.
+FALLBACK: Final = "heuristic"
+
+
+class Superseded(Exception):
+    """The table moved on while its bot was thinking: the decision is dropped."""
+
+
+@dataclass(eq=False)
+class Decision:
+    """One bot decision in the pool: its table's version, and what stops it."""
+
+    version: int
+    #: Set when the server stops (the runner's, when the decision was made).
+    closing: threading.Event
+    stop: threading.Event = field(default_factory=threading.Event)
+    started: float | None = None
+    #: The table moved on from :attr:`version` (the decision is dropped, not replaced).
+    superseded: bool = False
+
+
+def decision_seconds() -> float:
+    raw = os.environ.get(SECONDS_ENV, "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DECISION_SECONDS
+    return value if 0.0 < value <= 600.0 else DECISION_SECONDS
+
+
+class BotRunner:
+    """The bots of every table of this worker: a bounded pool, a budget per decision."""
+
+    def __init__(self, workers: int | None = None, seconds: float | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.seconds = seconds if seconds is not None else decision_seconds()
+        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="rebelote-bot")
+        self._bots: dict[str, Bot] = {}
+        self._live: dict[str, set[Decision]] = {}
+        self._rng = random.Random(secrets.randbits(64))
+        self._closing = threading.Event()
+        #: Decisions that ran out of time and played the heuristic's move (since start).
+        self.fell_back = 0
+
+    def rng(self) -> random.Random:
+        return random.Random(self._rng.getrandbits(64))
+
+    def bot(self, spec: str) -> Bot:
+        bot = self._bots.get(spec)
+        if bot is None:
+            bot = self._bots[spec] = make_bot(spec)
+        return bot
+
+    @staticmethod
+    def is_quick(table: Table) -> bool:
+        """The seat to act is played by a bot that does not search (:data:`QUICK_BOTS`)."""
+        return table.bot_to_play and \
+            table.seats[table.turn].bot.partition(":")[0] in QUICK_BOTS
+
+    # -- the event loop's moves ---------------------------------------------------------------
+    def fallback_move(self, table: Table, rng: random.Random, why: str) -> str:
+        """The heuristic's move for the seat to act (the random bot's if the heuristic fails
+        too), logged with ``why``."""
+        spec = table.seats[table.turn].bot
+        try:
+            action = table.bot_action(self.bot(FALLBACK), rng)
+            log.warning("bot %s at a table: %s; the heuristic plays this move", spec, why)
+        except Exception as e:
+            log.warning("bot %s at a table: %s, and the heuristic failed (%s); the random bot "
+                        "plays this move", spec, why, type(e).__name__)
+            action = table.bot_action(self.bot("random"), rng)
+        return action
+
+    def quick_move(self, table: Table, rng: random.Random) -> str:
+        seat = table.seats[table.turn]
+        try:
+            return table.bot_action(self.bot(seat.bot), rng)
+        except Exception as e:  # a broken bot never blocks the table
+            if seat.bot.partition(":")[0] == FALLBACK:
+                log.warning("bot %s failed at a table (%s): the random bot plays instead",
+                            seat.bot, type(e).__name__)
+                return table.bot_action(self.bot("random"), rng)
+            return self.fallback_move(table, rng, f"it failed ({type(e).__name__})")
+
+    def quick_moves(self, table: Table, rng: random.Random,
+                    halt: Callable[[Table], bool] | None = None) -> Table:
+        """At most :data:`QUICK_CHUNK` moves of quick bots in a row, on the event loop (none
+        once ``halt(table)``: the table pauses)."""
+        for _ in range(QUICK_CHUNK):
+            if not self.is_quick(table) or (halt is not None and halt(table)):
+                break
+            table = table.act(table.turn, self.quick_move(table, rng))
+        return table
+
+    # -- the pool's decisions -----------------------------------------------------------------
+    async def decide(self, table_id: str, version: int, table: Table) -> str:
+        """The move of the bot to act at ``table`` (at ``version``): on the event loop for a
+        quick bot, else in the pool within its budget. :class:`Superseded` when the table
+        moved on meanwhile (:meth:`moved_on`)."""
+        rng = self.rng()
+        if self.is_quick(table):
+            return self.quick_move(table, rng)
+        spec = table.seats[table.turn].bot
+        try:
+            bot = self.bot(spec)
+        except Exception as e:
+            return self.fallback_move(table, rng, f"it cannot be made ({e})")
+        decision = Decision(version, self._closing)
+        self._live.setdefault(table_id, set()).add(decision)
+        try:
+            future = self._pool.submit(self._think, decision, table, bot, rng)
+            got = await self._wait(decision, future)
+        except RuntimeError as e:  # the pool is shut down: the server stops
+            raise Superseded(str(e)) from None
+        finally:
+            live = self._live.get(table_id)
+            if live is not None:
+                live.discard(decision)
+                if not live:
+                    del self._live[table_id]
+        if decision.closing.is_set():
+            raise Superseded("the server stops")
+        if decision.superseded:
+            raise Superseded(f"table {table_id} moved on from version {version}")
+        if isinstance(got, BaseException):
+            return self.fallback_move(table, rng, f"it failed ({type(got).__name__})")
+        if got is None:
+            self.fell_back += 1
+            return self.fallback_move(table, rng, f"its decision ran out of time "
+                                                  f"({self.seconds:g} s)")
+        return str(got)
+
+    async def _wait(self, decision: Decision, future: Future[Any]) -> Any:
+        """The decision's answer: its action, ``None`` when it ran out of time or was stopped,
+        or the exception its bot raised. Cancelled from outside, it stops the thinking."""
+        wrapped = asyncio.wrap_future(future)
+        queued = time.monotonic()
+        try:
+            while True:
+                # thinking: its time cap, plus a grace for a bot deaf to STOP; waiting for a
+                # worker (the pool busy with bots that cannot be stopped): as long again
+                limit = (queued + self.seconds if decision.started is None
+                         else decision.started + self.seconds + GRACE) - time.monotonic()
+                if limit <= 0:
+                    decision.stop.set()  # its answer is no longer waited for
+                    future.cancel()
+                    return None
+                done, _ = await asyncio.wait({wrapped}, timeout=min(limit, 0.25))
+                if done:
+                    return wrapped.result()
+                if decision.stop.is_set() and decision.started is None:
+                    future.cancel()  # never started: dropped from the queue
+                    return None
+        except asyncio.CancelledError:
+            decision.stop.set()
+            future.cancel()
+            raise
+
+    def _think(self, decision: Decision, table: Table, bot: Bot, rng: random.Random
+               ) -> str | BaseException | None:
+        """In a worker thread: the bot's move, or ``None`` when it was stopped or ran out of
+        time before it answered (its answer is then not played)."""
+        if decision.stop.is_set() or decision.closing.is_set():
+            return None
+        decision.started = start = time.monotonic()
+        deadline = start + self.seconds
+        stop: Callable[[], bool] = lambda: (decision.stop.is_set() or  # noqa: E731
+                                            decision.closing.is_set() or
+                                            time.monotonic() > deadline)
+        token = STOP.set(stop)
+        try:
+            action = table.bot_action(bot, rng)
+        except Exception as e:
+            return e
+        finally:
+            STOP.reset(token)
+        return None if stop() else action
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        """``table_id`` is at ``version`` now: the decisions made for an older one stop."""
+        for decision in self._live.get(table_id, ()):
+            if decision.version < version:
+                decision.superseded = True
+                decision.stop.set()
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the pool (other bounded work of the tables: an analysis)."""
+        return await asyncio.wrap_future(self._pool.submit(fn, *args))
+
+    def close(self) -> None:
+        """Stop every decision now (each ends within one world's solve) and the pool's
+        threads; a later decision gets a fresh pool (an app started again)."""
+        self._closing.set()
+        for decisions in self._live.values():
+            for decision in decisions:
+                decision.stop.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="rebelote-bot")
+        self._closing = threading.Event()
+
+
+__all__ = ["DECISION_SECONDS", "QUICK_BOTS", "BotRunner", "Superseded"]

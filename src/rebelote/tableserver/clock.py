@@ -1,0 +1,164 @@
+"""The timers of the live tables, kept with each table in the store (lila's ``Moretimer`` and
+the round's clock): the **turn clock** of a human to act (when it runs out, the seat's bot plays
+for them, ``away``) and, in :mod:`rebelote.tableserver.presence`, the **leave timers** of
+players whose last page closed.
+
+Each running timer is written beside its table (:meth:`~rebelote.store.play_tables.TableStore.
+set_timers`, the wall-clock time it ends) as soon as it starts, and read back when the server
+starts again (:meth:`Timers.restore`): a ``kill -9`` then a restart resumes every clock with
+the time it had left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rebelote.store.play_tables import Tables
+
+log = logging.getLogger("rebelote.table")
+
+
+class Timers:
+    """The running timers of each table, as stored: ``{"turn": [version, ends], "leave":
+    {seat: ends}}`` (``ends``: seconds since the epoch). Each change is written at once (in
+    the background, one write in flight per table)."""
+
+    def __init__(self, db: Tables) -> None:
+        self.db = db
+        self._book: dict[str, dict[str, Any]] = {}
+        self._flushing: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+
+    def get(self, table_id: str) -> dict[str, Any]:
+        return self._book.get(table_id, {})
+
+    def set_turn(self, table_id: str, version: int | None, ends: float | None) -> None:
+        book = self._book.setdefault(table_id, {})
+        new = None if version is None or ends is None else [version, round(ends, 3)]
+        if book.get("turn") == new:
+            return
+        if new is None:
+            book.pop("turn", None)
+        else:
+            book["turn"] = new
+        self._dirty(table_id)
+
+    def set_leave(self, table_id: str, seat: int, ends: float | None) -> None:
+        book = self._book.setdefault(table_id, {})
+        leave = book.setdefault("leave", {})
+        key = str(seat)
+        if leave.get(key) == (None if ends is None else round(ends, 3)):
+            return
+        if ends is None:
+            leave.pop(key, None)
+        else:
+            leave[key] = round(ends, 3)
+        if not leave:
+            book.pop("leave", None)
+        self._dirty(table_id)
+
+    def _dirty(self, table_id: str) -> None:
+        if not self._book.get(table_id):
+            self._book.pop(table_id, None)
+        if table_id in self._flushing:
+            self._again.add(table_id)
+            return
+        self._flushing[table_id] = asyncio.get_running_loop().create_task(
+            self._flush(table_id))
+
+    async def _flush(self, table_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(table_id)
+                book = self._book.get(table_id)
+                text = json.dumps(book, separators=(",", ":")) if book else None
+                try:
+                    await self.db.set_timers(table_id, text)
+                except Exception as e:  # the timer still runs in memory
+                    log.warning("table %s: its timers could not be stored (%s)", table_id, e)
+                if table_id not in self._again:
+                    return
+        finally:
+            self._flushing.pop(table_id, None)
+
+    async def stored(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every table's timers as stored (at start-up)."""
+        out = []
+        for table_id, text in await self.db.timed():
+            try:
+                book = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(book, dict):
+                self._book[table_id] = book
+                out.append((table_id, book))
+        return out
+
+    async def close(self) -> None:
+        for task in list(self._flushing.values()):
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 1.0)
+
+
+class TurnClock:
+    """The turn clock of each table: ``fire(table_id, version)`` when the human to act at that
+    version let it run out."""
+
+    def __init__(self, timers: Timers, fire: Callable[[str, int], Awaitable[None]]) -> None:
+        self.timers = timers
+        self._fire = fire
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def start(self, table_id: str, version: int, seconds: float) -> None:
+        """The human to act at ``version`` has ``seconds``."""
+        turn = self.timers.get(table_id).get("turn")
+        if turn is not None and turn[0] == version and table_id in self._tasks:
+            return  # already running for this very turn
+        self._run_until(table_id, version, time.time() + seconds)
+
+    def restore(self, table_id: str, version: int, ends: float) -> None:
+        self._run_until(table_id, version, ends)
+
+    def stop(self, table_id: str) -> None:
+        task = self._tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+        self.timers.set_turn(table_id, None, None)
+
+    def _run_until(self, table_id: str, version: int, ends: float) -> None:
+        old = self._tasks.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        self.timers.set_turn(table_id, version, ends)
+        self._tasks[table_id] = asyncio.get_running_loop().create_task(
+            self._run(table_id, version, ends))
+
+    async def _run(self, table_id: str, version: int, ends: float) -> None:
+        try:
+            await asyncio.sleep(max(0.0, ends - time.time()))
+            if self._tasks.get(table_id) is asyncio.current_task():
+                del self._tasks[table_id]
+            self.timers.set_turn(table_id, None, None)
+            await self._fire(table_id, version)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("the clock of table %s stopped", table_id)
+
+    async def close(self) -> None:
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+
+__all__ = ["Timers", "TurnClock"]

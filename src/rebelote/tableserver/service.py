@@ -1,0 +1,663 @@
+"""The live table server's operations: tables created, joined, played and watched (lila's
+``RoundAsyncActor`` and ``Env``).
+
+No rule lives here: every action goes through :meth:`rebelote.table.Table.act` (the engine),
+every answer to a player is :func:`rebelote.table.table_view` of that player's seat. The work is
+split by concern, one collaborator each:
+
+- :class:`~rebelote.tableserver.repo.TableRepo`: the tables kept in memory, their versions,
+  load and save, the watchers woken at every change;
+- :class:`~rebelote.tableserver.bots.BotRunner`: the bots' decisions, in a bounded pool, each
+  with its own budget;
+- :class:`~rebelote.tableserver.clock.TurnClock` and
+  :class:`~rebelote.tableserver.presence.Presence`: the turn clock and who is at the table,
+  their timers kept with the table and restored at start-up.
+
+Every command that writes a table passes through that table's **actor**
+(:meth:`TableService.serial`): one at a time per table, in the order they came, so that two
+commands of this worker never race and are never retried. Each write is still checked against
+the stored version (another worker may have written first, on PostgreSQL: then the command is
+played once more on the table as stored).
+
+A table **pauses** at the end of a deal when no human is at it (every human seat away, or none
+left): its bots stop there, and it goes on when a player comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, Final
+
+from rebelote.bots import player_level, player_levels
+from rebelote.cards import SEATS
+from rebelote.errors import IllegalActionError, InputError, RulesError
+from rebelote.rules import Rules
+from rebelote.store.play_tables import (
+    CodeTakenError,
+    TableConflictError,
+    TableNotFoundError,
+    Tables,
+    new_code,
+)
+from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token_hash
+from rebelote.table.model import InviteError, SeatTakenError
+from rebelote.table.view import turn_seat
+from rebelote.tableserver.bots import BotRunner, Superseded
+from rebelote.tableserver.clock import Timers, TurnClock
+from rebelote.tableserver.presence import LEAVE_GRACE, Presence
+from rebelote.tableserver.repo import Loaded, TableRepo
+
+log = logging.getLogger("rebelote.table")
+
+MAX_PACE: Final = 5000
+MAX_CLOCK: Final = 600
+#: The longest pause between deals a table may ask for, in ms (``between``).
+MAX_BETWEEN: Final = 60_000
+MAX_NAME: Final = 24
+#: The turn clock of a room (a table with seats kept for friends) when none is asked for:
+#: a friend who walks away does not hold the table for ever.
+ROOM_CLOCK: Final = 120
+#: The highest target a table plays to: what real tables play, with room to spare (a table of
+#: bots reaches about 64 deals at 10,000 points).
+MAX_TARGET: Final = 10_000
+#: Milliseconds between the moves a bot makes for a player who is away.
+AWAY_PACE: Final = 700
+
+
+class SeatForbiddenError(PermissionError):
+    """The request does not hold the secret of a seat of this table."""
+
+
+class TableFullError(RuntimeError):
+    """Every seat of the room is taken."""
+
+
+def _text(obj: Mapping[str, Any], key: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = obj.get(key, default)
+    if raw is None:
+        raw = default
+    if not isinstance(raw, str) or raw.strip().lower() not in choices:
+        raise InputError(key, f"{raw!r} is not one of {', '.join(choices)}")
+    return raw.strip().lower()
+
+
+def _int(obj: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    raw = obj.get(key, default)
+    if raw is None:
+        raw = default
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise InputError(key, f"must be a whole number from {low} to {high}, not {raw!r}")
+    return raw
+
+
+def _name(raw: Any, field: str) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str) or len(raw.strip()) > MAX_NAME:
+        raise InputError(field, f"a name of at most {MAX_NAME} characters")
+    return " ".join(raw.split())
+
+
+def table_bot(raw: object, field: str) -> str:
+    """A seat's bot as a table takes it: one of the levels offered to people (``débutant``,
+    ``club``, ``fort``, ``expert``: the registry's :data:`~rebelote.bots.PLAYER_LEVELS`), or a
+    registry spec with a **named** level (``heuristic``, ``pimc:fast``). Never a budget of the
+    caller's choosing (``pimc:10000``): :class:`InputError` on ``field``."""
+    if isinstance(raw, str):
+        with contextlib.suppress(ValueError):
+            return player_level(raw).spec
+    spec = bot_spec(raw, field)
+    name, _, level = spec.partition(":")
+    from rebelote.bots import bot_levels
+
+    if level and level not in bot_levels(name):
+        levels = ", ".join(lv.key for lv in player_levels())
+        raise InputError(field, f"{raw!r}: a table's bots play at a named level ({levels}, "
+                                f"or a bot's own named levels), not a budget")
+    return spec
+
+
+def table_from_request(obj: Any) -> tuple[Table, str]:
+    """A new table from ``POST /api/tables``'s body, and the creator's secret (seat S).
+
+    ``{"game", "rules"?, "options"?, "target"? (at most :data:`MAX_TARGET`), "bots"?: a level
+    or {"N": level, ...}, "friends"?: ["N", "E", "W"] (seats kept for friends, played by bots
+    until taken), "name"?, "pace"? (ms), "clock"? (s), "between"? (ms after a deal before the
+    next one; -1: until a player goes on; 0, the default: at once)}``."""
+    if not isinstance(obj, Mapping):
+        raise InputError("body", "a table is a JSON object like {\"game\": \"coinche\"}")
+    allowed = {"game", "rules", "options", "target", "bots", "friends", "name", "pace",
+               "clock", "teams", "between"}
+    unknown = sorted(k for k in obj if k not in allowed)
+    if unknown:
+        raise InputError(unknown[0], f"unknown field of a table (known: "
+                                     f"{', '.join(sorted(allowed))})")
+    game = _text(obj, "game", "coinche", ("belote", "coinche", "contree"))
+    name = obj.get("rules") or "official"
+    if not isinstance(name, str):
+        raise InputError("rules", f"{name!r} is not a rule set's name, like \"official\"")
+    options = obj.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise InputError("options", "must be an object of rule options")
+    try:
+        rules = Rules.from_options(name.strip().lower(), game, dict(options))
+    except RulesError as e:
+        field = "rules" if str(e).startswith("rules") else "options"
+        raise InputError(field, str(e).removeprefix("rules: ")) from None
+    target = _int(obj, "target", min(rules.target, MAX_TARGET), 1, MAX_TARGET)
+    bots_raw = obj.get("bots") or default_bot()
+    per_seat: dict[int, object] = {}
+    if isinstance(bots_raw, str):
+        per_seat = dict.fromkeys((0, 1, 3), bots_raw)
+    elif isinstance(bots_raw, Mapping):
+        for key, value in bots_raw.items():
+            if key not in ("N", "E", "W"):
+                raise InputError(f"bots.{key}", "bots sit at N, E or W (you sit S)")
+            per_seat[SEATS.index(key)] = value
+    else:
+        raise InputError("bots", "a bot name, or an object {\"N\": name, \"E\": ..., \"W\": ...}")
+    bots = {}
+    for s in (0, 1, 3):
+        b = per_seat.get(s, default_bot())
+        bots[s] = table_bot(b, f"bots.{SEATS[s]}" if isinstance(bots_raw, Mapping) else "bots")
+    friends = obj.get("friends") or []
+    if not isinstance(friends, list) or any(f not in ("N", "E", "W") for f in friends):
+        raise InputError("friends", "a list of the seats kept for friends: N, E, W")
+    token = secrets.token_urlsafe(24)
+    seats = []
+    for s in range(4):
+        if s == 2:
+            seats.append(Seat.human(token, bots[0], _name(obj.get("name"), "name")))
+        elif SEATS[s] in friends:  # taken only with its own invitation
+            seats.append(Seat.kept(bots[s], secrets.token_urlsafe(16)))
+        else:
+            seats.append(Seat.bot_seat(bots[s]))
+    table = Table.new(rules, target, seats, dealer=3,
+                      pace=_int(obj, "pace", 0, 0, MAX_PACE),
+                      clock=_int(obj, "clock", ROOM_CLOCK if friends else 0, 0, MAX_CLOCK),
+                      host=token_hash(token),
+                      between=_int(obj, "between", 0, -1, MAX_BETWEEN))
+    return table, token
+
+
+def paused(table: Table) -> bool:
+    """No human is at the table (every human seat away, or none left) and its deal in play has
+    not begun: its bots wait there for a player to come back."""
+    if table.is_over or table.deals[-1].actions:
+        return False
+    return all(s.away for s in table.seats if s.kind == "human")
+
+
+def _back(seat: Seat) -> Seat:
+    return dataclasses.replace(seat, away=False)
+
+
+def _away(seat: Seat) -> Seat:
+    return dataclasses.replace(seat, away=True)
+
+
+class TableService:
+    """The live tables of this worker: one actor per table through which every write passes,
+    and one collaborator per concern (the repository, the bots, the clock, presence)."""
+
+    def __init__(self, db: Tables, *, shared: bool = False, runner: BotRunner | None = None
+                 ) -> None:
+        """``db``: the store; ``shared``: other workers write the same tables (PostgreSQL),
+        and tell of their writes (:meth:`changed` is called for each)."""
+        self.repo = TableRepo(db, shared=shared)
+        self.bots = runner or BotRunner()
+        self.repo.on_change.append(self.bots.moved_on)
+        self.timers = Timers(db)
+        self.clock = TurnClock(self.timers, self._timed_out)
+        self.presence = Presence(self.timers, self._left, LEAVE_GRACE)
+        self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._analyses: dict[str, list[Any]] = {}
+
+    # -- what the HTTP layer and the tests reach ----------------------------------------------
+    @property
+    def db(self) -> Tables:
+        return self.repo.db
+
+    @property
+    def shared(self) -> bool:
+        return self.repo.shared
+
+    @property
+    def bot_timeout(self) -> float:
+        """Seconds one bot decision may think (:attr:`BotRunner.seconds`)."""
+        return self.bots.seconds
+
+    @bot_timeout.setter
+    def bot_timeout(self, seconds: float) -> None:
+        self.bots.seconds = seconds
+
+    @property
+    def leave_grace(self) -> float:
+        return self.presence.grace
+
+    @leave_grace.setter
+    def leave_grace(self, seconds: float) -> None:
+        self.presence.grace = seconds
+
+    async def id_of_code(self, code: str) -> str:
+        return await self.repo.id_of_code(code)
+
+    async def load(self, table_id: str) -> Loaded:
+        return await self.repo.load(table_id)
+
+    async def load_latest(self, table_id: str) -> Loaded:
+        return await self.repo.load_latest(table_id)
+
+    def changed(self, table_id: str, version: int, digest: str | None = None,
+                moves: str | None = None) -> None:
+        self.repo.changed(table_id, version, digest, moves)
+
+    async def catch_up(self) -> None:
+        await self.repo.catch_up()
+
+    def watch(self, table_id: str) -> asyncio.Event:
+        return self.repo.watch(table_id)
+
+    def unwatch(self, table_id: str, wake: asyncio.Event) -> None:
+        self.repo.unwatch(table_id, wake)
+
+    def known_version(self, table_id: str) -> int:
+        return self.repo.known_version(table_id)
+
+    def connected(self, table_id: str, seat: int) -> None:
+        self.presence.connected(table_id, seat)
+
+    def disconnected(self, table_id: str, seat: int) -> None:
+        self.presence.disconnected(table_id, seat)
+
+    # -- the actor ----------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def serial(self, table_id: str) -> AsyncIterator[None]:
+        """Hold ``table_id``'s actor: the commands that write it run one at a time, in the
+        order they came (an :class:`asyncio.Lock` serves its waiters first come, first
+        served)."""
+        lock, users = self._actors.get(table_id) or (asyncio.Lock(), 0)
+        self._actors[table_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._actors[table_id]
+            if users <= 1:
+                del self._actors[table_id]
+            else:
+                self._actors[table_id] = (lock, users - 1)
+
+    async def _command(self, table_id: str, change: Callable[[Loaded], Table | None],
+                       bots: bool = True) -> Loaded:
+        """``change`` applied to the latest table through its actor and saved, then the bots
+        answer (``bots``). When another worker wrote first, the stored table is read and
+        ``change`` applied to it once more (that is the only retry)."""
+        async with self.serial(table_id):
+            loaded = await self.repo.load_latest(table_id)
+            for attempt in (1, 2):
+                try:
+                    table = change(loaded)
+                    if table is None or table is loaded.table:
+                        return loaded
+                    if bots:
+                        table = await self._answers(loaded, table)
+                    saved = await self.repo.save(loaded, table)
+                except (SeatForbiddenError, IllegalActionError, TableConflictError):
+                    # the version held in memory may be behind another worker's write
+                    fresh = await self.repo.load(table_id)
+                    if attempt == 2 or fresh.version == loaded.version:
+                        raise
+                    loaded = fresh
+                    continue
+                return await self.after_write(saved) if bots else saved
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- seats --------------------------------------------------------------------------------
+    @staticmethod
+    def seat_of(loaded: Loaded, token: str | None) -> int:
+        seat = loaded.table.seat_of(token)
+        if seat is None:
+            raise SeatForbiddenError(
+                "Authorization: this secret is not one of this table's seats (send "
+                "'Authorization: Bearer <token>' with the token given when you sat down)")
+        return seat
+
+    def view_text(self, loaded: Loaded, seat: int) -> str:
+        """:meth:`view` as JSON text, built and encoded once per table version and seat."""
+        return self.repo.view_text(loaded, seat, lambda: self.view(loaded, seat))
+
+    def view(self, loaded: Loaded, seat: int) -> dict[str, Any]:
+        out = table_view(loaded.table, seat)
+        out["id"] = loaded.id
+        out["version"] = loaded.version
+        out["code"] = loaded.code
+        out["pace"] = loaded.table.pace
+        out["clock"] = loaded.table.clock
+        out["between"] = loaded.table.between
+        out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
+        out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
+        return out
+
+    @staticmethod
+    def free_seats(table: Table) -> list[int]:
+        """Seats a newcomer may take: the ones kept for friends first (each with its own
+        invitation), then the bots' (held from the next deal)."""
+        return [s for kind in ("open", "bot") for s in (0, 1, 3)
+                if table.seats[s].kind == kind]
+
+    # -- operations ---------------------------------------------------------------------------
+    async def create(self, body: Any) -> tuple[Loaded, str]:
+        table, token = table_from_request(body)
+        for _ in range(5):
+            table = dataclasses.replace(table, code=new_code())
+            try:
+                loaded = await self.repo.create(table)
+                break
+            except CodeTakenError:  # a code taken already: draw another
+                continue
+        else:
+            raise RuntimeError("no free join code")
+        async with self.serial(loaded.id):
+            loaded = await self.after_write(loaded)
+        return loaded, token
+
+    async def act(self, table_id: str, token: str | None, action: Any,
+                  expected: int | None = None) -> tuple[Loaded, int]:
+        """``action`` by the seat whose secret is ``token``; the bots answer when the table
+        plays at once (pace 0), each decision with its own budget."""
+        if not isinstance(action, str):
+            raise InputError("action", "missing: a bid or a card as text, like \"pass\", "
+                                       "\"90 hearts\" or \"JH\"")
+        seats: list[int] = []
+
+        def change(loaded: Loaded) -> Table:
+            seat = self.seat_of(loaded, token)
+            if expected is not None and expected != loaded.version:
+                raise TableConflictError(table_id, expected)
+            seats.append(seat)
+            table = loaded.table
+            if table.seats[seat].away:  # back at the table
+                table = table.with_seat(seat, _back(table.seats[seat]))
+            return table.play(seat, action)
+
+        loaded = await self._command(table_id, change)
+        return loaded, seats[-1]
+
+    async def join(self, code: str, name: Any, wanted: str | None = None,
+                   invite: str | None = None) -> tuple[Loaded, str, int]:
+        """A newcomer takes a seat of the room whose join code is ``code`` (never its id): a
+        seat kept for a friend with its ``invite`` (held at once), else the one asked for
+        (``N``, ``E``, ``W``) or the first bot's seat, held from the next deal
+        (:meth:`rebelote.table.Table.sit`). :class:`TableFullError` when none is free,
+        :class:`InviteError` for a kept seat asked for without its invitation."""
+        if wanted is not None and wanted not in ("N", "E", "W"):
+            raise InputError("seat", f"{wanted!r}: a friend sits at N, E or W")
+        if invite is not None and not isinstance(invite, str):
+            raise InputError("invite", "the invitation's secret, as text")
+        table_id = await self.repo.id_of_code(code)
+        token = secrets.token_urlsafe(24)
+        taken: list[int] = []
+
+        def change(loaded: Loaded) -> Table:
+            table = loaded.table
+            if table.is_over:
+                raise TableNotFoundError(code)  # a code ends with its game
+            invited = table.invited_seat(invite)
+            if wanted is not None:
+                seat = SEATS.index(wanted)
+                if table.seats[seat].kind == "human":
+                    raise TableFullError(f"seat: {wanted} is taken")
+            elif invited is not None:
+                seat = invited
+            else:
+                bots = [s for s in (0, 1, 3) if table.seats[s].kind == "bot"]
+                if not bots:
+                    if any(table.seats[s].kind == "open" for s in (0, 1, 3)):
+                        raise InviteError("invite: the free seats are kept for friends: take "
+                                          "yours with its own invitation link")
+                    raise TableFullError("seat: every seat of this table is taken")
+                seat = bots[0]
+            try:
+                seated = table.sit(seat, token, _name(name, "name"), invite)
+            except SeatTakenError as e:
+                raise TableFullError(str(e)) from None
+            taken.append(seat)
+            return seated
+
+        loaded = await self._command(table_id, change)
+        return loaded, token, taken[-1]
+
+    async def fill(self, table_id: str, token: str | None) -> Loaded:
+        """Hand every seat still kept for a friend to its bot (any player may)."""
+        def change(loaded: Loaded) -> Table:
+            self.seat_of(loaded, token)
+            table = loaded.table
+            for s, seat in enumerate(table.seats):
+                if seat.kind == "open":
+                    table = table.with_seat(s, Seat.bot_seat(seat.bot))
+            return table
+
+        return await self._command(table_id, change)
+
+    async def release(self, table_id: str, token: str | None) -> Loaded:
+        """Hand the caller's seat back to its bot (the secret stops working)."""
+        def change(loaded: Loaded) -> Table:
+            seat = self.seat_of(loaded, token)
+            return loaded.table.hand_back(seat)
+
+        return await self._command(table_id, change)
+
+    async def hand_back(self, table_id: str, token: str | None, seat_name: str) -> Loaded:
+        """The table's host hands ``seat_name``'s seat back to its bot (a player who stalls
+        the room, a seat kept for a friend who does not come): its secret stops working, and a
+        newcomer may take it from the next deal."""
+        if seat_name not in ("N", "E", "W", "S"):
+            raise InputError("seat", f"{seat_name!r}: a seat is N, E, S or W")
+        seat = SEATS.index(seat_name)
+
+        def change(loaded: Loaded) -> Table | None:
+            host = self.seat_of(loaded, token)
+            if not loaded.table.is_host(host):
+                raise SeatForbiddenError("Authorization: only the table's host (who started "
+                                         "it) may hand a seat back to its bot")
+            if seat == host:
+                raise InputError("seat", "your own seat: hand it back with /release")
+            if loaded.table.seats[seat].kind == "bot":
+                return None
+            return loaded.table.hand_back(seat)
+
+        return await self._command(table_id, change)
+
+    async def back(self, table_id: str, token: str | None) -> Loaded:
+        """A player who was away takes the seat back from its bot (a paused table goes on)."""
+        def change(loaded: Loaded) -> Table | None:
+            seat = self.seat_of(loaded, token)
+            if not loaded.table.seats[seat].away:
+                return None
+            return loaded.table.with_seat(seat, _back(loaded.table.seats[seat]))
+
+        return await self._command(table_id, change)
+
+    async def after_write(self, loaded: Loaded) -> Loaded:
+        """(In the table's actor.) Let the bots play: at once (pace 0, answered in this
+        request) or at the table's pace in the background, unless the table pauses. Start the
+        turn clock of a human to act."""
+        table = loaded.table
+        if table.bot_to_play and not paused(table):
+            self.clock.stop(loaded.id)
+            if table.pace == 0 and not any(seat.away for seat in table.seats):
+                return await self.run_bots(loaded)
+            self.start_driver(loaded.id)
+        else:
+            self._set_clock(loaded)
+        return loaded
+
+    def _set_clock(self, loaded: Loaded) -> None:
+        table = loaded.table
+        if table.clock and table.turn >= 0 and not table.bot_to_play:
+            self.clock.start(loaded.id, loaded.version, table.clock)
+        else:
+            self.clock.stop(loaded.id)
+
+    # -- bots ---------------------------------------------------------------------------------
+    async def run_bots(self, loaded: Loaded) -> Loaded:
+        """(In the table's actor.) Every bot move up to a human's turn (or the table's pause),
+        saved in one write (:meth:`_answers`)."""
+        table = await self._answers(loaded, loaded.table, always=True)
+        if table is not loaded.table:
+            loaded = await self.repo.save(loaded, table)
+        self._set_clock(loaded)
+        return loaded
+
+    async def _answers(self, loaded: Loaded, table: Table, always: bool = False) -> Table:
+        """``table`` (a command's result on ``loaded``) after the bots' answers up to a
+        human's turn or the table's pause, when the table plays at once (pace 0, nobody away;
+        ``always``: whatever the pace): the quick bots' on the event loop, the others' in the
+        bot pool, each move with its own budget."""
+        if not always and (table.pace != 0 or any(s.away for s in table.seats)):
+            return table
+        rng = self.bots.rng()
+        while table.bot_to_play and not paused(table):
+            if self.bots.is_quick(table):
+                table = self.bots.quick_moves(table, rng, paused)
+                if self.bots.is_quick(table) and not paused(table):
+                    await asyncio.sleep(0)  # a table of bots only: let the loop serve others
+                continue
+            try:
+                action = await self.bots.decide(loaded.id, loaded.version, table)
+            except Superseded:
+                break
+            table = table.act(table.turn, action)
+        return table
+
+    def start_driver(self, table_id: str) -> None:
+        task = self._drivers.get(table_id)
+        if task is None or task.done():
+            self._drivers[table_id] = asyncio.get_running_loop().create_task(
+                self._drive(table_id))
+
+    async def _drive(self, table_id: str) -> None:
+        """Bots' moves one at a time, ``pace`` ms apart, until a human is to act or the table
+        pauses. A move is decided outside the actor and written through it, only if the table
+        is still at the version it was decided on."""
+        try:
+            while True:
+                loaded = await self.repo.load_latest(table_id)
+                table = loaded.table
+                if not table.bot_to_play or paused(table):
+                    self._set_clock(loaded)
+                    return
+                away = table.seats[table.turn].away
+                # the bot thinks during the pace, and its move is answered at the pace
+                # whether it had a choice or not (no timing channel, table-attack #12)
+                thinking = asyncio.ensure_future(
+                    self.bots.decide(table_id, loaded.version, table))
+                try:
+                    await asyncio.sleep(max(table.pace, AWAY_PACE if away else 0) / 1000)
+                    action = await thinking
+                except Superseded:
+                    continue
+                finally:
+                    thinking.cancel()
+                async with self.serial(table_id):
+                    current = await self.repo.load_latest(table_id)
+                    if current.version != loaded.version:
+                        continue
+                    with contextlib.suppress(TableConflictError, IllegalActionError):
+                        await self.repo.save(current, table.act(table.turn, action))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bots of table %s stopped", table_id)
+        finally:
+            if self._drivers.get(table_id) is asyncio.current_task():
+                del self._drivers[table_id]
+
+    # -- timers -------------------------------------------------------------------------------
+    async def _timed_out(self, table_id: str, version: int) -> None:
+        """The clock of the human to act at ``version`` ran out: the seat's bot plays for them
+        (``away``) until they act again."""
+        def change(loaded: Loaded) -> Table | None:
+            table = loaded.table
+            if loaded.version != version or table.turn < 0 or table.bot_to_play:
+                return None
+            return table.with_seat(table.turn, _away(table.seats[table.turn]))
+
+        with contextlib.suppress(TableConflictError, TableNotFoundError):
+            await self._command(table_id, change)
+
+    async def _left(self, table_id: str, seat: int) -> None:
+        """``seat``'s player left (no live page for the grace time): its bot plays for them."""
+        def change(loaded: Loaded) -> Table | None:
+            old = loaded.table.seats[seat]
+            if old.kind != "human" or old.away or loaded.table.is_over:
+                return None
+            return loaded.table.with_seat(seat, _away(old))
+
+        with contextlib.suppress(TableConflictError, TableNotFoundError):
+            await self._command(table_id, change)
+
+    async def start(self) -> None:
+        """At start-up: the turn clocks and leave timers that ran when the server stopped run
+        on, with the time they had left."""
+        try:
+            stored = await self.timers.stored()
+        except Exception as e:  # a damaged store still serves what it can read
+            log.error("the tables' timers cannot be read (%s): none is restored", e)
+            return
+        for table_id, book in stored:
+            turn = book.get("turn")
+            if isinstance(turn, list) and len(turn) == 2:
+                self.clock.restore(table_id, int(turn[0]), float(turn[1]))
+            leave = book.get("leave")
+            if isinstance(leave, dict):
+                for seat, ends in leave.items():
+                    if str(seat) in ("0", "1", "2", "3"):
+                        self.presence.restore(table_id, int(seat), float(ends))
+
+    # -- analysis -----------------------------------------------------------------------------
+    async def analysis(self, table_id: str, token: str | None, n: int) -> tuple[Loaded, int,
+                                                                                list[Any]]:
+        """The solver's analysis of finished deal ``n`` (computed once, in the bot pool)."""
+        from rebelote.table.analysis import analyse, solver_available
+
+        loaded = await self.repo.load(table_id)
+        seat = self.seat_of(loaded, token)
+        finished = loaded.table.replay.finished
+        if not 1 <= n <= len(finished):
+            raise InputError("n", f"deal {n} of this table is not finished")
+        if not solver_available():
+            raise InputError("analysis", "the double-dummy solver is not part of this build")
+        key = f"{table_id}:{n}"
+        cached = self._analyses.get(key)
+        if cached is not None:
+            return loaded, seat, cached
+        done: list[Any] = await asyncio.wait_for(self.bots.run(analyse, finished[n - 1]), 120)
+        self._analyses[key] = done
+        while len(self._analyses) > 512:
+            self._analyses.pop(next(iter(self._analyses)))
+        return loaded, seat, done
+
+    async def close(self) -> None:
+        """Stop the bots at once, then the background tasks (the timers stay stored)."""
+        self.bots.close()
+        drivers = list(self._drivers.values())
+        for task in drivers:
+            task.cancel()
+        for task in drivers:
+            with contextlib.suppress(BaseException):
+                await task
+        await self.clock.close()
+        await self.presence.close()
+        await self.timers.close()
+
+
+__all__ = ["MAX_BETWEEN", "MAX_TARGET", "ROOM_CLOCK", "InviteError", "SeatForbiddenError",
+           "TableFullError", "TableService", "paused", "table_bot", "table_from_request"]

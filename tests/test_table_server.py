@@ -1,0 +1,489 @@
+"""The live table server (rebelote.tableserver): bot work bounded and never abandoned, long
+games that never stall the server, tables nobody plays that stop, clocks that survive a
+restart, a locked or damaged store that answers 503 at once and says what is wrong."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from rebelote.bots import _REGISTRY, PLAYER_LEVELS, make_bot, register_bot
+from rebelote.bots.base import STOP
+from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.random_bot import RandomBot
+from rebelote.rules import Rules
+from rebelote.table import Seat, Table
+from rebelote.tableserver.bots import BotRunner, Superseded
+from rebelote.web.app import create_app
+from web_fixtures import free_port
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'tables.db'}")) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": "coinche", "bots": "random", **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def bots_table(spec: str, **kw: Any) -> Table:
+    return Table.new(Rules.preset("official", "coinche"), 1000, [Seat.bot_seat(spec)] * 4,
+                     dealer=3, **kw)
+
+
+# -- the levels a table offers --------------------------------------------------------------------
+def test_a_table_takes_named_levels_only_never_a_budget(client: TestClient) -> None:
+    for bots, field in [("pimc:10000", "bots"), ("pimc:9", "bots"),
+                        ({"N": "pimc:10000"}, "bots.N")]:
+        r = client.post("/api/tables", json={"game": "coinche", "bots": bots})
+        assert r.status_code == 422, r.text
+        error = r.json()["error"]
+        assert error.startswith(f"{field}: ") and "named level" in error
+        assert "débutant" not in error or "debutant" in error
+    for level in PLAYER_LEVELS:  # the levels offered to people, by their key
+        t = new_table(client, bots=level.key, pace=5000)
+        assert t["seats"]["N"]["bot"] == level.spec
+    t = new_table(client, bots={"N": "Expert", "E": "pimc:fast", "W": "heuristic"}, pace=5000)
+    assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:strong", "pimc:fast", "heuristic"]
+
+
+def test_targets_stop_at_ten_thousand(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "coinche", "target": 100_000})
+    assert r.status_code == 422
+    assert r.json()["error"] == "target: must be a whole number from 1 to 10000, not 100000"
+    assert new_table(client, target=10_000, pace=5000)["target"] == 10_000
+
+
+# -- the bot runner ---------------------------------------------------------------------------
+class Searching(RandomBot):
+    """A bot that searches until it is told to stop (by STOP), counting how many think at
+    once and whether each one really stopped."""
+
+    name = "searching"
+    lock = threading.Lock()
+    now = 0
+    most = 0
+    started = 0
+    stopped = 0
+
+    def act(self, observation: Any, rng: random.Random) -> Any:
+        stop = STOP.get()
+        cls = type(self)
+        with cls.lock:
+            cls.now += 1
+            cls.started += 1
+            cls.most = max(cls.most, cls.now)
+        try:
+            while stop is None or not stop():
+                time.sleep(0.005)
+            cls.stopped += 1
+        finally:
+            with cls.lock:
+                cls.now -= 1
+        return super().act(observation, rng)
+
+
+@pytest.fixture()
+def searching() -> Iterator[type[Searching]]:
+    Searching.now = Searching.most = Searching.started = Searching.stopped = 0
+    register_bot("searching", Searching)
+    try:
+        yield Searching
+    finally:
+        _REGISTRY.pop("searching", None)
+
+
+def test_decisions_run_in_a_bounded_pool_and_out_of_time_play_the_heuristic(
+        searching: type[Searching], caplog: pytest.LogCaptureFixture) -> None:
+    runner = BotRunner(workers=2, seconds=0.3)
+    table = bots_table("searching")
+    expected = table.bot_action(HeuristicBot(), random.Random(0))
+
+    async def main() -> list[str]:
+        start = time.monotonic()
+        moves = await asyncio.gather(*(runner.decide(f"t{i}", 1, table) for i in range(5)))
+        assert time.monotonic() - start < 5 * 0.3 + 2  # each waited its turn, then its 0.3 s
+        return list(moves)
+
+    with caplog.at_level(logging.WARNING, "rebelote.table"):
+        moves = asyncio.run(main())
+    runner.close()
+    assert searching.most == 2  # never more thinking at once than workers
+    # each search stopped when its time was spent; those that waited for a worker for as long
+    # as a decision may think never started
+    assert searching.started >= 2 and searching.stopped == searching.started
+    time.sleep(0.1)
+    assert searching.now == 0
+    assert runner.fell_back == 5
+    assert all(m == expected for m in moves)  # the heuristic's move, never the random bot's
+    assert caplog.text.count("ran out of time") == 5 and "the heuristic plays" in caplog.text
+
+
+def test_a_decision_stops_when_the_table_moves_on(searching: type[Searching]) -> None:
+    runner = BotRunner(workers=1, seconds=30)
+    table = bots_table("searching")
+
+    async def main() -> float:
+        thinking = asyncio.create_task(runner.decide("t", 4, table))
+        await asyncio.sleep(0.2)
+        start = time.monotonic()
+        runner.moved_on("t", 5)  # another move was written
+        with pytest.raises(Superseded):
+            await thinking
+        return time.monotonic() - start
+
+    assert asyncio.run(main()) < 1.0
+    runner.close()
+    assert searching.stopped == 1 and searching.now == 0
+
+
+def test_the_search_stops_between_worlds_when_told() -> None:
+    """PIMC checks STOP between two worlds: at the strongest level, a first lead that takes
+    seconds to search ends within a world of being told, with the heuristic's move if it had
+    too few worlds."""
+    bot = make_bot("pimc:strong")
+    table = bots_table("pimc:strong")
+    rng = random.Random(4)
+    while table.deal.phase == 0:  # the auction, then the first lead
+        table = table.act(table.turn, table.bot_action(HeuristicBot(), rng))
+    told = time.monotonic() + 0.05
+    token = STOP.set(lambda: time.monotonic() > told)
+    try:
+        start = time.monotonic()
+        table.bot_action(bot, rng)
+        took = time.monotonic() - start
+    finally:
+        STOP.reset(token)
+    assert took < 1.5
+    assert bot.fell_back == 1  # too few worlds in 50 ms: the heuristic answered
+
+
+def test_each_bot_move_of_a_run_has_its_own_budget(client: TestClient) -> None:
+    """Three slow bots before the player's turn: each thinks 0.4 s within a 1 s budget; a
+    budget for the whole run would have cut them short and handed moves to another bot."""
+    class Slow(RandomBot):
+        name = "slowish"
+
+        def act(self, observation: Any, rng: random.Random) -> Any:
+            time.sleep(0.4)
+            return super().act(observation, rng)
+
+    register_bot("slowish", Slow)
+    try:
+        service = client.app.state.tables  # type: ignore[attr-defined]
+        service.bot_timeout = 1.0
+        t = new_table(client, bots={"N": "slowish", "E": "slowish", "W": "random"})
+        r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                        json={"action": "pass"})
+        assert r.status_code == 200 and r.json()["turn"] == "S"
+        assert service.bots.fell_back == 0
+    finally:
+        _REGISTRY.pop("slowish", None)
+
+
+def _serve(db: Path, port: int, **env: str) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rebelote.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{db}", "--log-level", "warning"],
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("the server did not start")
+        time.sleep(0.1)
+
+
+def test_sigterm_ends_the_server_in_under_3_seconds_while_bots_search(tmp_path: Path) -> None:
+    """A real ``rebelote serve``, its bots searching at the strongest level with a minute for
+    each decision: SIGTERM ends it in under 3 s."""
+    port = free_port()
+    proc = _serve(tmp_path / "t.db", port, REBELOTE_BOT_SECONDS="60")
+    base = f"http://127.0.0.1:{port}"
+    answers: list[int] = []
+
+    def create() -> None:
+        with contextlib_suppress():
+            answers.append(httpx.post(f"{base}/api/tables", timeout=120, json={
+                "game": "coinche", "bots": "expert"}).status_code)
+
+    threads = [threading.Thread(target=create, daemon=True) for _ in range(4)]
+    try:
+        for th in threads:
+            th.start()
+        time.sleep(1.5)
+        assert len(answers) < 4, "the bots answered too soon to be stopped while searching"
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        took = time.monotonic() - start
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert took < 3.0, f"SIGTERM took {took:.1f} s"
+    assert proc.returncode == 0
+
+
+class contextlib_suppress:  # a connection cut by the stop is expected
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return True
+
+
+# -- tables nobody plays stop --------------------------------------------------------------------
+def test_a_table_with_every_human_away_pauses_at_the_end_of_the_deal(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import rebelote.tableserver.service as server
+
+    monkeypatch.setattr(server, "AWAY_PACE", 0)  # the bot plays for S at once
+    t = new_table(client, clock=1, target=10_000)
+    tid, token = t["id"], t["token"]
+    deadline = time.monotonic() + 20
+    view = t
+    while time.monotonic() < deadline and not view.get("paused"):
+        time.sleep(0.2)
+        view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert view["paused"] is True and view["seats"]["S"]["away"] is True
+    assert view["deal"] == 2 and not view["over"]  # deal 1 played out by the bots, then stop
+    time.sleep(1.5)
+    still = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert still["version"] == view["version"]  # no write while nobody is there
+    back = client.post(f"/api/tables/{tid}/back", headers=auth(token)).json()
+    assert back["paused"] is False and back["seats"]["S"]["away"] is False
+    time.sleep(0.5)
+    on = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+    assert on["turn"] == "S" and on["version"] > view["version"]  # the bots played on
+
+
+def test_a_table_of_bots_only_stops_at_the_end_of_its_deal(client: TestClient) -> None:
+    t = new_table(client, target=10_000)
+    r = client.post(f"/api/tables/{t['id']}/release", headers=auth(t["token"]))
+    assert r.status_code == 200
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    loaded = client.portal.call(service.load, t["id"])  # type: ignore[union-attr]
+    assert loaded.table.deal_number <= 2 and not loaded.table.deals[-1].actions
+
+
+# -- clocks and timers survive a restart ---------------------------------------------------------
+def test_a_turn_clock_runs_on_after_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'clock.db'}"
+    with TestClient(create_app(url)) as c:
+        t = new_table(c, clock=2)
+        assert t["turn"] == "S"  # N's bot spoke, then E's
+    with TestClient(create_app(url)) as c:  # the server starts again, nobody connects
+        deadline = time.monotonic() + 10
+        view: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            view = c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()
+            if view["seats"]["S"]["away"]:
+                break
+            time.sleep(0.2)
+        assert view["seats"]["S"]["away"] is True
+
+
+def test_kill_9_then_restart_resumes_the_turn_clock(tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    port = free_port()
+    proc = _serve(db, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        t = httpx.post(f"{base}/api/tables", json={"game": "coinche", "bots": "random",
+                                                   "clock": 3}).json()
+        assert t["turn"] == "S"
+        time.sleep(0.5)  # the clock's end is written beside the table
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    proc = _serve(db, port)
+    try:
+        deadline = time.monotonic() + 15
+        away = False
+        while time.monotonic() < deadline and not away:
+            time.sleep(0.3)
+            away = httpx.get(f"{base}/api/tables/{t['id']}", headers=auth(t["token"])
+                             ).json()["seats"]["S"]["away"]
+        assert away, "the clock did not run on after the restart"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_leave_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'leave.db'}"
+    with TestClient(create_app(url)) as c:
+        c.app.state.tables.leave_grace = 1.5  # type: ignore[attr-defined]
+        t = new_table(c, friends=["N"])
+        with c.websocket_connect(f"/api/tables/{t['id']}/ws") as ws:
+            ws.send_json({"token": t["token"]})
+            ws.receive_json()
+        time.sleep(0.3)  # the page closed: its leave timer is written
+    with TestClient(create_app(url)) as c:
+        deadline = time.monotonic() + 10
+        away = False
+        while time.monotonic() < deadline and not away:
+            time.sleep(0.2)
+            away = c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])
+                         ).json()["seats"]["S"]["away"]
+        assert away
+
+
+# -- long games -----------------------------------------------------------------------------------
+def test_a_move_is_written_as_what_it_adds(client: TestClient, tmp_path: Path) -> None:
+    t = new_table(client, pace=0)
+    db = sqlite3.connect(tmp_path / "tables.db")
+
+    def row() -> tuple[int, int, str]:
+        got = db.execute("SELECT version, base, data FROM play_tables WHERE id = ?",
+                         (t["id"],)).fetchone()
+        return int(got[0]), int(got[1]), str(got[2])
+
+    rng = random.Random(1)
+    view = t
+    appended = False
+    for _ in range(200):  # an action whose answer stays in the same deal: appended
+        version, base, data = row()
+        legal = [a for a in view["legal"] if a != "no-declaration"]
+        view = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                           json={"action": rng.choice(legal)}).json()
+        after = row()
+        assert after[0] == view["version"] == version + 1
+        if view["deal"] == t["deal"]:
+            assert after[1:] == (base, data)  # the snapshot is not rewritten mid-deal
+            appended = True
+            break
+        assert after[1] == after[0]  # a new deal: a new snapshot
+        t = view
+    assert appended
+    # a cold load plays the moves on the snapshot: the same table
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    held = service.repo._cache.pop(t["id"])[1]
+    fresh = client.portal.call(service.load, t["id"])  # type: ignore[union-attr]
+    assert fresh.table.to_json() == held.to_json() and fresh.version == after[0]
+    db.close()
+
+
+def test_a_cold_load_of_a_long_game_never_blocks_the_event_loop(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table not in memory is parsed and replayed off the event loop: while it replays (made
+    to take a second here, as a game of hundreds of deals does), the server answers others."""
+    import rebelote.tableserver.repo as repo
+
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    table = Table.new(Rules.preset("official", "coinche"), 10_000,
+                      [Seat.bot_seat("random")] * 2 + [Seat.human("tok", "random")]
+                      + [Seat.bot_seat("random")], dealer=3)
+    bot = RandomBot()
+    while table.deal_number < 20:
+        table = table.act(table.turn, table.bot_action(bot, rng))
+    loaded = client.portal.call(service.repo.create, table)  # type: ignore[union-attr]
+    service.repo._cache.clear()
+    real = repo.replay
+
+    def long_replay(*args: Any) -> Table:
+        out = real(*args)
+        time.sleep(1.0)
+        return out
+
+    monkeypatch.setattr(repo, "replay", long_replay)
+    assert client.get("/static/table.css").status_code == 200
+    done: list[dict[str, Any]] = []
+    reader = threading.Thread(target=lambda: done.append(
+        client.get(f"/api/tables/{loaded.id}", headers=auth("tok")).json()))
+    reader.start()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    assert client.get("/healthz").status_code == 200
+    other = time.monotonic() - t0
+    reader.join()
+    assert other < 0.3, f"/healthz waited {other:.2f} s for the replay"
+    assert done[0]["deal"] == 20 and done[0]["version"] == loaded.version
+
+
+# -- faults of the store ----------------------------------------------------------------------
+def test_a_locked_sqlite_store_answers_503_quickly_and_never_blocks_the_loop(
+        tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    with TestClient(create_app(f"sqlite:///{path}")) as c:
+        t = new_table(c, pace=5000)
+        assert c.get("/static/style.css").status_code == 200
+        other = sqlite3.connect(path, timeout=0.1)
+        other.execute("BEGIN EXCLUSIVE")  # a backup, the sqlite3 shell...
+        try:
+            answers: dict[str, Any] = {}
+
+            def write() -> None:
+                t0 = time.monotonic()
+                answers["r"] = c.post("/api/tables", json={"game": "belote"})
+                answers["took"] = time.monotonic() - t0
+
+            writer = threading.Thread(target=write)
+            writer.start()
+            time.sleep(0.2)
+            t0 = time.monotonic()
+            assert c.get("/static/style.css").status_code == 200
+            assert time.monotonic() - t0 < 0.3  # the event loop serves on meanwhile
+            writer.join(timeout=10)
+            r = answers["r"]
+            assert r.status_code == 503 and answers["took"] < 3.0
+            assert r.json()["error"].startswith("store: the database is locked")
+            health = c.get("/healthz")
+            assert health.status_code == 503 and "locked" in health.json()["store"]
+        finally:
+            other.rollback()
+            other.close()
+        assert c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).status_code == 200
+
+
+def test_a_damaged_database_says_the_store_is_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.db"
+    with TestClient(create_app(f"sqlite:///{path}")) as c:
+        tables = [new_table(c, pace=5000, name="x" * 20) for _ in range(60)]
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    size = path.stat().st_size
+    with open(path, "r+b") as f:  # overwrite pages in the middle of the file
+        for at in range(size // 3, size - 4096, 4096):
+            f.seek(at)
+            f.write(os.urandom(4096))
+    with TestClient(create_app(f"sqlite:///{path}")) as c:
+        answers = [c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])) for t in tables]
+        bad = [r for r in answers if r.status_code != 200]
+        assert bad, "no table sat on a damaged page"
+        assert all(r.status_code == 503 for r in bad)
+        assert bad[0].json()["error"].startswith("store: the store is damaged")
+        health = c.get("/healthz")
+        assert health.status_code == 503
+        assert health.json()["store"] == "the store is damaged"
