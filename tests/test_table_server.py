@@ -162,8 +162,7 @@ def test_a_decision_stops_when_the_table_moves_on(searching: type[Searching]) ->
 
 def test_the_search_stops_between_worlds_when_told() -> None:
     """PIMC checks STOP between two worlds: at the strongest level, a first lead that takes
-    seconds to search ends within a world of being told, with the heuristic's move if it had
-    too few worlds."""
+    seconds to search ends within a world of being told."""
     bot = make_bot("pimc:strong")
     table = bots_table("pimc:strong")
     rng = random.Random(4)
@@ -177,8 +176,7 @@ def test_the_search_stops_between_worlds_when_told() -> None:
         took = time.monotonic() - start
     finally:
         STOP.reset(token)
-    assert took < 1.5
-    assert bot.fell_back == 1  # too few worlds in 50 ms: the heuristic answered
+    assert took < 1.5  # told after 50 ms, it ends within a world or two
 
 
 def test_each_bot_move_of_a_run_has_its_own_budget(client: TestClient) -> None:
