@@ -3,8 +3,11 @@ server (:mod:`rebelote.tableserver`: tables played, bots driven, watchers woken)
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Final
 
 from fastapi import FastAPI
 from sqlalchemy import Engine
@@ -12,6 +15,9 @@ from sqlalchemy import Engine
 from rebelote.store.play_tables import Tables, TableStore
 from rebelote.tableserver import LocalTables, TableService
 from rebelote.web.table.api import make_table_router
+
+#: Seconds a PostgreSQL worker waits at start-up for its listener to ``LISTEN``.
+LISTEN_WAIT: Final = 5.0
 
 
 def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
@@ -41,6 +47,11 @@ def install_table(app: FastAPI, engine: Engine, inline: bool) -> TableService:
         if pg:
             listener = PgListener(connect_args(engine), service.changed, service.catch_up)
             listener.start()
+            # Serve once it listens (a few ms), so that no socket watches a table before this
+            # worker hears of its changes; a database out of reach delays start-up by at most
+            # LISTEN_WAIT, and the listener keeps trying while the worker serves.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.listening.wait(), LISTEN_WAIT)
         try:
             yield
         finally:
