@@ -29,26 +29,27 @@ LANGS: Final = ("fr", "en")
 DOMAIN: Final = "rebelote"
 
 
-def _catalog_paths(lang: str) -> tuple[Path, Path]:
+def _catalog_paths(lang: str, domain: str) -> tuple[Path, Path]:
     with as_file(files("rebelote") / "locale" / lang / "LC_MESSAGES") as folder:
-        return Path(folder) / f"{DOMAIN}.po", Path(folder) / f"{DOMAIN}.mo"
+        return Path(folder) / f"{domain}.po", Path(folder) / f"{domain}.mo"
 
 
 @cache
-def translations(lang: str) -> Translations:
-    """The gettext catalog of ``lang`` (``fr`` or ``en``)."""
-    po, mo = _catalog_paths(lang)
+def translations(lang: str, domain: str = DOMAIN) -> Translations:
+    """The gettext catalog of ``lang`` (``fr`` or ``en``) in ``domain`` (the project's, or a
+    product's own, such as the concours's)."""
+    po, mo = _catalog_paths(lang, domain)
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as fp:
-            return Translations(fp, domain=DOMAIN)
+            return Translations(fp, domain=domain)
     if po.exists():
         with po.open("rb") as fp:
-            catalog = read_po(fp, locale=lang, domain=DOMAIN)
+            catalog = read_po(fp, locale=lang, domain=domain)
         buffer = io.BytesIO()
         write_mo(buffer, catalog)
         buffer.seek(0)
-        return Translations(buffer, domain=DOMAIN)
-    return Translations(None, domain=DOMAIN)
+        return Translations(buffer, domain=domain)
+    return Translations(None, domain=domain)
 
 
 def gettext(lang: str, message: str) -> str:

@@ -7,20 +7,13 @@ concours.po``), with the project's ``rebelote`` catalog behind it.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
-from functools import cache
-from importlib.resources import as_file, files
-from pathlib import Path
 from typing import Final
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
 from fpdf.enums import XPos, YPos
 
 from rebelote.catalogs import gettext as base_gettext
-from rebelote.catalogs import number
+from rebelote.catalogs import number, translations
 from rebelote.concours import Concours
 from rebelote.sheets.document import (
     ACCENT,
@@ -39,26 +32,9 @@ __all__ = ["DOMAIN", "draw_pdf", "ranking_pdf", "sheets_pdf", "tr", "where_pdf"]
 DOMAIN: Final = "concours"
 
 
-@cache
-def _catalog(lang: str) -> Translations:
-    with as_file(files("rebelote") / "locale" / lang / "LC_MESSAGES") as folder:
-        po, mo = Path(folder) / f"{DOMAIN}.po", Path(folder) / f"{DOMAIN}.mo"
-        if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
-            with mo.open("rb") as fp:
-                return Translations(fp, domain=DOMAIN)
-        if po.exists():
-            with po.open("rb") as fp:
-                catalog = read_po(fp, locale=lang, domain=DOMAIN)
-            buffer = io.BytesIO()
-            write_mo(buffer, catalog)
-            buffer.seek(0)
-            return Translations(buffer, domain=DOMAIN)
-    return Translations(None, domain=DOMAIN)
-
-
 def tr(lang: str, message: str) -> str:
     """``message`` (English) in ``lang``: the concours's catalog, else the project's."""
-    found = _catalog(lang).gettext(message)
+    found = translations(lang, DOMAIN).gettext(message)
     return found if found != message else base_gettext(lang, message)
 
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Engine, Table, bindparam, delete, func, insert, select, update
 
+from rebelote.store.db import KeptConnection
 from rebelote.store.models import CounterGame
 
 _TABLE = cast(Table, CounterGame.__table__)
@@ -129,7 +129,7 @@ def _summary_values(summary: GameSummary) -> dict[str, Any]:
     }
 
 
-class GameStore:
+class GameStore(KeptConnection):
     """Games kept in one database (any SQLAlchemy engine).
 
     ``single_thread``: every call comes from one thread (the event loop, with SQLite), so one
@@ -138,27 +138,8 @@ class GameStore:
     """
 
     def __init__(self, engine: Engine, *, single_thread: bool = False) -> None:
-        self.engine = engine
-        self._conn: Connection | None = engine.connect() if single_thread else None
+        super().__init__(engine, single_thread=single_thread)
         self._checked = -CHECK_EVERY
-
-    @contextmanager
-    def _begin(self) -> Iterator[Connection]:
-        """A transaction, committed at the end (rolled back on an error)."""
-        if self._conn is None:
-            with self.engine.begin() as conn:
-                yield conn
-            return
-        if self._conn.invalidated or self._conn.closed:
-            self._conn = self.engine.connect()
-        with self._conn.begin():
-            yield self._conn
-
-    def close(self) -> None:
-        """Give back the kept connection, if any."""
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
 
     def create(self, data: Mapping[str, Any], summary: GameSummary, secret_hash: str,
                meta: Mapping[str, Any] | None = None) -> StoredGame:

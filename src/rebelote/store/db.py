@@ -6,15 +6,16 @@ import asyncio
 import functools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Engine, create_engine, event, exc
+from sqlalchemy import Connection, Engine, create_engine, event, exc
 from sqlalchemy.engine import make_url
 
 MIGRATIONS = "rebelote.store:migrations"
@@ -39,6 +40,35 @@ async def in_store_thread(fn: Callable[..., T], *args: Any, **kw: Any) -> T:
     """``fn(*args, **kw)`` in the SQLite stores' thread, awaited from the event loop."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_SQLITE_THREAD, functools.partial(fn, *args, **kw))
+
+
+class KeptConnection:
+    """A store's transactions on ``engine``. ``single_thread``: every call comes from one
+    thread (the event loop, or the SQLite stores' thread), so one connection is kept open and
+    reused instead of being taken from the pool at each call; each call is still its own
+    transaction."""
+
+    def __init__(self, engine: Engine, *, single_thread: bool = False) -> None:
+        self.engine = engine
+        self._conn: Connection | None = engine.connect() if single_thread else None
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """A transaction, committed at the end (rolled back on an error)."""
+        if self._conn is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        if self._conn.invalidated or self._conn.closed:
+            self._conn = self.engine.connect()
+        with self._conn.begin():
+            yield self._conn
+
+    def close(self) -> None:
+        """Give back the kept connection, if any."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 def busy_ms() -> int:

@@ -22,15 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol, cast
 
 from sqlalchemy import (
-    Connection,
-    Engine,
     Table,
     bindparam,
     delete,
@@ -41,6 +38,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from rebelote.store.db import KeptConnection
 from rebelote.store.models import PlayMove, PlayTable
 
 #: Join codes: 8 letters and digits a phone's keyboard types and a voice reads out without doubt
@@ -161,29 +159,9 @@ def normal_code(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
-class TableStore:
+class TableStore(KeptConnection):
     """Play tables in one database (any SQLAlchemy engine). ``single_thread``: every call comes
     from one thread (SQLite on the event loop) and one connection is reused."""
-
-    def __init__(self, engine: Engine, *, single_thread: bool = False) -> None:
-        self.engine = engine
-        self._conn: Connection | None = engine.connect() if single_thread else None
-
-    @contextmanager
-    def _begin(self) -> Iterator[Connection]:
-        if self._conn is None:
-            with self.engine.begin() as conn:
-                yield conn
-            return
-        if self._conn.invalidated or self._conn.closed:
-            self._conn = self.engine.connect()
-        with self._conn.begin():
-            yield self._conn
-
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
 
     def create(self, data: Mapping[str, Any], *, game: str, code: str | None = None
                ) -> StoredTable:
