@@ -261,8 +261,6 @@ class PgTables:
         (``NOTIFY``, in the same statement, with ``moves`` if given: see :data:`CHANNEL`):
         answers the new version, ``expected + 1``. :class:`TableConflictError` if another
         write came first."""
-        import psycopg
-
         text = table_text(data)
         payload = f"{table_id} {expected + 1}"
         if moves is not None:
@@ -272,17 +270,7 @@ class PgTables:
         args = {"new": expected + 1, "data": text, "over": over,
                 "at": datetime.now(UTC), "tid": table_id, "expected": expected,
                 "channel": CHANNEL, "payload": payload}
-        try:
-            async with self._conn() as conn:
-                cur = await conn.execute(_PUT, args)
-                done = cur.rowcount
-        except psycopg.OperationalError as e:
-            raise StoreDownError(str(e)) from e
-        if done != 1:
-            if await self._read(_EXISTS, (table_id,)) is None:
-                raise TableNotFoundError(table_id)
-            raise TableConflictError(table_id, expected)
-        return expected + 1
+        return await self._write(_PUT, table_id, expected, args)
 
     async def close(self) -> None:
         """Close the idle connections (the server stops)."""
