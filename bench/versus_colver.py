@@ -25,6 +25,12 @@ offers, are taken out of our bots' legal actions (counted in the report). The ru
 closest of ours to colver's (docs/versus-colver.md): ``contree:ffb-ludique`` with
 failure_base=162 and no rounding.
 
+**Card play alone** (``--calls colver``): every seat's calls are made by colver's rule-based
+``improved`` bidder (the same agent spec and seed at each seat in both plays of a deal), so the
+two plays of a deal have the same auction and our bot only chooses the cards at its two seats;
+the line records whether the two auctions were the same (``same_auction``). Without it
+(``--calls own``, the default) each side's bot makes its own calls.
+
 colver's bots (``--theirs``), built offline (its NN bidder, DMC player and playgen worlds are
 model weights fetched from a hub: not available here); the bidder is always its rule-based
 ``improved`` bidder:
@@ -41,7 +47,7 @@ Count budgets (``N``) are reproducible from the seed (``colver.Agent(seed=...)``
 rngs); time budgets (``Nms``) are not.
 
     nice -n 15 .venv/bin/python bench/versus_colver.py --ours heuristic --theirs heuristic \\
-        --deals 40 [--seed 1] [--out deals.jsonl] [--start 0] [--json]
+        --deals 40 [--seed 1] [--calls own|colver] [--out deals.jsonl] [--start 0] [--json]
     .venv/bin/python bench/versus_colver.py --summary deals.jsonl [--json]
 """
 
@@ -57,7 +63,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rebelote.actions import NO_DECLARATION, PLAYS, Action, Play
 from rebelote.arena import mean_ci, percentile
@@ -178,18 +184,29 @@ class Play1:
     legal_differ: list[str] = field(default_factory=list)
     hidden_bids: int = 0
     broken: str | None = None
+    auction: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class Times:
     bid: list[float] = field(default_factory=list)
     play: list[float] = field(default_factory=list)
+    #: the cards in the mover's hand at each decision of ``play`` (8 at the first trick)
+    cards: list[int] = field(default_factory=list)
+
+
+#: The calls of every seat when our bots choose only the cards (``--calls colver``): colver's
+#: rule-based ``improved`` bidder, the bidder of every colver bot of :func:`colver_spec`.
+CALLS_TOML: Final = '[bid]\nstrategy = "improved"\n[play]\nmethod = "heuristic"\n'
+CALLS: Final = ("own", "colver")
 
 
 def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, dealer: int,
-              ours_side: int, times: tuple[Times, Times]) -> Play1:
+              ours_side: int, times: tuple[Times, Times], calls: str = "own") -> Play1:
     """Deal ``deal_seed`` played once: our bot on the seats of parity ``ours_side`` (0 N-S),
-    colver's on the others. ``times`` (ours, colver's) get the decision times."""
+    colver's on the others. ``times`` (ours, colver's) get the decision times. With ``calls``
+    ``colver`` every seat's calls are colver's bidder's (an agent per seat seeded by the deal
+    and the seat only, so both plays of a deal call alike) and our bot only plays cards."""
     to_ours_cards, to_col = _card_maps()
     env = colver.Env.deal(seed=deal_seed, dealer=dealer)
     hands = [sum(1 << to_ours_cards[c] for c in hand) for hand in env.get_hands()]
@@ -198,7 +215,11 @@ def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, de
     rngs = {s: random.Random(f"versus:{deal_seed}:{ours_side}:{s}") for s in ours}
     agents = {s: colver.Agent(theirs_toml, seat=s, seed=deal_seed * 8 + ours_side * 4 + s)
               for s in range(4) if s % 2 != ours_side}
-    for agent in agents.values():
+    bidders = {}
+    if calls == "colver":
+        bidders = {s: colver.Agent(CALLS_TOML, seat=s, seed=deal_seed * 8 + s) for s in range(4)}
+    watching = [*agents.values(), *bidders.values()]
+    for agent in watching:
         agent.init_deal(env)
     out = Play1()
     clock = time.perf_counter
@@ -220,7 +241,18 @@ def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, de
             out.legal_differ.append(f"seat {'NESW'[seat]} phase {phase}: only ours "
                                     f"{only_ours}, only colver {only_col}")
         choice = len(theirs) > 1
-        if seat in ours:
+        if phase == 0 and bidders:
+            t0 = clock()
+            code = int(bidders[seat].decide(env)["action"])
+            dt = clock() - t0
+            if choice:
+                (times[0] if seat in ours else times[1]).bid.append(dt)
+            if code not in mine:
+                out.broken = (f"colver's bidder called {to_ours(code, phase, to_ours_cards)} "
+                              f"at seat {'NESW'[seat]}: our rules refuse it")
+                break
+            action = mine[code]
+        elif seat in ours:
             obs = state.observation(seat)
             if hidden:
                 out.hidden_bids += 1
@@ -230,7 +262,7 @@ def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, de
             dt = clock() - t0
             code = to_colver(action, to_col)
             if choice:
-                (times[0].bid if phase == 0 else times[0].play).append(dt)
+                _timed(times[0], phase, dt, obs.hand.bit_count())
             if code is None or code not in theirs:
                 out.broken = f"ours played {action} at seat {'NESW'[seat]}: colver refuses it"
                 break
@@ -239,13 +271,15 @@ def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, de
             code = int(agents[seat].decide(env)["action"])
             dt = clock() - t0
             if choice:
-                (times[1].bid if phase == 0 else times[1].play).append(dt)
+                _timed(times[1], phase, dt, state.hands[seat].bit_count())
             if code not in mine:
                 out.broken = (f"colver played {to_ours(code, phase, to_ours_cards)} at seat "
                               f"{'NESW'[seat]}: our rules refuse it")
                 break
             action = mine[code]
-        for agent in agents.values():
+        if phase == 0:
+            out.auction.append(code)
+        for agent in watching:
             agent.observe(env, code)
         env.step(code)
         state = state.apply(action)
@@ -265,17 +299,29 @@ def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, de
     return out
 
 
-def play_deal(ours_spec: str, theirs: str, rules: Rules, seed: int, index: int
-              ) -> dict[str, Any]:
+def _timed(times: Times, phase: int, seconds: float, cards: int) -> None:
+    if phase == 0:
+        times.bid.append(seconds)
+    else:
+        times.play.append(seconds)
+        times.cards.append(cards)
+
+
+def play_deal(ours_spec: str, theirs: str, rules: Rules, seed: int, index: int,
+              calls: str = "own") -> dict[str, Any]:
     """Duplicate deal ``index``: played with ours on N-S, then on E-W; its JSON line."""
+    if calls not in CALLS:
+        raise ValueError(f"--calls: {calls!r} is not one of {', '.join(CALLS)}")
     theirs_toml = colver_spec(theirs)
     deal_seed = seed * 1_000_003 + index
     dealer = index % 4
     times = (Times(), Times())
-    plays = [play_once(ours_spec, theirs_toml, rules, deal_seed, dealer, side, times)
+    plays = [play_once(ours_spec, theirs_toml, rules, deal_seed, dealer, side, times, calls)
              for side in (0, 1)]
     line: dict[str, Any] = {"deal": index, "seed": seed, "ours": ours_spec, "theirs": theirs,
-                            "rules": rules.to_text(), "deal_seed": deal_seed, "dealer": dealer}
+                            "rules": rules.to_text(), "deal_seed": deal_seed, "dealer": dealer,
+                            "calls": calls,
+                            "same_auction": plays[0].auction == plays[1].auction}
     broken = [p.broken for p in plays if p.broken]
     if broken:
         line["broken"] = broken
@@ -296,10 +342,9 @@ def play_deal(ours_spec: str, theirs: str, rules: Rules, seed: int, index: int
                                 or any(x != int(x) for x in p.colver) for p in plays]
     line["legal_differ"] = [d for p in plays for d in p.legal_differ]
     line["hidden_bids"] = sum(p.hidden_bids for p in plays)
-    line["ours_ms"] = {"bid": [round(t * 1000, 3) for t in times[0].bid],
-                       "play": [round(t * 1000, 3) for t in times[0].play]}
-    line["colver_ms"] = {"bid": [round(t * 1000, 3) for t in times[1].bid],
-                         "play": [round(t * 1000, 3) for t in times[1].play]}
+    for who, t in (("ours", times[0]), ("colver", times[1])):
+        line[f"{who}_ms"] = {"bid": [round(x * 1000, 3) for x in t.bid],
+                             "play": [round(x * 1000, 3) for x in t.play], "cards": t.cards}
     return line
 
 
@@ -328,8 +373,12 @@ def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
     ok = [r for r in rows if "diff" in r]
     head = rows[0]
     out: dict[str, Any] = {"ours": head["ours"], "theirs": head["theirs"],
-                           "rules": head["rules"], "seed": head["seed"], "deals": len(ok),
-                           "broken": len(rows) - len(ok)}
+                           "rules": head["rules"], "seed": head["seed"],
+                           "calls": head.get("calls", "own"), "deals": len(ok),
+                           "broken": len(rows) - len(ok),
+                           "first_deal": min(by_deal), "last_deal": max(by_deal)}
+    if "same_auction" in head:
+        out["same_auction"] = sum(1 for r in ok if r["same_auction"])
     if ok:
         out["mark_diff"] = _ci([float(r["diff"]) for r in ok])
         out["mark_diff_colver_score"] = _ci([float(r["diff_colver"]) for r in ok])
@@ -348,6 +397,18 @@ def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
         who: {kind: _ms([float(x) for r in rows for x in r[f"{who}_ms"][kind]])
               for kind in ("bid", "play")}
         for who in ("ours", "colver")}
+    # a card's time by the cards in the mover's hand (8: the first trick)
+    by_cards: dict[str, dict[int, list[float]]] = {"ours": {}, "colver": {}}
+    for r in rows:
+        for who in by_cards:
+            got = r[f"{who}_ms"]
+            for ms, n in zip(got["play"], got.get("cards", ()), strict=False):
+                by_cards[who].setdefault(int(n), []).append(float(ms))
+    if by_cards["ours"]:
+        out["play_ms_by_cards"] = {
+            who: {str(n): round(percentile(sorted(v), 0.5), 2)
+                  for n, v in sorted(d.items(), reverse=True)}
+            for who, d in by_cards.items()}
     return out
 
 
@@ -357,8 +418,13 @@ def report(s: dict[str, Any]) -> str:
         shown = "[-inf, +inf]" if low is None else f"[{low:+.1f}, {high:+.1f}]"
         return f"{d['mean']:+.1f} a deal, 95% CI {shown}"
 
-    lines = [f"ours {s['ours']} vs colver {s['theirs']}, {s['rules']}, seed {s['seed']}: "
-             f"{s['deals']} duplicate deals ({s['broken']} stopped by a rules difference)"]
+    calls = " (every call colver's bidder's: card play alone)" if s["calls"] == "colver" \
+        else ""
+    lines = [f"ours {s['ours']} vs colver {s['theirs']}{calls}, {s['rules']}, seed "
+             f"{s['seed']}: {s['deals']} duplicate deals ({s['broken']} stopped by a rules "
+             f"difference), deals {s['first_deal']}..{s['last_deal']}"]
+    if "same_auction" in s:
+        lines.append(f"  the same auction in both plays: {s['same_auction']} of {s['deals']}")
     if s["deals"]:
         lines.append(f"  ours - colver, our score:    {ci(s['mark_diff'])}")
         lines.append(f"  ours - colver, colver score: {ci(s['mark_diff_colver_score'])} "
@@ -374,6 +440,9 @@ def report(s: dict[str, Any]) -> str:
                      f"{d['play']['median']} mean {d['play']['mean']} p99 {d['play']['p99']} max "
                      f"{d['play']['max']} "
                      f"({d['play']['decisions']})")
+    for who, d in s.get("play_ms_by_cards", {}).items():
+        shown = ", ".join(f"{n}: {ms}" for n, ms in d.items())
+        lines.append(f"  {who} median ms a card by cards in hand: {shown}")
     lines.append(f"  legal actions differing: {s['legal_differ']}; our no-trump/all-trump "
                  f"bids withheld at {s['hidden_bids']} decisions")
     lines.extend(f"    {x}" for x in s["legal_differ_examples"] + s["broken_examples"])
@@ -388,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--start", type=int, default=0, help="first deal number")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--calls", default="own", choices=CALLS,
+                        help="own: each side's bot calls; colver: every seat's calls are "
+                        "colver's bidder's, ours only plays the cards")
     parser.add_argument("--out", default=None, help="append each deal's JSON line here")
     parser.add_argument("--summary", default=None, help="only summarise a results file")
     parser.add_argument("--json", action="store_true")
@@ -409,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = []
     t0 = time.perf_counter()
     for i in range(args.start, args.start + args.deals):
-        line = play_deal(args.ours, args.theirs, rules, args.seed, i)
+        line = play_deal(args.ours, args.theirs, rules, args.seed, i, args.calls)
         lines.append(line)
         if args.out:
             with open(args.out, "a", encoding="utf-8") as f:

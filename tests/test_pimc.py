@@ -442,6 +442,32 @@ def test_play_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
     assert checked >= 4 and below >= checked
 
 
+def test_worlds_scaled_by_the_cards_in_hand() -> None:
+    from rebelote.bots.pimc import card_marks
+
+    scaled = budget_of("64-32-12")
+    assert scaled.by_cards == (64, 32, 12) and scaled.tie_break and scaled.seconds is None
+    assert [scaled.card_worlds(n) for n in (8, 7, 6, 5, 2, 1)] == [64, 32, 12, 12, 12, 12]
+    assert budget_of("fast").card_worlds(8) == budget_of("fast").card_worlds(2) == 8
+    for bad in ("64-0", "64-", "1-2-3-4-5-6-7-8", "64-x"):
+        with pytest.raises(ValueError, match="level"):
+            budget_of(bad)
+    # a hand of 7 cards searches the second count: the same worlds, the same means, as that
+    # count given flat; another count gives other means
+    state = auctioned(COINCHE, 11)
+    rng = random.Random(2)
+    heuristic = make_bot("heuristic")
+    while len(state.tricks) < 1 or state.playable.bit_count() < 2:
+        state = state.apply(heuristic.act(observe(state, state.player), rng))
+    obs = observe(state, state.player)
+    assert obs.hand.bit_count() == 7
+    by = Budget(worlds=3, bid_worlds=2, min_worlds=1, by_cards=(3, 5, 1))
+    flat = Budget(worlds=5, bid_worlds=2, min_worlds=1)
+    got = card_marks(obs, random.Random(9), by)
+    assert got == card_marks(obs, random.Random(9), flat)
+    assert got != card_marks(obs, random.Random(9), Budget(worlds=3, bid_worlds=2, min_worlds=1))
+
+
 def test_the_inference_levels_weigh_the_play() -> None:
     assert budget_of("infer").infer > 0.0 and budget_of("expert").infer > 0.0
     assert budget_of("fast").infer == 0.0 and budget_of("expert").worlds == 48
@@ -527,7 +553,7 @@ def test_resampling_solves_the_likelier_worlds() -> None:
         if state.is_terminal:
             continue
         obs = observe(state, state.player)
-        draw = _resample(obs, random.Random(seed), budget)
+        draw = _resample(obs, random.Random(seed), budget, budget.worlds)
         got = []
         while (w := draw()) is not None:
             assert w[0] is not None and w[1] == 1.0

@@ -117,3 +117,27 @@ def test_short_match_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     # the summary of the file is the run's
     assert vc.main(["--summary", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["mark_diff"] == s["mark_diff"]
+
+
+def test_card_play_alone_has_the_same_auction_in_both_plays(tmp_path: Path) -> None:
+    # --calls colver: every seat's calls are colver's bidder's, so the two plays of a deal
+    # have the same auction and contract, and only the cards are ours
+    out = tmp_path / "cards.jsonl"
+    assert vc.main(["--ours", "heuristic", "--theirs", "heuristic", "--calls", "colver",
+                    "--deals", "3", "--seed", "5", "--out", str(out), "--quiet"]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 3
+    for r in lines:
+        assert r["calls"] == "colver" and r["same_auction"]
+        assert r["contracts"][0] == r["contracts"][1]
+        assert r["hidden_bids"] == 0  # our bot never called
+        assert len(r["ours_ms"]["cards"]) == len(r["ours_ms"]["play"]) > 0
+    s = vc.summarize(lines)
+    assert s["calls"] == "colver" and s["same_auction"] == 3
+    assert set(s["play_ms_by_cards"]["ours"]) <= {str(n) for n in range(2, 9)}
+    # with our own calls the heuristic bids where colver's bidder would not
+    own = [vc.play_deal("heuristic", "heuristic", RULES, 5, i) for i in range(3)]
+    assert any(not r["same_auction"] for r in own) or any(
+        a["contracts"] != b["contracts"] for a, b in zip(own, lines, strict=True))
+    with pytest.raises(ValueError, match="--calls"):
+        vc.play_deal("heuristic", "heuristic", RULES, 5, 0, "nobody")

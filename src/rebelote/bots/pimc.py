@@ -93,6 +93,16 @@ class Budget:
     #: Between cards of equal mean marks, play the heuristic's card if it is one of them, else
     #: the one worth fewest card points (off: the lowest card number).
     tie_break: bool = False
+    #: Worlds a card scaled by the cards left: the count for a hand of 8, 7, 6, ... cards (the
+    #: last entry for every smaller hand); empty: ``worlds`` at every card. The first tricks'
+    #: worlds are the costly ones to solve and the ones where the hidden hands vary most.
+    by_cards: tuple[int, ...] = ()
+
+    def card_worlds(self, cards: int) -> int:
+        """The worlds a card with ``cards`` in hand searches (at most)."""
+        if not self.by_cards:
+            return self.worlds
+        return self.by_cards[min(len(self.by_cards) - 1, max(0, 8 - cards))]
 
 
 #: The named levels: ``pimc`` is ``default`` (time-limited, for play against a human),
@@ -124,8 +134,13 @@ def budget_of(level: str | None) -> Budget:
     if is_digits(key) and 1 <= int(key) <= 10_000:
         n = int(key)
         return Budget(worlds=n, bid_worlds=max(1, 2 * n), min_worlds=min(4, n))
-    raise ValueError(f"a pimc level is one of {', '.join(LEVELS)} or a count of worlds 1..10000"
-                     f", not {level!r}")
+    counts = key.split("-")
+    if 1 < len(counts) <= 7 and all(is_digits(c) and 1 <= int(c) <= 10_000 for c in counts):
+        by = tuple(int(c) for c in counts)
+        return Budget(worlds=by[0], bid_worlds=max(1, 2 * by[0]), min_worlds=min(4, *by),
+                      tie_break=True, by_cards=by)
+    raise ValueError(f"a pimc level is one of {', '.join(LEVELS)}, a count of worlds 1..10000 "
+                     f"or counts by cards in hand (8-7-...: 64-32-16), not {level!r}")
 
 
 class PimcBot:
@@ -520,7 +535,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     total: dict[int, float] = {}
     weights = 0.0
     clock = clock or Clock()
-    draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, budget.worlds,
+    count = budget.card_worlds(obs.hand.bit_count())
+    draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, count,
                          budget.seconds, budget.min_worlds)
     contract = obs.contract
     n = 0
@@ -528,7 +544,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     resampled = budget.infer > 0.0 and budget.pool > 1 and budget.seconds is None \
         and obs.hand.bit_count() >= INFER_LEAST
     if resampled:
-        draw = _resample(obs, rng, budget)
+        draw = _resample(obs, rng, budget, count)
     while (got := draw()) is not None:
         world, weight = got
         n += 1
@@ -551,19 +567,19 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
             if len(seen) >= budget.stop_least and len(seen) % 4 == 0 \
                     and lead_is_clear(seen, total, budget.stop_z):
                 break
-    if weights <= 0.0 or n < min(budget.min_worlds, budget.worlds):
+    if weights <= 0.0 or n < min(budget.min_worlds, count):
         return {}  # the time was too short: the caller falls back on the heuristic
     return {c: v / weights for c, v in total.items()}
 
 
-def _resample(obs: Observation, rng: random.Random, budget: Budget
+def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
               ) -> Callable[[], tuple[DealState | None, float] | None]:
-    """A source of ``budget.worlds`` worlds drawn (systematic resampling) from ``budget.pool``
-    times as many candidates in proportion to their weights, each then of weight 1."""
+    """A source of ``count`` worlds drawn (systematic resampling) from ``budget.pool`` times as
+    many candidates in proportion to their weights, each then of weight 1."""
     cands: list[DealState] = []
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
-    for _ in range(budget.worlds * budget.pool):
+    for _ in range(count * budget.pool):
         if stop is not None and stop():
             break
         try:
@@ -578,13 +594,13 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget
     picked: list[DealState] = []
     total = sum(weights)
     if total > 0.0:
-        step = total / budget.worlds
+        step = total / count
         u = rng.random() * step
         acc = 0.0
         i = 0
         for world, w in zip(cands, weights, strict=True):
             acc += w
-            while i < budget.worlds and u + i * step < acc:
+            while i < count and u + i * step < acc:
                 picked.append(world)
                 i += 1
     it = iter(picked)
