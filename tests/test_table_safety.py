@@ -213,3 +213,16 @@ def test_a_bot_thinks_during_the_pace_so_its_move_comes_at_the_pace(client: Test
         assert all(gap > 0.8 for gap in gaps), gaps  # and the pace is kept between moves
     finally:
         _REGISTRY.pop("clocked", None)
+
+
+# -- table-attack #10: a refusal never echoes a huge action ---------------------------------
+def test_a_long_action_is_refused_unread_and_not_echoed(client: TestClient) -> None:
+    t = new_table(client)
+    r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                    json={"action": "x" * 900_000})
+    assert r.status_code == 422, r.text
+    assert len(r.content) < 300 and r.json()["error"].startswith("action: 900,000 characters")
+    longest = "declare tierce JS QS KS; quarte 7H 8H 9H TH"  # a real action still reads
+    r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                    json={"action": longest})
+    assert r.status_code == 409 and "characters" not in r.json()["error"], r.text

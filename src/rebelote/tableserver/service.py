@@ -67,6 +67,9 @@ ROOM_CLOCK: Final = 120
 MAX_TARGET: Final = 10_000
 #: Milliseconds between the moves a bot makes for a player who is away.
 AWAY_PACE: Final = 700
+#: The longest action's text (the longest real one, two declarations, is about 60
+#: characters): a longer one is refused unread, and never echoed back in the error.
+MAX_ACTION: Final = 120
 
 
 class SeatForbiddenError(PermissionError):
@@ -375,6 +378,10 @@ class TableService:
         if not isinstance(action, str):
             raise InputError("action", "missing: a bid or a card as text, like \"pass\", "
                                        "\"90 hearts\" or \"JH\"")
+        if len(action) > MAX_ACTION:
+            raise InputError("action", f"{len(action):,} characters: an action is at most "
+                                       f"{MAX_ACTION} (a bid or a card, like \"90 hearts\" or "
+                                       "\"JH\")")
         seats: list[int] = []
 
         def change(loaded: Loaded) -> Table:
@@ -659,5 +666,6 @@ class TableService:
         await self.timers.close()
 
 
-__all__ = ["MAX_BETWEEN", "MAX_TARGET", "ROOM_CLOCK", "InviteError", "SeatForbiddenError",
-           "TableFullError", "TableService", "paused", "table_bot", "table_from_request"]
+__all__ = ["MAX_ACTION", "MAX_BETWEEN", "MAX_TARGET", "ROOM_CLOCK", "InviteError",
+           "SeatForbiddenError", "TableFullError", "TableService", "paused", "table_bot",
+           "table_from_request"]
