@@ -10,7 +10,7 @@ import logging
 import socket
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +201,19 @@ def test_serve_times_out_slow_headers_and_bodies_and_caps_live_sheets(tmp_path: 
             slow.sendall(b"POST /api/counter/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                          b"Content-Type: application/json\r\nContent-Length: 900\r\n\r\n{")
             answer = slow.recv(1000)
+            assert answer.startswith(b"HTTP/1.1 408"), answer
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as slow:
+            # a body that trickles in steadily, a byte every 0.3 s (table-attack #49), is cut
+            # off too: the whole body has body_timeout
+            slow.sendall(b"POST /api/counter/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 900\r\n\r\n{")
+            slow.setblocking(False)
+            started, answer = time.monotonic(), b""
+            while not answer and time.monotonic() - started < 8:
+                with suppress(BlockingIOError):
+                    slow.sendall(b" ")
+                    answer = slow.recv(1000)
+                time.sleep(0.3)
             assert answer.startswith(b"HTTP/1.1 408"), answer
         games = [httpx.post(f"{base}/api/counter/games", json={"game": "belote"}).json()
                  for _ in range(2)]

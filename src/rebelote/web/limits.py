@@ -12,8 +12,8 @@ far below what a script does:
 - **live connections**: sockets of one table from one client, live sheets (server-sent events) of
   one game and of one client: past them, the new one is refused (``429``);
 - **slow clients**: a request's headers must arrive within ``header_timeout`` seconds of the
-  connection (or of the last answer on it), and each piece of a body within ``body_timeout``
-  (``408`` past that).
+  connection (or of the last answer on it), and its whole body within ``body_timeout`` seconds
+  of its headers, however steadily it trickles (``408`` past that).
 
 ``rebelote serve --limits tables_per_minute=300,sockets_per_table=32`` changes them
 (:meth:`Limits.parse`).

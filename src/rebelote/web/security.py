@@ -36,6 +36,7 @@ import json
 import math
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -418,11 +419,12 @@ def cross_site(method: str, headers: dict[str, str]) -> bool:
 
 
 class BodyTimeoutError(Exception):
-    """A request body that stopped coming (a slow or stalled client)."""
+    """A request body that did not all come in time (a slow or stalled client)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        super().__init__(f"body: nothing came for {seconds:g} s: send the request again")
+        super().__init__(f"body: it did not all come within {seconds:g} s: send the request "
+                         "again")
 
 
 _AGAIN: Final = re.compile(r"/tables/[^/]+/again")
@@ -590,14 +592,18 @@ class SecurityMiddleware:
         started = False
         status: list[Any] = [0, ""]
         body_done = False
-        timeout = float(self.limits.body_timeout) or None
+        # the whole body within body_timeout of the request's head: a body that trickles in
+        # (a byte every few seconds, slowloris) is cut off like one that stops
+        timeout = float(self.limits.body_timeout)
+        deadline = time.monotonic() + timeout
 
         async def limited_receive() -> Message:
             nonlocal seen, body_done
             if body_done:
                 return await receive()
             try:
-                message: Message = await asyncio.wait_for(receive(), timeout)
+                message: Message = await asyncio.wait_for(
+                    receive(), max(deadline - time.monotonic(), 0.0) if timeout else None)
             except TimeoutError:
                 raise BodyTimeoutError(self.limits.body_timeout) from None
             if message["type"] == "http.request":
