@@ -56,6 +56,11 @@ def test_table_and_game_creations_are_limited_per_client(tmp_path: Path) -> None
             assert c.post("/api/counter/games", json={"game": "belote"}).status_code == 201
         assert c.post("/api/counter/games", json={"game": "belote"}).status_code == 429
         assert c.post("/games", data={"game": "belote"}).status_code == 429
+        # an import creates a game too (table-attack #44: its route was not counted), and so
+        # does a concours (its organiser opens a counter game per table)
+        r = c.post("/api/counter/games/import", json={"game": "belote"})
+        assert r.status_code == 429, r.text
+        assert c.post("/api/concours", json={"name": "Club"}).status_code == 429
         assert c.get("/healthz").status_code == 200  # the rest is served
 
 

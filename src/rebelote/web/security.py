@@ -434,22 +434,26 @@ _STREAM: Final = re.compile(r"/views/([^/]+)/events")
 #: Answers of a join that failed (an unknown code, a kept seat without its invitation, a full
 #: room): they count against the client's failed joins.
 _FAILED_JOIN: Final = frozenset({403, 404, 409, 422})
+#: The routes that create a counter game (an import is one) or a concours (whose organiser
+#: then opens counter games for its tables): they count against ``games_per_minute``.
+_GAME_CREATIONS: Final = frozenset({"/api/counter/games", "/games", "/api/counter/games/import",
+                                    "/import", "/api/concours", "/concours"})
 
 
 def request_kind(method: str, path: str) -> str | None:
     """The limit a request counts against: ``tables`` (a table created), ``games`` (a counter
-    game created or imported), ``joins`` (a room joined by its code), ``stream`` (a live
-    sheet), or ``None``.
+    game created or imported, a concours created), ``joins`` (a room joined by its code),
+    ``stream`` (a live sheet), or ``None``.
 
     >>> [request_kind(m, p) for m, p in (("POST", "/api/tables"), ("POST", "/tables/a1/again"),
-    ...  ("POST", "/import"), ("GET", "/t/K7XP3QAB"), ("GET", "/views/v1/events"),
-    ...  ("GET", "/api/tables"))]
-    ['tables', 'tables', 'games', 'joins', 'stream', None]
+    ...  ("POST", "/import"), ("POST", "/api/counter/games/import"), ("POST", "/api/concours"),
+    ...  ("GET", "/t/K7XP3QAB"), ("GET", "/views/v1/events"), ("GET", "/api/tables"))]
+    ['tables', 'tables', 'games', 'games', 'games', 'joins', 'stream', None]
     """
     if method == "POST":
         if path in ("/api/tables", "/tables") or _AGAIN.fullmatch(path):
             return "tables"
-        if path in ("/api/counter/games", "/games", "/api/counter/import", "/import"):
+        if path in _GAME_CREATIONS:
             return "games"
         if path == "/api/tables/join":
             return "joins"
