@@ -17,6 +17,11 @@ Two ways to choose the positions:
   decision by decision.
 - **self-play** (``--selfplay``): each judged bot plays the four seats itself (auction
   included) and its own cards are judged: the positions it reaches.
+- **colver's driver** (``--driver colver:SPEC``, e.g. ``colver:isdd:8``; needs ``pip install
+  colver``): colver's agents (bench/versus_colver.py's bots) make every call and play every
+  card of colver's deals in contrée by bench/versus_colver.py's rule set, the two engines in
+  lockstep, and the judged bots answer at each card with a choice: the positions and the
+  auctions of the match against colver (``--calls colver``), judged paired.
 
 Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). A bot is a
 registry spec (``pimc:fast``) or a level for people (``fort``, :data:`rebelote.bots.PLAYER_LEVELS`).
@@ -25,8 +30,8 @@ the ratio estimator, Student's t), phases are the tricks 1-2, 3-5 and 6-8, and t
 taker's team or the defence.
 
     nice -n 19 .venv/bin/python bench/judge.py --bots heuristic,pimc:fast,club --deals 40 \\
-        --seed 1 [--driver heuristic] [--selfplay] [--game coinche --rules official] \\
-        [--out judge.jsonl] [--json]
+        --seed 1 [--driver heuristic | --driver colver:isdd:8] [--selfplay] \\
+        [--game coinche --rules official] [--out judge.jsonl] [--json]
     .venv/bin/python bench/judge.py --summary judge.jsonl
 """
 
@@ -39,15 +44,15 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 from rebelote.actions import PLAY, Declare, Play
 from rebelote.arena import t975
 from rebelote.bots import Bot, make_bot, player_level
-from rebelote.bots.pimc import Marker, tricks_won
+from rebelote.bots.pimc import Budget, Marker, PimcBot, budget_of, tricks_won
 from rebelote.deal import DealState
-from rebelote.rules import Rules
+from rebelote.rules import Rules, parse_rules
 from rebelote.solver import position_of_state, solve
 
 PHASES = ("tricks 1-2", "tricks 3-5", "tricks 6-8")
@@ -64,6 +69,30 @@ def spec_of(text: str) -> str:
         return player_level(text).spec
     except ValueError:
         return text
+
+
+def make_judged(text: str) -> Bot:
+    """A bot of a spec (:func:`spec_of`), or a search player with budget fields changed for a
+    measurement: ``pimc:LEVEL[field=value;...]`` (``pimc:16[auction_alpha=0;infer=0.35]``:
+    the :class:`~rebelote.bots.pimc.Budget` of ``LEVEL`` with those fields)."""
+    head, bracket, rest = text.partition("[")
+    if not bracket:
+        return make_bot(spec_of(text))
+    name, _, level = head.partition(":")
+    if name.strip() != "pimc" or not rest.endswith("]"):
+        raise ValueError(f"{text!r}: budget fields are for pimc (pimc:16[stop_z=2.5])")
+    budget = budget_of(level or None)
+    fields: dict[str, Any] = {}
+    for item in filter(None, rest[:-1].split(";")):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in Budget.__dataclass_fields__:
+            raise ValueError(f"{text!r}: {item!r} is not field=value of pimc's Budget")
+        old = getattr(budget, key)
+        fields[key] = (tuple(int(x) for x in value.split("-")) if isinstance(old, tuple)
+                       else value.strip().lower() in ("1", "true", "yes")
+                       if isinstance(old, bool) else type(old)(value))
+    return PimcBot(budget=replace(budget, **fields))
 
 
 def true_costs(state: DealState) -> tuple[dict[int, int], dict[int, int]]:
@@ -108,18 +137,81 @@ class Decision:
     ms: float
 
 
+def _versus_colver() -> Any:
+    """bench/versus_colver.py (it imports colver)."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import versus_colver
+
+    if versus_colver.colver is None:
+        raise SystemExit("judge.py: a colver driver needs colver, the yardstick (not a "
+                         "dependency of rebelote): .venv/bin/pip install colver")
+    return versus_colver
+
+
+COLVER: Final = "colver:"
+
+
+def colver_rules() -> Rules:
+    """The rule set of a colver driver: bench/versus_colver.py's."""
+    return parse_rules(_versus_colver().RULES_TEXT)
+
+
+def judge_deal_colver(seed: int, index: int, bots: Sequence[str], driver: str
+                      ) -> list[Decision]:
+    """One of colver's deals (bench/versus_colver.py's deal ``index`` of ``seed``) played by
+    colver's agents ``driver`` (``colver:SPEC``) at the four seats, our ``bots`` asked at each
+    card with a choice."""
+    vc = _versus_colver()
+    colver = vc.colver
+    to_ours_cards, _ = vc._card_maps()
+    toml = vc.colver_spec(driver[len(COLVER):])
+    deal_seed = seed * 1_000_003 + index
+    dealer = index % 4
+    env = colver.Env.deal(seed=deal_seed, dealer=dealer)
+    hands = [sum(1 << to_ours_cards[c] for c in hand) for hand in env.get_hands()]
+    state = DealState.from_hands(colver_rules(), dealer, hands)
+    agents = [colver.Agent(toml, seat=s, seed=deal_seed * 8 + s) for s in range(4)]
+    for agent in agents:
+        agent.init_deal(env)
+    judges = {b: make_judged(b) for b in bots}
+    judge_rngs = {b: random.Random(f"judge:{seed}:{index}:{b}:asked") for b in bots}
+    out: list[Decision] = []
+    while not state.is_terminal:
+        seat = state.player
+        if has_choice(state):
+            costs, mark_costs = true_costs(state)
+            phase = phase_of(state)
+            side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
+            for b in bots:
+                card, dt = choose_card(judges[b], state, judge_rngs[b])
+                out.append(Decision(b, phase, side, costs[card], mark_costs[card], dt * 1000))
+        code = int(agents[seat].decide(env)["action"])
+        action = vc.to_ours(code, env.phase(), to_ours_cards)
+        for agent in agents:
+            agent.observe(env, code)
+        env.step(code)
+        state = state.apply(action)
+    return out
+
+
 def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver: str | None
                ) -> list[Decision]:
     """One deal: paired under ``driver``, or (``driver`` None) each bot in self-play."""
+    if driver is not None and driver.startswith(COLVER):
+        return judge_deal_colver(seed, index, bots, driver)
     deck_rng = random.Random(f"arena:{seed}:deal:{index}")
     start = DealState.new(rules, index % 4, rng=deck_rng)
     out: list[Decision] = []
     drivers = [driver] if driver is not None else list(bots)
     for d in drivers:
         judged = list(bots) if driver is not None else [d]
-        seat_bots = [make_bot(spec_of(d)) for _ in range(4)]
+        seat_bots = [make_judged(d) for _ in range(4)]
         seat_rngs = [random.Random(f"judge:{seed}:{index}:{d}:{s}") for s in range(4)]
-        judges = {b: make_bot(spec_of(b)) for b in judged}
+        judges = {b: make_judged(b) for b in judged}
         judge_rngs = {b: random.Random(f"judge:{seed}:{index}:{b}:asked") for b in judged}
         state = start
         while not state.is_terminal:
@@ -278,11 +370,17 @@ def main(argv: list[str] | None = None) -> None:
             rows = [json.loads(x) for x in fh if x.strip()]
         head = rows[0] if rows else {}
     else:
-        rules = Rules.preset(args.rules, args.game)
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
         driver = None if args.selfplay else args.driver
+        if driver is not None and driver.startswith(COLVER):
+            rules = colver_rules()
+            _versus_colver().colver_spec(driver[len(COLVER):])  # a bad spec fails here
+            game, preset = rules.game, rules.to_text()
+        else:
+            rules = Rules.preset(args.rules, args.game)
+            game, preset = args.game, args.rules
         head = {"mode": "self-play" if driver is None else "paired", "driver": driver,
-                "game": args.game, "rules": args.rules, "seed": args.seed}
+                "game": game, "rules": preset, "seed": args.seed}
         rows = []
         sink = open(args.out, "a") if args.out else None  # noqa: SIM115
         t0 = time.perf_counter()

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from rebelote.actions import Play
 from rebelote.bots import make_bot
 from rebelote.deal import DealState
@@ -87,3 +89,30 @@ def test_the_ratio_interval() -> None:
     assert mean == 2.0 and low == high == 2.0
     mean, low, high = judge.ratio_ci([1.0, 5.0], [1, 1])
     assert mean == 3.0 and low < 3.0 < high
+
+
+def test_budget_fields_make_a_measured_search_player() -> None:
+    from rebelote.bots.pimc import PimcBot, budget_of
+
+    bot = judge.make_judged("pimc:16[auction_alpha=0;infer=0.35;by_cards=32-8;tie_break=1]")
+    assert isinstance(bot, PimcBot)
+    b = bot.budget
+    assert (b.worlds, b.auction_alpha, b.infer, b.by_cards, b.tie_break) == (
+        16, 0.0, 0.35, (32, 8), True)
+    assert judge.make_judged("pimc:fast[]").budget == budget_of("fast")  # type: ignore[attr-defined]
+    assert judge.make_judged("club").name == "pimc"
+    for bad in ("pimc:16[nothing=1]", "heuristic[infer=1]", "pimc:16[infer]"):
+        with pytest.raises(ValueError, match="pimc"):
+            judge.make_judged(bad)
+
+
+def test_a_colver_driver_plays_colvers_deals_and_judges_ours() -> None:
+    pytest.importorskip("colver", reason="colver (the yardstick) is not installed")
+    decisions = judge.judge_deal(RULES, 2, 0, ["heuristic", "pimc:2"], "colver:heuristic")
+    by_bot = {b: [d for d in decisions if d.bot == b] for b in ("heuristic", "pimc:2")}
+    assert len(by_bot["heuristic"]) == len(by_bot["pimc:2"]) > 8
+    assert all(d.cost >= 0 and d.mark_cost >= 0 for d in decisions)
+    # the same deal, driver and bots give the same decisions (colver seeded by the deal)
+    again = judge.judge_deal(RULES, 2, 0, ["heuristic", "pimc:2"], "colver:heuristic")
+    assert [(d.bot, d.cost, d.phase) for d in again] == [(d.bot, d.cost, d.phase)
+                                                          for d in decisions]

@@ -97,6 +97,9 @@ class Budget:
     #: last entry for every smaller hand); empty: ``worlds`` at every card. The first tricks'
     #: worlds are the costly ones to solve and the ones where the hidden hands vary most.
     by_cards: tuple[int, ...] = ()
+    #: The exponent on a world's weight from the auction (:func:`world_weight`) when a card
+    #: is searched: 1 as it is, 0 every world alike (uniform worlds), between: softer.
+    auction_alpha: float = 1.0
 
     def card_worlds(self, cards: int) -> int:
         """The worlds a card with ``cards`` in hand searches (at most)."""
@@ -550,6 +553,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         n += 1
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
+        if budget.auction_alpha != 1.0 and not resampled:
+            weight **= budget.auction_alpha
         if budget.infer > 0.0 and not resampled:
             weight *= play_weight(world, obs, budget.infer)
         values = solve(position_of_state(world), obs.rules)
@@ -586,7 +591,7 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
             world = DealState.from_observation(obs, rng)
         except IllegalActionError:
             continue
-        w = world_weight(world, obs)
+        w = world_weight(world, obs) ** budget.auction_alpha
         if w > 0.0 and world.phase == PLAY:
             w *= play_weight(world, obs, budget.infer)
             cands.append(world)
