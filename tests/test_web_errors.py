@@ -8,6 +8,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from rebelote.errors import CardError, IllegalActionError, InputError, RulesError
+from rebelote.store import GameNotFoundError
+from rebelote.store.concours import ConcoursNotFoundError
+from rebelote.store.play_tables import TableConflictError, TableNotFoundError
+from rebelote.table.model import InviteError
+from rebelote.tableserver import SeatForbiddenError, TableFullError
 from rebelote.web.errors import (
     REFUSALS,
     DealNotFoundError,
@@ -26,10 +31,19 @@ RAISED: dict[str, Exception] = {
     "deal": DealNotFoundError(9, 4),
     "busy": GameBusyError("g1"),
     "media": UnsupportedMediaError("text/plain"),
+    "seat": SeatForbiddenError("token: this is not the secret of a seat of this table"),
+    "invite": InviteError("invite: this seat is kept for a friend: take it with its link"),
+    "full": TableFullError("seat: every seat of this room is taken"),
+    "moved": TableConflictError("t1", 3),
     "crash": ZeroDivisionError("division by zero"),
 }
 STATUS = {"input": 422, "rules": 422, "card": 422, "illegal": 409, "forbidden": 403,
-          "deal": 404, "busy": 409, "media": 415, "crash": 500}
+          "deal": 404, "busy": 409, "media": 415, "seat": 403, "invite": 403, "full": 409,
+          "moved": 409, "crash": 500}
+#: The errors whose answer names what the path named, not the error's own text.
+NOT_FOUND = {"game": (GameNotFoundError("g1"), "id: there is no saved game 'g1'"),
+             "table": (TableNotFoundError("K7XP3QAB"), "id: there is no table 'K7XP3QAB'"),
+             "concours": (ConcoursNotFoundError("c1"), "id: there is no concours 'c1'")}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +53,7 @@ def client() -> TestClient:
 
     @app.get("/api/raise/{name}")  # the JSON API
     async def _api(name: str) -> None:
-        raise RAISED[name]
+        raise RAISED[name] if name in RAISED else NOT_FOUND[name][0]
 
     @app.get("/raise/{name}")  # a page
     async def _page(name: str) -> None:
@@ -58,8 +72,16 @@ def test_each_refusal_answers_its_status_and_its_sentence(client: TestClient, na
         assert body == {"error": "server: an unexpected error happened; nothing was changed"}
     else:
         assert body == {"error": str(RAISED[name])}
-        assert str(RAISED[name]).split(":")[0] in ("points", "target", "card", "Authorization",
-                                                   "n", "id", "Content-Type")
+        if name != "moved":  # "table t1 changed since version 3 (another move came first)..."
+            assert str(RAISED[name]).split(":")[0] in (
+                "points", "target", "card", "Authorization", "n", "id", "Content-Type", "token",
+                "invite", "seat")
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FOUND))
+def test_an_unknown_id_answers_404_naming_it(client: TestClient, name: str) -> None:
+    r = client.get(f"/api/raise/{name}")
+    assert (r.status_code, r.json()) == (404, {"error": NOT_FOUND[name][1]})
 
 
 def test_a_page_gets_the_refusal_as_a_page_in_its_words(client: TestClient) -> None:
@@ -72,6 +94,6 @@ def test_a_page_gets_the_refusal_as_a_page_in_its_words(client: TestClient) -> N
 def test_the_most_specific_refusal_wins() -> None:
     # An illegal move is a RebeloteError too: it answers 409 (a conflict with the deal's
     # state), not the 422 of a malformed request, whatever the order of the table.
-    kinds = [kind for kind, _ in REFUSALS]
+    kinds = list(REFUSALS)
     assert issubclass(IllegalActionError, kinds[0]) and IllegalActionError in kinds
-    assert STATUS["illegal"] == dict(REFUSALS)[IllegalActionError] == 409
+    assert STATUS["illegal"] == REFUSALS[IllegalActionError].status == 409

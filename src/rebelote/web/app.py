@@ -38,7 +38,10 @@ from rebelote.web.errors import STORE_HEALTH, install_error_handlers
 from rebelote.web.limits import LIMITS_ENV, Limits
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
-from rebelote.web.table import install_table
+from rebelote.web.table import api as table_api
+from rebelote.web.table import running as tables_running
+from rebelote.web.table import table_server
+from rebelote.web.table.pages import make_table_pages
 
 STATIC = files("rebelote.web") / "static"
 #: Seconds a thread holds the GIL before another may take it (Python's default: 5 ms). The SQLite
@@ -72,10 +75,11 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     inline = engine.dialect.name == "sqlite"
     store = GameStore(engine, single_thread=inline)
     service = CounterService(store, inline=inline)
+    tables = table_server(engine, inline)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with app.state.table_lifespan():
+        async with tables_running(tables, engine):
             yield
         store.close()
         engine.dispose()
@@ -90,13 +94,15 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
         redoc_url=None,
     )
     app.state.service = service
+    app.state.tables = tables
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(make_router(service))
     app.include_router(make_printables(service))
     app.include_router(make_live(service))
     app.include_router(make_pages(service))
-    install_table(app, engine, inline)
+    app.include_router(table_api.router)
+    app.include_router(make_table_pages(tables))
     install_concours(app, engine, inline)
     docs_html = bytes(get_swagger_ui_html(
         openapi_url="/openapi.json",

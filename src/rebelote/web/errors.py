@@ -1,17 +1,25 @@
-"""Errors answered as ``{"error": "<a sentence naming the field>"}`` (the JSON API) or as a
-short HTML page (the pages' forms), never a traceback.
+"""The web's one error map: every error answered as ``{"error": "<a sentence naming the
+field>"}`` (the JSON API) or as a short HTML page (the pages' forms and links), never a
+traceback.
 
-A database that cannot write (a full or read-only disk), whose lock another process holds (a
-backup, the ``sqlite3`` shell) or whose file is damaged answers ``503`` saying which;
-``/healthz`` says so too.
+A route raises; :func:`install_error_handlers` answers. :data:`REFUSALS` maps each refusal of
+a request (bad input, a missing secret, an unknown game, table or concours, a write that came
+second, an illegal move) to its status and its sentence; the handlers below it answer the
+store's faults and FastAPI's own errors. A database that cannot write (a full or read-only
+disk), whose lock another process holds (a backup, the ``sqlite3`` shell) or whose file is
+damaged answers ``503`` saying which; ``/healthz`` says so too.
+
+>>> refusal = refusal_of(TableNotFoundError("K7XP3QAB"))
+>>> refusal.status, refusal.say(TableNotFoundError("K7XP3QAB"))
+(404, "id: there is no table 'K7XP3QAB'")
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,8 +30,16 @@ from starlette.requests import ClientDisconnect
 
 from rebelote.errors import IllegalActionError, RebeloteError
 from rebelote.store import GameConflictError, GameNotFoundError
+from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.store.db import store_fault
-from rebelote.store.play_tables import StoreDamagedError, StoreDownError
+from rebelote.store.play_tables import (
+    StoreDamagedError,
+    StoreDownError,
+    TableConflictError,
+    TableNotFoundError,
+)
+from rebelote.table.model import InviteError
+from rebelote.tableserver import SeatForbiddenError, TableFullError
 from rebelote.web.security import (
     BodyTimeoutError,
     BodyTooLargeError,
@@ -44,7 +60,12 @@ class ForbiddenError(PermissionError):
                          "when the game was created)")
 
 
-class GameBusyError(RuntimeError):
+class BusyError(RuntimeError):
+    """Other writers kept changing a game (or a concours) while this write was being made:
+    nothing was changed (answered 409)."""
+
+
+class GameBusyError(BusyError):
     """Other processes kept changing the game while this write was being made."""
 
     def __init__(self, game_id: str) -> None:
@@ -52,7 +73,12 @@ class GameBusyError(RuntimeError):
                          "moment; nothing was changed, try again")
 
 
-class DealNotFoundError(LookupError):
+class NotFoundError(LookupError):
+    """A part of what the path names is not there (a deal of a game, a finished deal of a
+    table): its message is the answer (404)."""
+
+
+class DealNotFoundError(NotFoundError):
     """A deal number outside the game."""
 
     def __init__(self, n: int, count: int) -> None:
@@ -114,66 +140,76 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{_field(first.get('loc', ()))}: {msg[0].lower() + msg[1:] if msg else msg}"
 
 
-def is_store_down(exc: BaseException) -> bool:
-    """A database error meaning it cannot write (full, read-only, locked, gone, damaged)."""
-    return store_fault(exc) is not None
+class Refusal(NamedTuple):
+    """How a refusal is answered: its ``status``, its sentence (``say``: the error's own
+    message unless told) and the headers it adds."""
+
+    status: int
+    say: Callable[[Any], str] = str
+    headers: Callable[[Any], Mapping[str, str]] | None = None
 
 
-#: The refusals whose message is the answer (it names the field or the move, and the rule),
-#: with their status. A handler serves the most specific class of an error: an illegal move
-#: (a :class:`RebeloteError` too) is a conflict with the state, not a malformed request.
-REFUSALS: Final[tuple[tuple[type[Exception], int], ...]] = (
-    (RebeloteError, 422),        # InputError, RulesError, CardError: the field and the rule
-    (IllegalActionError, 409),   # a move the state of the deal does not allow
-    (ForbiddenError, 403),       # a write without the game's secret
-    (DealNotFoundError, 404),
-    (GameBusyError, 409),
-    (UnsupportedMediaError, 415),
-)
+def _no_such(what: str, limit: int | None = 40) -> Callable[[LookupError], str]:
+    """The sentence of an id that names nothing: ``id: there is no <what> '<id>'``."""
+    def say(exc: LookupError) -> str:
+        shown = str(exc.args[0]) if exc.args else ""
+        return f"id: there is no {what} {(shown[:limit] if limit else shown)!r}"
+    return say
 
 
-def refusal_status(exc: BaseException) -> int | None:
-    """The status of a refusal of :data:`REFUSALS` (its most specific class), else ``None``.
+def _close(_: Exception) -> Mapping[str, str]:
+    return {"Connection": "close"}
 
-    >>> refusal_status(IllegalActionError("card", "S must follow")), refusal_status(KeyError())
+
+#: The web's one map of refusals: each error a request may meet, with its answer. A refusal
+#: changes nothing. The most specific class of an error is answered: an illegal move (a
+#: :class:`RebeloteError` too) is a conflict with the state, not a malformed request.
+REFUSALS: Final[Mapping[type[Exception], Refusal]] = {
+    RebeloteError: Refusal(422),         # InputError, RulesError, CardError: the field, the rule
+    IllegalActionError: Refusal(409),    # a move the state of the deal does not allow
+    ForbiddenError: Refusal(403),        # without the game's (or the concours's) secret
+    SeatForbiddenError: Refusal(403),    # without the secret of a seat of the table
+    InviteError: Refusal(403),           # a seat kept for a friend, without its invitation
+    GameNotFoundError: Refusal(404, _no_such("saved game")),
+    TableNotFoundError: Refusal(404, _no_such("table", None)),
+    ConcoursNotFoundError: Refusal(404, _no_such("concours")),
+    NotFoundError: Refusal(404),         # a deal outside the game, a deal not finished
+    GameConflictError: Refusal(409, headers=lambda e: {"ETag": f'"{e.current}"'}),
+    TableConflictError: Refusal(409),    # If-Match of an old version, or a move came first
+    TableFullError: Refusal(409),
+    BusyError: Refusal(409),
+    UnsupportedMediaError: Refusal(415),
+    BodyTooLargeError: Refusal(413, headers=_close),
+    BodyTimeoutError: Refusal(408, headers=_close),
+}
+
+
+def refusal_of(exc: BaseException) -> Refusal | None:
+    """The answer of :data:`REFUSALS` to ``exc`` (its most specific class), else ``None``.
+
+    >>> refusal_of(IllegalActionError("card", "S must follow")).status, refusal_of(KeyError())
     (409, None)
     """
-    statuses = dict(REFUSALS)
-    return next((statuses[k] for k in type(exc).__mro__ if k in statuses), None)
+    return next((REFUSALS[k] for k in type(exc).__mro__ if k in REFUSALS), None)
 
 
-def _refusal(status: int) -> Callable[[Request, Exception], Awaitable[Response]]:
-    async def handler(request: Request, exc: Exception) -> Response:
-        return answer(request, status, str(exc))
-    return handler
+async def _refused(request: Request, exc: Exception) -> Response:
+    refusal = refusal_of(exc)
+    assert refusal is not None  # registered for the classes of REFUSALS only
+    headers = refusal.headers(exc) if refusal.headers is not None else None
+    return answer(request, refusal.status, refusal.say(exc), headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Replace FastAPI's default error bodies by ``{"error": ...}`` (or a page) everywhere."""
+    """Answer every error of ``app`` by :data:`REFUSALS` and the handlers of the store's
+    faults, as ``{"error": ...}`` (or a page) everywhere."""
 
-    for kind, status in REFUSALS:
-        app.add_exception_handler(kind, _refusal(status))
+    for kind in REFUSALS:
+        app.add_exception_handler(kind, _refused)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
         return answer(request, 422, validation_message(exc))
-
-    @app.exception_handler(GameNotFoundError)
-    async def _not_found(request: Request, exc: GameNotFoundError) -> Response:
-        shown = str(exc.args[0])[:40] if exc.args else ""
-        return answer(request, 404, f"id: there is no saved game {shown!r}")
-
-    @app.exception_handler(GameConflictError)
-    async def _conflict(request: Request, exc: GameConflictError) -> Response:
-        return answer(request, 409, str(exc), {"ETag": f'"{exc.current}"'})
-
-    @app.exception_handler(BodyTooLargeError)
-    async def _too_large(request: Request, exc: BodyTooLargeError) -> Response:
-        return answer(request, 413, str(exc), {"Connection": "close"})
-
-    @app.exception_handler(BodyTimeoutError)
-    async def _slow(request: Request, exc: BodyTimeoutError) -> Response:
-        return answer(request, 408, str(exc), {"Connection": "close"})
 
     @app.exception_handler(ClientDisconnect)
     async def _gone(request: Request, exc: ClientDisconnect) -> Response:

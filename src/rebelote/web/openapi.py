@@ -1,8 +1,9 @@
-"""The pieces of the OpenAPI document (``/openapi.json``) both products use: the error body and
-a route's answers."""
+"""The pieces of the OpenAPI document (``/openapi.json``) every product uses: the error body, a
+route's answers, and the one secret scheme (``Authorization: Bearer``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 JSON: Final = "application/json"
@@ -14,6 +15,8 @@ ERROR: Final[dict[str, Any]] = {
     "required": ["error"],
     "additionalProperties": False,
 }
+#: A route that needs a secret (a game's, a seat's, a concours's): the ``bearer`` scheme.
+SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 
 def error_doc(*codes: int) -> dict[str, Any]:
     """The ``responses`` entries of errors ``codes``, each ``{"error": ...}``."""
@@ -32,4 +35,20 @@ def answer_doc(status: int, schema: dict[str, Any], description: str, *errors: i
             **error_doc(*errors)}
 
 
-__all__ = ["ERROR", "JSON", "answer_doc", "error_doc"]
+def route_doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any],
+              description: str, *errors: int, secret: bool = True,
+              parameters: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A route's ``openapi_extra``: its JSON ``body`` (read by hand), its answer with
+    ``status`` and its ``errors``, the ``parameters`` it reads by hand, and whether it needs a
+    ``secret``."""
+    doc: dict[str, Any] = {"responses": answer_doc(status, answer, description, *errors)}
+    if body is not None:
+        doc["requestBody"] = {"required": True, "content": {JSON: {"schema": body}}}
+    if parameters:
+        doc["parameters"] = list(parameters)
+    if secret:
+        doc["security"] = SECURITY
+    return doc
+
+
+__all__ = ["ERROR", "JSON", "SECURITY", "answer_doc", "error_doc", "route_doc"]

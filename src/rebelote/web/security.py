@@ -41,7 +41,7 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from rebelote.errors import InputError
@@ -97,13 +97,14 @@ def secret_matches(secret: str | None, stored_hash: str) -> bool:
     return hmac.compare_digest(secret_hash(secret), stored_hash)
 
 
-def bearer(request: Request) -> str | None:
-    """The secret of ``Authorization: Bearer <secret>``, if any."""
-    value = request.headers.get("authorization", "")
-    scheme, _, token = value.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
+def bearer(conn: HTTPConnection, key: str | None = None) -> str | None:
+    """The secret a request (or a socket) presents: its ``Authorization: Bearer <secret>``,
+    else the one this browser's key ring holds for ``key`` (a game's, a table's or a
+    concours's id), else ``None``."""
+    scheme, _, token = conn.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return KeyRing.of(conn).get(key) if key is not None else None
 
 
 def is_https(request: Request) -> bool:
@@ -139,9 +140,9 @@ class KeyRing:
         return cls(keys)
 
     @classmethod
-    def of(cls, request: Request) -> KeyRing:
-        """The ring of the request's cookie."""
-        return cls.parse(request.cookies.get(KEYS_COOKIE))
+    def of(cls, conn: HTTPConnection) -> KeyRing:
+        """The ring of the cookie of a request (or a socket)."""
+        return cls.parse(conn.cookies.get(KEYS_COOKIE))
 
     def get(self, game_id: str) -> str | None:
         """The secret held for ``game_id``."""
@@ -170,11 +171,6 @@ class KeyRing:
 
 def _token_like(text: str) -> bool:
     return 0 < len(text) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
-
-
-def secret_for(request: Request, game_id: str) -> str | None:
-    """The secret a request presents for ``game_id``: its bearer token, else the cookie's."""
-    return bearer(request) or KeyRing.of(request).get(game_id)
 
 
 def presented_secrets(request: Request) -> list[str]:
@@ -719,7 +715,6 @@ __all__ = [
     "presented_secrets",
     "read_json",
     "request_kind",
-    "secret_for",
     "secret_hash",
     "secret_matches",
     "wants_html",

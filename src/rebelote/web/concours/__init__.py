@@ -4,15 +4,13 @@ PDFs."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Request
-from fastapi.responses import Response
+from fastapi import FastAPI
 from sqlalchemy import Engine
 
 from rebelote.store import GameStore
-from rebelote.store.concours import ConcoursNotFoundError, ConcoursStore
+from rebelote.store.concours import ConcoursStore
 from rebelote.web.concours.api import make_concours_router
-from rebelote.web.concours.service import ConcoursBusyError, ConcoursService
-from rebelote.web.errors import answer
+from rebelote.web.concours.service import ConcoursService
 
 __all__ = ["install_concours"]
 
@@ -21,16 +19,6 @@ def install_concours(app: FastAPI, engine: Engine, inline: bool) -> ConcoursServ
     """Add the concours's routes to ``app`` (its store on ``engine``)."""
     service = ConcoursService(ConcoursStore(engine), GameStore(engine), inline=inline)
     app.state.concours = service
-
-    async def _not_found(request: Request, exc: Exception) -> Response:
-        shown = str(exc.args[0])[:40] if exc.args else ""
-        return answer(request, 404, f"id: there is no concours {shown!r}")
-
-    async def _busy(request: Request, exc: Exception) -> Response:
-        return answer(request, 409, str(exc))
-
-    app.add_exception_handler(ConcoursNotFoundError, _not_found)
-    app.add_exception_handler(ConcoursBusyError, _busy)
     app.include_router(make_concours_router(service))
     from rebelote.web.concours.pages import make_concours_pages
     from rebelote.web.concours.printables import make_concours_printables

@@ -20,7 +20,7 @@ from rebelote.concours import Concours
 from rebelote.errors import InputError
 from rebelote.web.concours.service import ConcoursService, Loaded
 from rebelote.web.openapi import answer_doc, error_doc
-from rebelote.web.security import read_json, secret_for
+from rebelote.web.security import bearer, read_json
 
 _SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 Number = Annotated[int, Path(ge=1, le=10_000)]
@@ -63,7 +63,7 @@ def make_concours_router(service: ConcoursService) -> APIRouter:
 
     async def change(request: Request, cid: str, fn: Callable[[Concours], Concours]
                      ) -> Loaded:
-        return await call(service.change, cid, secret_for(request, cid), fn)
+        return await call(service.change, cid, bearer(request, cid), fn)
 
     def answer(loaded: Loaded, status: int = 200, **extra: Any) -> JSONResponse:
         return JSONResponse({**loaded.to_json(private=True), **extra}, status_code=status,
@@ -80,7 +80,7 @@ def make_concours_router(service: ConcoursService) -> APIRouter:
     @router.get("/{cid}", summary="A concours: teams, parties, ranking",
                 openapi_extra=_doc(200, "The concours", 404, body=False, secret=False))
     async def get(request: Request, cid: str) -> JSONResponse:
-        secret = secret_for(request, cid)
+        secret = bearer(request, cid)
         loaded = await call(service.get, cid)
         private = secret is not None and _holds(loaded, secret)
         return JSONResponse(loaded.to_json(private=private),
@@ -197,7 +197,7 @@ def make_concours_router(service: ConcoursService) -> APIRouter:
                  openapi_extra=_doc(200, "The concours, with each table's counter link",
                                     *_WRITE, body=False))
     async def phones(request: Request, cid: str, k: Number) -> JSONResponse:
-        loaded = await call(service.open_tables, cid, secret_for(request, cid), k)
+        loaded = await call(service.open_tables, cid, bearer(request, cid), k)
         return answer(loaded)
 
     return router

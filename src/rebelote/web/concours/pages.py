@@ -28,7 +28,7 @@ from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
 from rebelote.web.concours.service import ConcoursForbiddenError, ConcoursService, Loaded
-from rebelote.web.security import KeyRing, secret_for
+from rebelote.web.security import KeyRing, bearer
 from rebelote.web.share import qr_svg
 
 Number = Annotated[int, Path(ge=1, le=10_000)]
@@ -176,7 +176,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
 
     async def organiser(request: Request, cid: str, status: int = 200, **extra: Any
                         ) -> Response:
-        secret = secret_for(request, cid)
+        secret = bearer(request, cid)
         try:
             loaded = await call(service.get, cid, secret, check=True)
         except ConcoursNotFoundError:
@@ -199,7 +199,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
         """Apply a change from a form; the page again, with the error if any."""
         lang = i18n.request_lang(request)
         try:
-            loaded = await call(service.change, cid, secret_for(request, cid), change)
+            loaded = await call(service.change, cid, bearer(request, cid), change)
         except RebeloteError as e:
             return await organiser(request, cid, 422,
                                    error=error_text(e.field, e.reason, lang))
@@ -324,7 +324,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
     @router.post("/concours/{cid}/parties/{k}/phones")
     async def phones(request: Request, cid: str, k: Number) -> Response:
         try:
-            await call(service.open_tables, cid, secret_for(request, cid), k)
+            await call(service.open_tables, cid, bearer(request, cid), k)
         except ConcoursForbiddenError:
             return render(request, "concours/missing.html", 403, forbidden=True)
         return RedirectResponse(f"/concours/{cid}/parties/{k}/qr", status_code=303)
@@ -333,7 +333,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
     async def qr_page(request: Request, cid: str, k: Number) -> Response:
         """Each table's link and QR code: it opens the counter's form for that table."""
         try:
-            loaded = await call(service.get, cid, secret_for(request, cid), check=True)
+            loaded = await call(service.get, cid, bearer(request, cid), check=True)
         except ConcoursForbiddenError:
             return render(request, "concours/missing.html", 403, forbidden=True)
         c = loaded.concours

@@ -27,7 +27,7 @@ from rebelote.store.concours import (
     ConcoursStore,
 )
 from rebelote.web.calls import StoreCalls
-from rebelote.web.errors import ForbiddenError
+from rebelote.web.errors import BusyError, ForbiddenError
 from rebelote.web.security import new_secret, secret_hash, secret_matches
 
 __all__ = ["COUNTER_TARGET", "ConcoursBusyError", "ConcoursForbiddenError", "ConcoursService",
@@ -51,7 +51,7 @@ class ConcoursForbiddenError(ForbiddenError):
         self.game_id = concours_id
 
 
-class ConcoursBusyError(RuntimeError):
+class ConcoursBusyError(BusyError):
     """Other writers kept changing the concours while this write was being made."""
 
     def __init__(self, concours_id: str) -> None:

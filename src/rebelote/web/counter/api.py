@@ -22,7 +22,7 @@ from rebelote.errors import InputError
 from rebelote.web import openapi
 from rebelote.web.counter import schemas
 from rebelote.web.counter.service import CounterService, GameView
-from rebelote.web.security import parse_if_match, presented_secrets, read_json, secret_for
+from rebelote.web.security import bearer, parse_if_match, presented_secrets, read_json
 
 IfMatch = Annotated[str | None, Header(alias="If-Match", description="The version the client "
                                        "read; an older one answers 409")]
@@ -114,7 +114,7 @@ def make_router(service: CounterService) -> APIRouter:
                 openapi_extra=_doc(None, 200, schemas.GAME, "The game", 403, 404, 422))
     async def get_game(request: Request, game_id: str, explain: Explain = False
                        ) -> JSONResponse:
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
         return game_response(view, explain=explain)
 
     @router.get("/views/{view_id}", summary="A game read through its view link (no secret)",
@@ -132,7 +132,7 @@ def make_router(service: CounterService) -> APIRouter:
                          ) -> JSONResponse:
         obj = await read_json(request)
         version = parse_if_match(if_match)
-        secret = secret_for(request, game_id)
+        secret = bearer(request, game_id)
         archived = None
         if isinstance(obj, dict) and "archived" in obj:
             archived = obj.pop("archived")
@@ -152,7 +152,7 @@ def make_router(service: CounterService) -> APIRouter:
     async def delete_game(request: Request, game_id: str, if_match: IfMatch = None
                           ) -> Response:
         version = parse_if_match(if_match)
-        await call(service.delete, game_id, secret_for(request, game_id), version)
+        await call(service.delete, game_id, bearer(request, game_id), version)
         return Response(status_code=204)
 
     @router.post("/games/{game_id}/deals", summary="Add a deal",
@@ -163,7 +163,7 @@ def make_router(service: CounterService) -> APIRouter:
         # machinery (documented in openapi_extra).
         obj = await read_json(request)
         version = parse_if_match(request.headers.get("if-match"))
-        view = await call(service.add_deal, game_id, secret_for(request, game_id), obj,
+        view = await call(service.add_deal, game_id, bearer(request, game_id), obj,
                           version)
         return game_response(view, explain=explain_of(request))
 
@@ -175,7 +175,7 @@ def make_router(service: CounterService) -> APIRouter:
                            ) -> JSONResponse:
         obj = await read_json(request)
         version = parse_if_match(if_match)
-        view = await call(service.replace_deal, game_id, secret_for(request, game_id), n,
+        view = await call(service.replace_deal, game_id, bearer(request, game_id), n,
                           obj, version)
         return game_response(view, explain=explain)
 
@@ -185,7 +185,7 @@ def make_router(service: CounterService) -> APIRouter:
     async def undo_deal(request: Request, game_id: str, if_match: IfMatch = None,
                         explain: Explain = False) -> JSONResponse:
         version = parse_if_match(if_match)
-        view = await call(service.undo, game_id, secret_for(request, game_id), version)
+        view = await call(service.undo, game_id, bearer(request, game_id), version)
         return game_response(view, explain=explain)
 
     return router

@@ -29,7 +29,7 @@ from rebelote.web import i18n
 from rebelote.web.counter.pages import game_context, render
 from rebelote.web.counter.service import CounterService, GameView
 from rebelote.web.errors import ForbiddenError
-from rebelote.web.security import secret_for
+from rebelote.web.security import bearer
 from rebelote.web.share import qr_svg
 
 POLL_SECONDS: Final = 10.0
@@ -61,7 +61,7 @@ def make_live(service: CounterService) -> APIRouter:
 
     @router.get("/games/{game_id}/edit-link")
     async def edit_link(request: Request, game_id: str) -> Response:
-        secret = secret_for(request, game_id)
+        secret = bearer(request, game_id)
         try:
             view = await call(service.get, game_id, secret)
         except GameNotFoundError:

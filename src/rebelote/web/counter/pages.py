@@ -47,7 +47,7 @@ from rebelote.web.counter.printables import import_match
 from rebelote.web.counter.service import CounterService, GameView
 from rebelote.web.counter.stats import statistics
 from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
-from rebelote.web.security import KeyRing, is_https, secret_for
+from rebelote.web.security import KeyRing, bearer, is_https
 from rebelote.web.share import rules_from_query
 
 GAME_COOKIE: Final = "rebelote_game"
@@ -298,7 +298,7 @@ def make_pages(service: CounterService) -> APIRouter:
                     form: Mapping[str, str], edit: int | None = None) -> Response:
         """Run a write; show the game again, with the error and the typed values if any."""
         lang = i18n.request_lang(request)
-        secret = secret_for(request, game_id)
+        secret = bearer(request, game_id)
         try:
             view = await call(action, secret, version_of(form))
         except InputError as e:
@@ -336,7 +336,7 @@ def make_pages(service: CounterService) -> APIRouter:
         form = await form_of(request)
         hide = form.get("archived", "1") != "0"
         with contextlib.suppress(GameNotFoundError):
-            await call(service.archive, game_id, secret_for(request, game_id), hide)
+            await call(service.archive, game_id, bearer(request, game_id), hide)
         return RedirectResponse("/games?archived=true" if not hide else "/games",
                                 status_code=303)
 
@@ -388,7 +388,7 @@ def make_pages(service: CounterService) -> APIRouter:
     @router.get("/games/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
         try:
-            view = await call(service.get, game_id, secret_for(request, game_id))
+            view = await call(service.get, game_id, bearer(request, game_id))
         except GameNotFoundError:
             return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
         except ForbiddenError:
@@ -431,7 +431,7 @@ def make_pages(service: CounterService) -> APIRouter:
     @router.post("/games/{game_id}/deals")
     async def add_deal(request: Request, game_id: str) -> Response:
         form = await form_of(request)
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
 
         def action(secret: str | None, version: int | None) -> GameView:
             return service.add_deal(game_id, secret,
@@ -441,7 +441,7 @@ def make_pages(service: CounterService) -> APIRouter:
 
     @router.get("/games/{game_id}/deals/{n}/edit", response_class=HTMLResponse)
     async def edit_deal(request: Request, game_id: str, n: int) -> Response:
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
         lang = i18n.request_lang(request)
         if not 1 <= n <= len(view.match.deals):
             return render(request, "game.html", 404,
@@ -453,7 +453,7 @@ def make_pages(service: CounterService) -> APIRouter:
     @router.post("/games/{game_id}/deals/{n}")
     async def replace_deal(request: Request, game_id: str, n: int) -> Response:
         form = await form_of(request)
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
 
         def action(secret: str | None, version: int | None) -> GameView:
             return service.replace_deal(
@@ -488,7 +488,7 @@ def make_pages(service: CounterService) -> APIRouter:
     @router.post("/games/{game_id}/delete")
     async def delete(request: Request, game_id: str) -> Response:
         with contextlib.suppress(GameNotFoundError):
-            await call(service.delete, game_id, secret_for(request, game_id))
+            await call(service.delete, game_id, bearer(request, game_id))
         response = RedirectResponse("/games", status_code=303)
         KeyRing.of(request).remove(game_id).store(request, response)
         return response

@@ -29,7 +29,7 @@ from rebelote.web.counter import schemas
 from rebelote.web.counter.api import game_response
 from rebelote.web.counter.service import MAX_DEALS, CounterService
 from rebelote.web.i18n import request_lang
-from rebelote.web.security import UnsupportedMediaError, parse_json, secret_for
+from rebelote.web.security import UnsupportedMediaError, bearer, parse_json
 from rebelote.web.share import qr_svg, rules_path
 
 Lang = Annotated[str | None, Query(
@@ -96,7 +96,7 @@ def make_printables(service: CounterService) -> APIRouter:
     async def game_sheet(request: Request, game_id: str, lang: Lang = None) -> Response:
         from rebelote.sheets import score_sheet_pdf
 
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
         pdf = await run_in_threadpool(
             score_sheet_pdf, view.match.rules.game, view.match.teams, 18, view.match,
             _lang(request, lang),
@@ -146,7 +146,7 @@ def make_printables(service: CounterService) -> APIRouter:
                     "application/json": {"schema": schemas.NEW_GAME}}},
                     **openapi.error_doc(403, 404)}})
     async def export_json(request: Request, game_id: str) -> Response:
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
         body = json.dumps(view.match.to_json(), ensure_ascii=False, indent=1)
         return _download(body, "application/json", f"rebelote-{game_id}.json", inline=False)
 
@@ -155,7 +155,7 @@ def make_printables(service: CounterService) -> APIRouter:
                     "text/csv": {"schema": {"type": "string"}}}},
                     **openapi.error_doc(403, 404, 422)}})
     async def export_csv(request: Request, game_id: str, lang: Lang = None) -> Response:
-        view = await call(service.get, game_id, secret_for(request, game_id))
+        view = await call(service.get, game_id, bearer(request, game_id))
         body = match_to_csv(view.match, lang=_lang(request, lang))
         return _download(body, "text/csv; charset=utf-8", f"rebelote-{game_id}.csv",
                          inline=False)

@@ -12,33 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
-from starlette.requests import HTTPConnection
 
-from rebelote.errors import IllegalActionError, InputError
-from rebelote.store.play_tables import TableConflictError, TableNotFoundError
+from rebelote.errors import InputError
+from rebelote.store.play_tables import TableNotFoundError
 from rebelote.table import verify_record
-from rebelote.table.model import InviteError
-from rebelote.tableserver import (
-    Loaded,
-    SeatForbiddenError,
-    TableFullError,
-    TableService,
-)
-from rebelote.web import openapi
-from rebelote.web.errors import refusal_status
-from rebelote.web.security import (
-    KEYS_COOKIE,
-    KeyRing,
-    first_socket_token,
-    parse_if_match,
-    read_json,
-)
+from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
+from rebelote.web.errors import NotFoundError
+from rebelote.web.openapi import route_doc
+from rebelote.web.security import first_socket_token, parse_if_match, read_json
+from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
 
 #: Seconds a socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0
@@ -103,267 +90,207 @@ CHECK: Final[dict[str, Any]] = {
 ANALYSIS: Final[dict[str, Any]] = {
     "type": "object", "required": ["deal", "cards"],
     "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"}}}
-_SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 _WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
 _READ: Final = (403, 404, 422, 503)
 
-
-def _doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any], description: str,
-         *errors: int, secret: bool = True) -> dict[str, Any]:
-    """A route's ``openapi_extra``: its body, its answer and its errors."""
-    doc: dict[str, Any] = {"responses": openapi.answer_doc(status, answer, description,
-                                                           *errors)}
-    if body is not None:
-        doc["requestBody"] = {"required": True,
-                              "content": {openapi.JSON: {"schema": body}}}
-    if secret:
-        doc["security"] = _SECURITY
-    return doc
+router = APIRouter(prefix="/api/tables", tags=["table"])
 
 
-def bearer(conn: HTTPConnection, table_id: str) -> str | None:
-    """The seat's secret: ``Authorization: Bearer``, else the one this browser's key ring
-    (the ``rebelote_keys`` cookie shared with the counter) holds for this table."""
-    scheme, _, token = conn.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    return KeyRing.parse(conn.cookies.get(KEYS_COOKIE)).get(table_id)
+def seat_view(tables: TableService, loaded: Loaded, seat: int, status: int = 200,
+              **more: Any) -> Response:
+    """The view of ``seat``, with the table's version as ``ETag`` (and ``more`` fields)."""
+    headers = {"ETag": f'"{loaded.version}"'}
+    if not more:  # the view as the socket pushes it, encoded once
+        return Response(tables.view_text(loaded, seat), status_code=status, headers=headers,
+                        media_type="application/json")
+    out = tables.view(loaded, seat)
+    out.update(more)
+    return JSONResponse(out, status_code=status, headers=headers)
 
 
-def refusal(exc: Exception) -> JSONResponse | None:
-    """The answer to a refused request, or ``None`` for an error that is not a refusal."""
-    if isinstance(exc, SeatForbiddenError | InviteError):
-        return JSONResponse({"error": str(exc)}, status_code=403)
-    if isinstance(exc, TableNotFoundError):
-        return JSONResponse({"error": f"id: there is no table {exc.args[0]!r}"}, 404)
-    if isinstance(exc, TableFullError | TableConflictError):
-        return JSONResponse({"error": str(exc)}, status_code=409)
-    status = refusal_status(exc)  # an illegal move 409, bad input 422: the counter's table
-    return JSONResponse({"error": str(exc)}, status_code=status) if status else None
+async def finished_record(tables: TableService, table_id: str, token: str | None, n: int
+                          ) -> dict[str, Any]:
+    """The record of the table's finished deal ``n``, for a seat of the table (403 for anyone
+    else, 404 when deal ``n`` is not finished)."""
+    loaded = await tables.load(table_id)
+    tables.seat_of(loaded, token)
+    if not 1 <= n <= len(loaded.table.replay.finished):
+        raise NotFoundError(f"n: deal {n} of this table is not finished")
+    return loaded.table.record(n)
 
 
-async def answer(make: Callable[[], Awaitable[Response]]) -> Response:
+@router.post("", status_code=201, summary="Start a table (you sit South)",
+             openapi_extra=route_doc(_CREATE_SCHEMA, 201, VIEW, "Your view and your secret",
+                                     413, 415, 422, 503, secret=False))
+async def create(request: Request, tables: TableServiceDep) -> Response:
+    loaded, token = await tables.create(await read_json(request))
+    return seat_view(tables, loaded, 2, 201, token=token)
+
+
+@router.post("/join", status_code=201, summary="Take a free seat of a room by its code",
+             openapi_extra=route_doc(_JOIN_SCHEMA, 201, VIEW, "Your view and your secret",
+                                     404, 409, 413, 415, 422, 503, secret=False))
+async def join(request: Request, tables: TableServiceDep) -> Response:
+    body = await read_json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+        raise InputError("code", "missing: the room's join code")
+    loaded, token, seat = await tables.join(body["code"], body.get("name"),
+                                            body.get("seat") or None, body.get("invite") or None)
+    return seat_view(tables, loaded, seat, 201, token=token)
+
+
+@router.get("/{table_id}", summary="What your seat may see of the table",
+            openapi_extra=route_doc(None, 200, VIEW, "Your view", *_READ))
+async def get(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> Response:
+    loaded = await tables.load(table_id)
+    seat = tables.seat_of(loaded, token)
+    if loaded.table.bot_to_play and loaded.table.pace:
+        tables.start_driver(table_id)  # after a restart, the bots go on
+    return seat_view(tables, loaded, seat)
+
+
+@router.post("/{table_id}/actions", summary="Bid or play a card",
+             openapi_extra=route_doc(_ACTION_SCHEMA, 200, VIEW, "Your view after the bots",
+                                     *_WRITE))
+async def act(request: Request, table_id: str, tables: TableServiceDep, token: SeatTokenDep
+              ) -> Response:
+    body = await read_json(request)
+    action = body.get("action") if isinstance(body, dict) else None
+    expected = parse_if_match(request.headers.get("if-match"))
+    loaded, seat = await tables.act(table_id, token, action, expected)
+    return seat_view(tables, loaded, seat)
+
+
+@router.post("/{table_id}/release", summary="Hand your seat back to its bot",
+             openapi_extra=route_doc(None, 200, {"type": "object", "required": ["released"]},
+                                     "Released", *_WRITE))
+async def release(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> Response:
+    await tables.release(table_id, token)
+    return JSONResponse({"released": True})
+
+
+@router.post("/{table_id}/seats/{seat}/bot", summary="Hand a seat back to its bot (the "
+             "table's host only)", openapi_extra=route_doc(None, 200, VIEW, "Your view",
+                                                           *_WRITE))
+async def hand_back(table_id: str, seat: str, tables: TableServiceDep, token: SeatTokenDep
+                    ) -> Response:
+    loaded = await tables.hand_back(table_id, token, seat)
+    return seat_view(tables, loaded, tables.seat_of(loaded, token))
+
+
+@router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends",
+             openapi_extra=route_doc(None, 200, VIEW, "Your view", *_WRITE))
+async def fill(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> Response:
+    loaded = await tables.fill(table_id, token)
+    return seat_view(tables, loaded, tables.seat_of(loaded, token))
+
+
+@router.post("/{table_id}/back", summary="Take your seat back from its bot (after the "
+             "clock ran out)", openapi_extra=route_doc(None, 200, VIEW, "Your view", *_WRITE))
+async def back(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> Response:
+    loaded = await tables.back(table_id, token)
+    return seat_view(tables, loaded, tables.seat_of(loaded, token))
+
+
+@router.get("/{table_id}/deals/{n}.json", summary="A finished deal's record (with its "
+            "commitment, seed and salt)",
+            openapi_extra=route_doc(None, 200, RECORD, "The deal record", *_READ))
+async def record(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
+                 ) -> Response:
+    out = await finished_record(tables, table_id, token, n)
+    return JSONResponse(out, headers={
+        "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
+
+
+@router.get("/{table_id}/deals/{n}/verify", summary="The shuffle of a finished deal checked: "
+            "the commitment shown before the deal recomputed from the revealed seed and salt, "
+            "the seed's deck dealt again, every call and card replayed",
+            openapi_extra=route_doc(None, 200, CHECK, "The check", *_READ))
+async def verify(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
+                 ) -> Response:
+    found = await finished_record(tables, table_id, token, n)
+    out: dict[str, Any] = {"deal": n, "commitment": found["commitment"]}
     try:
-        return await make()
-    except (SeatForbiddenError, InviteError, TableNotFoundError, TableFullError,
-            TableConflictError, IllegalActionError, InputError) as e:
-        out = refusal(e)
-        assert out is not None
-        return out
+        out |= verify_record(found)
+    except InputError as e:
+        out |= {"verified": False, "error": str(e)}
+    return JSONResponse(out)
 
 
-def make_table_router(service: TableService) -> APIRouter:
-    """The ``/api/tables`` routes over ``service``."""
-    router = APIRouter(prefix="/api/tables", tags=["table"])
+@router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
+            "cost against the best card (double-dummy solver)",
+            openapi_extra=route_doc(None, 200, ANALYSIS, "Each card's cost", *_READ))
+async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
+                   ) -> Response:
+    try:
+        _, _, cards = await tables.analysis(table_id, token, n)
+    except InputError as e:  # a deal not finished, or no solver in this build
+        raise NotFoundError(str(e)) from None
+    return JSONResponse({"deal": n, "cards": cards})
 
-    def seat_view(loaded: Loaded, seat: int, status: int = 200, **more: Any) -> Response:
-        headers = {"ETag": f'"{loaded.version}"'}
-        if not more:  # the view as the socket pushes it, encoded once
-            return Response(service.view_text(loaded, seat), status_code=status,
-                            headers=headers, media_type="application/json")
-        out = service.view(loaded, seat)
-        out.update(more)
-        return JSONResponse(out, status_code=status, headers=headers)
 
-    async def finished_record(table_id: str, n: int,
-                              request: Request) -> dict[str, Any] | JSONResponse:
-        """The record of the table's finished deal ``n`` for a seat of the table (403 for
-        anyone else, raised), or the 404 answer when deal ``n`` is not finished."""
-        loaded = await service.load(table_id)
-        service.seat_of(loaded, bearer(request, table_id))
-        if not 1 <= n <= len(loaded.table.replay.finished):
-            return JSONResponse({"error": f"n: deal {n} of this table is not finished"},
-                                status_code=404)
-        return loaded.table.record(n)
-
-    @router.post("", status_code=201, summary="Start a table (you sit South)",
-                 openapi_extra=_doc(_CREATE_SCHEMA, 201, VIEW, "Your view and your secret",
-                                    413, 415, 422, 503, secret=False))
-    async def create(request: Request) -> Response:
-        async def make() -> Response:
-            loaded, token = await service.create(await read_json(request))
-            return seat_view(loaded, 2, 201, token=token)
-        return await answer(make)
-
-    @router.post("/join", status_code=201, summary="Take a free seat of a room by its code",
-                 openapi_extra=_doc(_JOIN_SCHEMA, 201, VIEW, "Your view and your secret",
-                                    404, 409, 413, 415, 422, 503, secret=False))
-    async def join(request: Request) -> Response:
-        async def make() -> Response:
-            body = await read_json(request)
-            if not isinstance(body, dict) or not isinstance(body.get("code"), str):
-                raise InputError("code", "missing: the room's join code")
-            seat_raw = body.get("seat")
-            loaded, token, seat = await service.join(body["code"], body.get("name"),
-                                                     seat_raw if seat_raw else None,
-                                                     body.get("invite") or None)
-            return seat_view(loaded, seat, 201, token=token)
-        return await answer(make)
-
-    @router.get("/{table_id}", summary="What your seat may see of the table",
-                openapi_extra=_doc(None, 200, VIEW, "Your view", *_READ))
-    async def get(table_id: str, request: Request) -> Response:
-        async def make() -> Response:
-            loaded = await service.load(table_id)
-            seat = service.seat_of(loaded, bearer(request, table_id))
-            if loaded.table.bot_to_play and loaded.table.pace:
-                service.start_driver(table_id)  # after a restart, the bots go on
-            return seat_view(loaded, seat)
-        return await answer(make)
-
-    @router.post("/{table_id}/actions", summary="Bid or play a card",
-                 openapi_extra=_doc(_ACTION_SCHEMA, 200, VIEW, "Your view after the bots",
-                                    *_WRITE))
-    async def act(table_id: str, request: Request) -> Response:
-        async def make() -> Response:
-            body = await read_json(request)
-            action = body.get("action") if isinstance(body, dict) else None
-            expected = parse_if_match(request.headers.get("if-match"))
-            loaded, seat = await service.act(table_id, bearer(request, table_id), action,
-                                             expected)
-            return seat_view(loaded, seat)
-        return await answer(make)
-
-    @router.post("/{table_id}/release", summary="Hand your seat back to its bot",
-                 openapi_extra=_doc(None, 200, {"type": "object", "required": ["released"]},
-                                    "Released", *_WRITE))
-    async def release(table_id: str, request: Request) -> Response:
-        async def make() -> Response:
-            await service.release(table_id, bearer(request, table_id))
-            return JSONResponse({"released": True})
-        return await answer(make)
-
-    @router.post("/{table_id}/seats/{seat}/bot", summary="Hand a seat back to its bot (the "
-                 "table's host only)", openapi_extra=_doc(None, 200, VIEW, "Your view",
-                                                          *_WRITE))
-    async def hand_back(table_id: str, seat: str, request: Request) -> Response:
-        async def make() -> Response:
-            loaded = await service.hand_back(table_id, bearer(request, table_id), seat)
-            return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
-        return await answer(make)
-
-    @router.post("/{table_id}/fill", summary="Let bots play the seats kept for friends",
-                 openapi_extra=_doc(None, 200, VIEW, "Your view", *_WRITE))
-    async def fill(table_id: str, request: Request) -> Response:
-        async def make() -> Response:
-            loaded = await service.fill(table_id, bearer(request, table_id))
-            return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
-        return await answer(make)
-
-    @router.post("/{table_id}/back", summary="Take your seat back from its bot (after "
-                 "the clock ran out)", openapi_extra=_doc(None, 200, VIEW, "Your view",
-                                                          *_WRITE))
-    async def back(table_id: str, request: Request) -> Response:
-        async def make() -> Response:
-            loaded = await service.back(table_id, bearer(request, table_id))
-            return seat_view(loaded, service.seat_of(loaded, bearer(request, table_id)))
-        return await answer(make)
-
-    @router.get("/{table_id}/deals/{n}.json", summary="A finished deal's record (with its "
-                "commitment, seed and salt)",
-                openapi_extra=_doc(None, 200, RECORD, "The deal record", *_READ))
-    async def record(table_id: str, n: int, request: Request) -> Response:
-        async def make() -> Response:
-            record = await finished_record(table_id, n, request)
-            if isinstance(record, JSONResponse):
-                return record
-            return JSONResponse(record, headers={
-                "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
-        return await answer(make)
-
-    @router.get("/{table_id}/deals/{n}/verify", summary="The shuffle of a finished deal "
-                "checked: the commitment shown before the deal recomputed from the revealed "
-                "seed and salt, the seed's deck dealt again, every call and card replayed",
-                openapi_extra=_doc(None, 200, CHECK, "The check", *_READ))
-    async def verify(table_id: str, n: int, request: Request) -> Response:
-        async def make() -> Response:
-            record = await finished_record(table_id, n, request)
-            if isinstance(record, JSONResponse):
-                return record
-            out: dict[str, Any] = {"deal": n, "commitment": record["commitment"]}
-            try:
-                out |= verify_record(record)
-            except InputError as e:
-                out |= {"verified": False, "error": str(e)}
-            return JSONResponse(out)
-        return await answer(make)
-
-    @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
-                "cost against the best card (double-dummy solver)",
-                openapi_extra=_doc(None, 200, ANALYSIS, "Each card's cost", *_READ))
-    async def analysis(table_id: str, n: int, request: Request) -> Response:
-        async def make() -> Response:
-            try:
-                _, _, cards = await service.analysis(table_id, bearer(request, table_id), n)
-            except InputError as e:
-                return JSONResponse({"error": str(e)}, status_code=404)
-            return JSONResponse({"deal": n, "cards": cards})
-        return await answer(make)
-
-    @router.websocket("/{table_id}/ws")
-    async def watch(websocket: WebSocket, table_id: str) -> None:
-        """Live views: one at once, then one after every change of the table. The secret
-        comes from the cookie, or as the first message ``{"token": ...}``."""
-        origin = websocket.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
-            await websocket.close(code=4403)  # another site's page may not use the cookie
-            return
-        await websocket.accept()
-        token = bearer(websocket, table_id)
-        try:
-            if token is None:  # a first message, small, read without a traceback
-                first = await asyncio.wait_for(websocket.receive(), 10)
-                if first.get("type") == "websocket.disconnect":
-                    return
-                token = first_socket_token(first)
-            loaded = await service.load(table_id)
-            seat = service.seat_of(loaded, token)
-        except (SeatForbiddenError, TableNotFoundError, ValueError, TimeoutError) as e:
-            reason = str(e) if isinstance(e, SeatForbiddenError) else (
-                f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
-                else "token: send {\"token\": ...} first, or the seat's cookie")
-            with contextlib.suppress(Exception):
-                await websocket.send_json({"error": reason})
-                await websocket.close(code=4403)
-            return
-        except WebSocketDisconnect:
-            return
-        if loaded.table.bot_to_play and loaded.table.pace:
-            service.start_driver(table_id)
-        wake = service.watch(table_id)  # set by every change, and when the socket closes
-        if service.known_version(table_id) > loaded.version:
-            wake.set()  # a change came while the socket was opening
-        closed = asyncio.create_task(_until_closed(websocket))
-        closed.add_done_callback(lambda _: wake.set())
-        service.connected(table_id, seat)
-        try:
-            await websocket.send_text(service.view_text(loaded, seat))
+@router.websocket("/{table_id}/ws")
+async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
+                token: SeatTokenDep) -> None:
+    """Live views: one at once, then one after every change of the table. The secret
+    comes from the cookie, or as the first message ``{"token": ...}``."""
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        await websocket.close(code=4403)  # another site's page may not use the cookie
+        return
+    await websocket.accept()
+    try:
+        if token is None:  # a first message, small, read without a traceback
+            first = await asyncio.wait_for(websocket.receive(), 10)
+            if first.get("type") == "websocket.disconnect":
+                return
+            token = first_socket_token(first)
+        loaded = await tables.load(table_id)
+        seat = tables.seat_of(loaded, token)
+    except (SeatForbiddenError, TableNotFoundError, ValueError, TimeoutError) as e:
+        reason = str(e) if isinstance(e, SeatForbiddenError) else (
+            f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
+            else "token: send {\"token\": ...} first, or the seat's cookie")
+        with contextlib.suppress(Exception):
+            await websocket.send_json({"error": reason})
+            await websocket.close(code=4403)
+        return
+    except WebSocketDisconnect:
+        return
+    if loaded.table.bot_to_play and loaded.table.pace:
+        tables.start_driver(table_id)
+    wake = tables.watch(table_id)  # set by every change, and when the socket closes
+    if tables.known_version(table_id) > loaded.version:
+        wake.set()  # a change came while the socket was opening
+    closed = asyncio.create_task(_until_closed(websocket))
+    closed.add_done_callback(lambda _: wake.set())
+    tables.connected(table_id, seat)
+    try:
+        await websocket.send_text(tables.view_text(loaded, seat))
+        version = loaded.version
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(WATCH_POLL):
+                    await wake.wait()
+            wake.clear()  # a change from here on sets it again
+            if closed.done():
+                break
+            loaded = await tables.load_latest(table_id)
+            if loaded.version == version:
+                continue
             version = loaded.version
-            while True:
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(WATCH_POLL):
-                        await wake.wait()
-                wake.clear()  # a change from here on sets it again
-                if closed.done():
-                    break
-                loaded = await service.load_latest(table_id)
-                if loaded.version == version:
-                    continue
-                version = loaded.version
-                if loaded.table.seat_of(token) != seat:
-                    await websocket.send_json({"error": "token: this seat was handed back"})
-                    break
-                await websocket.send_text(service.view_text(loaded, seat))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            closed.cancel()
-            service.unwatch(table_id, wake)
-            service.disconnected(table_id, seat)
-            with contextlib.suppress(Exception):
-                await websocket.close()
-
-    return router
+            if loaded.table.seat_of(token) != seat:
+                await websocket.send_json({"error": "token: this seat was handed back"})
+                break
+            await websocket.send_text(tables.view_text(loaded, seat))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        closed.cancel()
+        tables.unwatch(table_id, wake)
+        tables.disconnected(table_id, seat)
+        with contextlib.suppress(Exception):
+            await websocket.close()
 
 
 async def _until_closed(websocket: WebSocket) -> None:

@@ -37,10 +37,10 @@ from rebelote.table.model import NEXT, WAIT
 from rebelote.table.view import sorted_hand
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.web import i18n
-from rebelote.web.security import KeyRing
+from rebelote.web.errors import error_response, refusal_of
+from rebelote.web.security import KeyRing, bearer
 from rebelote.web.share import rules_body, rules_from_query
 from rebelote.web.table import words
-from rebelote.web.table.api import bearer, refusal
 
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 CLOCKS: Final = (0, 30, 60, 120)
@@ -380,13 +380,13 @@ def make_table_pages(service: TableService) -> APIRouter:
             loaded, seat = await service.act(table_id, bearer(request, table_id), action,
                                              optional_number(shown))
         except Exception as e:
-            out = refusal(e)
-            if out is None:
+            refused = refusal_of(e)
+            if refused is None:
                 raise
             if not htmx:
                 return RedirectResponse(f"/tables/{table_id}", status_code=303)
             if isinstance(e, SeatForbiddenError | TableNotFoundError):
-                return out
+                return error_response(refused.status, refused.say(e))
             loaded, seat_or = await seat_or_none(request, table_id)
             assert seat_or is not None
             if action == NEXT:  # another player (or this page's own timer) went on first
@@ -396,7 +396,7 @@ def make_table_pages(service: TableService) -> APIRouter:
             # language with the seats as this seat sees them
             error = words.tr(lang, CHANGED) if isinstance(e, TableConflictError) \
                 else words.refusal_text(str(e), lang, seat_or)
-            return fragment(request, loaded, seat_or, out.status_code, error=error)
+            return fragment(request, loaded, seat_or, refused.status, error=error)
         if not htmx:
             return RedirectResponse(f"/tables/{table_id}", status_code=303)
         return fragment(request, loaded, seat)
@@ -515,8 +515,7 @@ def make_table_pages(service: TableService) -> APIRouter:
         except TableNotFoundError:
             return render(request, "table/missing.html", 404)
         except Exception as e:
-            out = refusal(e)
-            if out is None:
+            if refusal_of(e) is None:
                 raise
             return RedirectResponse(f"/t/{quote(code)}", status_code=303)
         response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
