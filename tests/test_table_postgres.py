@@ -194,3 +194,38 @@ def test_the_other_worker_plays_the_moves_it_is_told_without_reading(
             service.repo._cache[tid] = held  # a wrong digest: the moves are not kept
             service.changed(tid, held[0] + 1, "0" * 16, '{"a":["pass"],"d":[]}')
             assert service.repo._cache[tid][0] == held[0]
+
+
+def test_after_the_server_drops_every_connection_reads_and_writes_go_on(pg_url: str  # noqa: F811
+                                                                        ) -> None:
+    """PostgreSQL restarted, or an administrator cut this worker's connections (table-attack
+    #59): the first call that finds its connection lost drops the idle ones too, so a read's
+    second try and the writes after it are made on new connections, not on the dead ones left
+    in the pool (a read found two dead connections in turn and answered 503)."""
+    import asyncio
+
+    import psycopg
+
+    from rebelote.store import make_engine, migrate
+    from rebelote.store.play_tables_pg import PgTables, connect_args
+
+    engine = make_engine(pg_url)
+    migrate(engine)
+    args = connect_args(engine)
+    engine.dispose()
+    name = "rebelote-test-cut"
+
+    async def run() -> tuple[int, int]:
+        store = PgTables({**args, "application_name": name})
+        table = await store.create({"x": 1}, game="coinche", code="CUTCUT01")
+        await asyncio.gather(*(store.read(table.id) for _ in range(4)))  # 4 idle connections
+        with psycopg.connect(**args, autocommit=True) as admin:
+            cut = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM "
+                                "pg_stat_activity WHERE application_name = %s",
+                                (name,)).fetchone()
+        assert cut is not None and cut[0] == 4
+        read = await store.read(table.id)
+        written = await store.put(table.id, read.version, {"x": 2}, over=False)
+        return read.version, written
+
+    assert asyncio.run(run()) == (1, 2)

@@ -144,8 +144,17 @@ class PgTables:
             try:
                 yield conn
             except BaseException:
-                if conn.broken or conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    await _close(conn)  # lost, or cut in the middle of a statement
+                if conn.broken:
+                    # lost: the server restarted, or dropped this worker's connections (an
+                    # administrator, a failover), so the idle ones are most likely lost too:
+                    # the next call (a read's second try) connects anew instead of finding
+                    # them dead one by one
+                    await _close(conn)
+                    idle, self._idle = self._idle, []
+                    for other, _ in idle:
+                        await _close(other)
+                elif conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    await _close(conn)  # cut in the middle of a statement
                 else:
                     self._idle.append((conn, time.monotonic()))
                 raise
