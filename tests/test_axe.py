@@ -81,7 +81,7 @@ def test_the_table_pages_through_a_whole_deal(browser: Any, server: str, axe: Ax
     axe.check(page, "home")
     page.goto(server + "/tables/new")
     axe.check(page, "table start form")
-    start(page, server, "coinche", target=2000, bots="heuristic")
+    start(page, server, "coinche", target=2000)
     seen: set[str] = set()
     deadline = time.monotonic() + 120
     while not page.locator("#next-deal").count():

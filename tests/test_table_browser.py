@@ -178,12 +178,14 @@ def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = Tru
 
 
 def start(page: Any, base: str, game: str, friends: str | None = None,
-          bots: str = "random", target: int = 501, pace: int = 0) -> None:
+          bots: str = "debutant", target: int = 501, pace: int = 0) -> None:
+    """A table started from the home page's form; ``bots`` a level for people (``debutant``
+    answers at once: the form offers no other bot)."""
     page.goto(base + "/")
     page.click("#play-link")
     page.check(f"input[name=game][value={game}]", force=True)
     page.check(f"input[name=target][value='{target}']", force=True)
-    page.select_option("select[name=bots]", bots)
+    page.check(f"input[name=bots][value={bots}]")
     page.select_option("select[name=pace]", str(pace))
     if friends:
         page.check(f"input[name=friends][value={friends}]")
@@ -320,7 +322,7 @@ def test_a_whole_game_of_coinche_reading_each_result_card(browser: Any, server: 
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     traffic = Traffic(page, server)
-    start(page, server, "coinche", bots="heuristic", target=1000)
+    start(page, server, "coinche", target=1000)
     rng = random.Random(1)
     read: dict[str, str] = {}
     deadline = time.monotonic() + 240

@@ -229,8 +229,6 @@ def test_every_word_of_the_table_pages_has_its_french_in_the_catalog() -> None:
 
     from rebelote.web.table.words import (
         _BOT_SHORT,
-        _BOT_WORDS,
-        _LEVEL_WORDS,
         _RANK_EN,
         REFUSALS,
         SEAT_WORDS,
@@ -243,7 +241,7 @@ def test_every_word_of_the_table_pages_has_its_french_in_the_catalog() -> None:
     templates = files("rebelote") / "web" / "templates" / "table"
     used = {m.group(2) for page in templates.iterdir() if page.name.endswith(".html")
             for m in re.finditer(r"""\bt\((["'])(.+?)\1\)""", page.read_text("utf-8"))}
-    used |= {*_BOT_WORDS.values(), *_LEVEL_WORDS.values(), *_RANK_EN.values(),
+    used |= {*_RANK_EN.values(),
              *SEAT_WORDS.values(), "spades", "hearts", "diamonds", "clubs",
              *_BOT_SHORT.values(), *(sentence for _, sentence in REFUSALS), "your partner",
              "your team", "the other team", "you"}

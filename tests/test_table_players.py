@@ -97,7 +97,7 @@ def test_the_end_of_a_deal_shows_its_last_trick_and_waits_for_the_next_deal(
     no auction takes the focus) until the player goes on."""
     ctx = browser.new_context(viewport=SCREENS[screen])
     page = ctx.new_page()
-    start(page, server, "coinche", target=2000, bots="heuristic")  # not over after a deal
+    start(page, server, "coinche", target=2000)  # not over after a deal
     play_until(page, "#next-deal", bid=True)  # South bids: the deal is played, not passed
     page.wait_for_timeout(300)
     assert page.locator(".center .pc").count() == 4, page.locator(".center").inner_text()
@@ -129,6 +129,7 @@ def test_a_player_who_chose_so_goes_on_by_itself_after_a_few_seconds(
     ctx = browser.new_context(viewport=PHONE)
     page = ctx.new_page()
     page.goto(server + "/tables/new")
+    page.check("input[name=bots][value=debutant]")
     page.select_option("select[name=pace]", "0")
     page.select_option("select[name=between]", "5000")
     page.click("#start-table")
@@ -148,7 +149,7 @@ def test_a_table_of_bots_reads_right(browser: Any, server: str, screen: str) -> 
     holds one line, and the score does not read as "50 out of 1,000"."""
     ctx = browser.new_context(viewport=SCREENS[screen])
     page = ctx.new_page()
-    start(page, server, "coinche", target=1000, bots="heuristic")
+    start(page, server, "coinche", target=1000)
     free = page.locator("#free-seats").inner_text()
     assert "Places libres" not in free
     assert free.startswith("Aucune place n’est gardée pour un ami."), free
@@ -161,7 +162,7 @@ def test_a_table_of_bots_reads_right(browser: Any, server: str, screen: str) -> 
     scores = page.locator(".scores").inner_text()
     assert "/" not in scores and re.search(r"partie en 1\u202f?\s?000", scores), scores
     # the bot's level is still said to a screen reader on a phone, and shown on a desktop
-    assert "robot heuristique" in page.locator("#seat-W").text_content()
+    assert "robot débutant" in page.locator("#seat-W").text_content()
     shown = page.locator("#seat-W .level").is_visible() and page.locator(
         "#seat-W .level").bounding_box()["width"] > 2  # type: ignore[index]
     assert shown == (screen == "desktop")
@@ -181,7 +182,7 @@ def test_the_focus_is_on_the_first_move_when_the_page_loads_at_your_turn(
         browser: Any, server: str, screen: str) -> None:
     ctx = browser.new_context(viewport=SCREENS[screen])
     page = ctx.new_page()
-    start(page, server, "coinche", bots="heuristic")  # at once: South bids at the first load
+    start(page, server, "coinche")  # at once: South bids at the first load
     page.wait_for_load_state("load")
     assert page.locator("#seat-S.turn").count()
     page.wait_for_function("() => document.activeElement && document.activeElement.id")

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 from starlette.websockets import WebSocketDisconnect
 
-from rebelote.bots import _REGISTRY, register_bot
+from rebelote.bots import _REGISTRY, DEFAULT_LEVEL, PLAYER_LEVELS, register_bot
 from rebelote.bots.random_bot import RandomBot
 from rebelote.table import verify_record
 from rebelote.web.app import create_app
@@ -324,9 +325,34 @@ def test_a_quick_bot_that_fails_is_replaced_by_the_random_bot(client: TestClient
         assert view["turn"] == "S" or view["over"]
 
 
+def test_the_start_form_offers_the_levels_for_people_only(client: TestClient) -> None:
+    """The start form offers the four levels (never a registry spec), named and explained in
+    the page's language, each explanation tied to its radio; the default level is checked,
+    and the level chosen plays the seats."""
+    for lang in ("fr", "en"):
+        form = client.get("/tables/new", params={"lang": lang}).text
+        assert re.findall(r'name="bots" value="([^"]+)"', form) == [
+            lv.key for lv in PLAYER_LEVELS]
+        for lv in PLAYER_LEVELS:
+            radio = re.search(rf'<input type="radio" name="bots" value="{lv.key}"[^>]*>', form)
+            assert radio and f'aria-describedby="level-{lv.key}-about"' in radio.group(0)
+            assert ("checked" in radio.group(0)) == (lv.key == DEFAULT_LEVEL)
+            assert f'<label for="level-{lv.key}">{lv.name(lang)}</label>' in form
+            assert f'<small id="level-{lv.key}-about">{escape(lv.explain(lang))}</small>' in form
+        assert not re.search(r"pimc|heuristi|<option value=\"random", form)
+    assert "Calcule 48 donnes par carte" in client.get("/tables/new").text  # French first
+    r = client.post("/tables", data={"game": "coinche", "bots": "club", "pace": "5000"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    seats = client.get(f"/api/tables/{tid}").json()["seats"]
+    assert [seats[s]["bot"] for s in "NEW"] == ["pimc:fast"] * 3
+    assert "(robot club)" in client.get(f"/tables/{tid}/fragment").text
+
+
 def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestClient) -> None:
-    """The start form offers every spec of the registry (``name`` and ``name:level``), the API
-    takes them per seat, and the seat plays with the bot of that level."""
+    """Beside the levels for people, the API takes a registry spec with a named level per
+    seat (not offered by the form), and the seat plays with the bot of that level."""
     made: list[str | None] = []
 
     class Levelled(RandomBot):
@@ -340,10 +366,6 @@ def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestCli
 
     register_bot("levelled", Levelled, levels=("fast", "deep"))  # type: ignore[arg-type]
     try:
-        form = client.get("/tables/new").text
-        for spec in ("random", "levelled", "levelled:fast", "levelled:deep"):
-            assert f'<option value="{spec}"' in form
-        assert ">recherche (pimc) · rapide</option>" in form  # the specs said in words
         t = new_table(client, bots={"N": "Levelled:Deep", "E": "levelled:fast",
                                     "W": "random"})
         assert t["seats"]["N"]["bot"] == "levelled:deep"
@@ -693,7 +715,7 @@ def test_the_result_card_names_the_teams_in_sentences_and_the_winner(client: Tes
         if view["last_result"] and view["last_result"]["deal"] > len(lines):
             html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
             if not lines:
-                assert "(robot heuristique)" in html and "(robot heuristic)" not in html
+                assert "(robot débutant)" in html and "(robot beginner)" not in html
             card = html.split('id="result"')[1].split("</table>")[0]
             rows = re.findall(r"<tr><td>(.*?)</td>", card)
             lines.append(" | ".join(rows))

@@ -245,6 +245,17 @@ def player_level(key: object) -> PlayerLevel:
     raise ValueError(f"unknown level {key!r} (levels: "
                      f"{', '.join(lv.key for lv in PLAYER_LEVELS)})")
 
+
+def level_of_spec(spec: str) -> PlayerLevel | None:
+    """The level for people that ``spec`` plays (``pimc:fast`` is ``club``), ``None`` for a
+    spec no level uses (``random``).
+
+    >>> level_of_spec("heuristic").key, level_of_spec("random")
+    ('debutant', None)
+    """
+    return next((level for level in PLAYER_LEVELS if level.spec == spec), None)
+
+
 __all__ = [
     "DEFAULT_LEVEL",
     "PLAYER_LEVELS",
@@ -260,6 +271,7 @@ __all__ = [
     "is_engine_spec",
     "known_bots",
     "known_specs",
+    "level_of_spec",
     "make_bot",
     "parse_bot_spec",
     "player_level",

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
 from rebelote import __version__, catalogs
-from rebelote.bots import known_specs
+from rebelote.bots import DEFAULT_LEVEL, player_levels
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
 from rebelote.errors import InputError
@@ -31,7 +31,7 @@ from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rul
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.play_tables import TableConflictError, TableNotFoundError
-from rebelote.table import default_bot, turn_seat, verify_record
+from rebelote.table import turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
 from rebelote.table.view import sorted_hand
@@ -70,7 +70,6 @@ def environment(lang: str) -> Environment:
         red=words.is_red,
         bid_said=lambda bid: words.bid_words(bid, lang),
         seat_said=lambda seat: words.seat_word(seat, lang),
-        bot_said=lambda spec: words.bot_words(spec, lang),
         bot_short=lambda spec: words.bot_short(spec, lang),
     )
     env.filters["num"] = lambda value: catalogs.number(int(value), lang)
@@ -85,9 +84,11 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 
 
 def start_form_context(shared: Rules | None = None, lang: str = "fr") -> dict[str, Any]:
-    """What the start form offers: games, rule sets, targets, bots, paces; ``shared``, the rule
-    set of a shared link (web/share.py), replaces the game and rule-set choices."""
-    out: dict[str, Any] = {"bots": known_specs(), "default_bot": default_bot(), "shared": shared,
+    """What the start form offers: games, rule sets, targets, the bots' levels (the levels for
+    people only, each named and explained in ``lang``), paces; ``shared``, the rule set of a
+    shared link (web/share.py), replaces the game and rule-set choices."""
+    levels = [(lv.key, lv.name(lang), lv.explain(lang)) for lv in player_levels()]
+    out: dict[str, Any] = {"levels": levels, "default_level": DEFAULT_LEVEL, "shared": shared,
                            "contree_word": label_text(lang, "web.game.contree"),
                            "contree_presets": [(name, label_text(lang, f"rules.{name}"),
                                                 label_text(lang, f"web.preset.{name}"))
@@ -308,11 +309,12 @@ def make_table_pages(service: TableService) -> APIRouter:
         rules_field = "contree_rules" if game == "contree" else "rules"
         rules = form.get(rules_field) or DEFAULT_PRESETS.get(game, "official")
         body: dict[str, Any] = {"game": game, "rules": rules,
-                                "bots": form.get("bots") or default_bot(),
+                                "bots": form.get("bots") or None,
                                 "name": form.get("name") or None}
         shared, error = rules_from_query(str(form.get("rules_text") or "").strip() or None)
         if error:
-            return render(request, "table/new.html", 422, error=error, **start_form_context())
+            return render(request, "table/new.html", 422, error=error,
+                          **start_form_context(None, i18n.request_lang(request)))
         if shared is not None:
             body |= rules_body(shared)
         for key in ("target", "pace", "clock", "between"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from rebelote.bots import level_of_spec
 from rebelote.cards import RANKS, SEATS, SUITS
 from rebelote.catalogs import pgettext
 
@@ -49,41 +50,28 @@ def is_red(card: str) -> bool:
     return card[1] in ("H", "D")
 
 
-#: The bots of the registry as the start form names them (a spec it does not know is shown as
-#: it is written).
-_BOT_WORDS: Final = {"random": "random play", "heuristic": "heuristic (quick)",
-                     "pimc": "search (pimc)"}
-_LEVEL_WORDS: Final = {"default": "about a quarter of a second a card", "fast": "fast",
-                       "strong": "strong"}
-
-
-def bot_words(spec: str, lang: str) -> str:
-    """A bot's spec as the start form says it: ``recherche (pimc) · rapide`` for ``pimc:fast``.
-
-    >>> bot_words("pimc:fast", "fr"), bot_words("heuristic", "en"), bot_words("odd:9", "fr")
-    ('recherche (pimc) · rapide', 'heuristic (quick)', 'odd · 9')
-    """
-    name, _, level = spec.partition(":")
-    out = tr(lang, _BOT_WORDS.get(name, name))
-    if level:
-        out += " · " + tr(lang, _LEVEL_WORDS.get(level, level))
-    return out
-
-
-#: A seat's bot as the table names it beside the seat, short (its level is the start form's).
+#: A seat's bot as the table names it beside the seat, short, when its spec is no level for
+#: people (a table made through the API with ``random``).
 _BOT_SHORT: Final = {"random": "random bot", "heuristic": "heuristic bot", "pimc": "search bot"}
 
 
 def bot_short(spec: str, lang: str) -> str:
-    """A seat's bot, short: ``robot heuristique`` for ``heuristic``, ``robot recherche`` for
-    ``pimc:fast`` (a spec the table does not know: ``robot`` and the spec).
+    """A seat's bot, short: its level's name as the start form offered it (``robot fort``,
+    ``strong bot`` for ``pimc``); else its kind (``robot au hasard`` for ``random``, ``search
+    bot`` for ``pimc:infer``); a spec the table does not know: ``robot`` and the spec.
 
-    >>> bot_short("heuristic", "fr"), bot_short("pimc:fast", "en"), bot_short("odd:9", "fr")
-    ('robot heuristique', 'search bot', 'robot odd:9')
+    >>> bot_short("pimc", "fr"), bot_short("heuristic", "en"), bot_short("random", "fr")
+    ('robot fort', 'beginner bot', 'robot au hasard')
+    >>> bot_short("pimc:infer", "en"), bot_short("odd:9", "fr")
+    ('search bot', 'robot odd:9')
     """
-    name = spec.partition(":")[0]
-    if name in _BOT_SHORT:
-        return tr(lang, _BOT_SHORT[name])
+    level = level_of_spec(spec)
+    if level is not None:
+        name = level.name(lang)
+        return f"{tr(lang, 'bot')} {name}" if lang == "fr" else f"{name} {tr(lang, 'bot')}"
+    kind = spec.partition(":")[0]
+    if kind in _BOT_SHORT:
+        return tr(lang, _BOT_SHORT[kind])
     return f"{tr(lang, 'bot')} {spec}"
 
 
