@@ -24,9 +24,9 @@ are never card points).
     .venv/bin/python bench/solver.py [--deals 100] [--mid 2,4,6] [--mid-deals 50] \
         [--worlds-deals 20]
 
-IS-DD worlds at trick 1 (ours only: colver's sampler cannot be given our worlds): the
-heuristic's deals, worlds dealt from each first-trick seat's observation and solved for every
-card, counted per second of CPU time.
+IS-DD worlds at trick 1: the heuristic's deals, worlds dealt from each first-trick seat's
+observation and solved for every card, counted per second of CPU time; the worlds of a suit
+trump are solved by colver too (``Env.deal_with_hands``), side by side, values compared.
 
 Goal: our median per-card full-deal solve at most 0.2x colver's (issue 19; 0.5x before).
 """
@@ -155,20 +155,22 @@ def advance(env: colver.Env, seed: int, trump: int, tricks: int) -> Position:
     return Position.make(hands, trump, leader, (), points, won, RULES)
 
 
-def worlds_at_trick_one(deals: int, per_card: int = 8) -> str:
+def worlds_at_trick_one(deals: int, per_card: int = 8) -> list[str]:
     """IS-DD worlds at trick 1: deals bid and played by the heuristic bot (official coinche,
     the arena's deals of seed 1); at each card of the first trick with a choice, ``per_card``
     worlds are dealt from the seat's observation (``DealState.from_observation``) and each
     solved for every legal card (``solve``). Worlds a second per core: CPU time of the solves
-    alone, and of dealing and solving."""
+    alone, and of dealing and solving. Each world of a suit trump is also solved by colver
+    (``Env.deal_with_hands`` with the world's hands as dealt, the first trick's cards played
+    by ``step``, ``solve_scores``), side by side, and the values compared."""
     from rebelote.actions import PLAY
     from rebelote.bots import make_bot
     from rebelote.deal import DealState
-    from rebelote.solver import position_of_state, solve
+    from rebelote.solver import position_of_state
 
     bot = make_bot("heuristic")
-    solve_cpu = total_cpu = 0.0
-    n = 0
+    deal_cpu = 0.0
+    worlds: list[Position] = []
     for i in range(deals):
         state = DealState.new(RULES, i % 4, rng=random.Random(f"arena:1:deal:{i}"))
         rng = random.Random(i)
@@ -178,18 +180,48 @@ def worlds_at_trick_one(deals: int, per_card: int = 8) -> str:
                 for _ in range(per_card):
                     c0 = time.process_time()
                     world = DealState.from_observation(obs, rng)
-                    c1 = time.process_time()
-                    solve(position_of_state(world), RULES)
-                    c2 = time.process_time()
-                    solve_cpu += c2 - c1
-                    total_cpu += c2 - c0
-                    n += 1
+                    pos = position_of_state(world)
+                    deal_cpu += time.process_time() - c0
+                    worlds.append(pos)
             state = state.apply(bot.act(state.observation(state.player), rng))
-    if not n:
-        return "IS-DD worlds at trick 1: none (every deal passed out)"
-    return (f"IS-DD worlds at trick 1 ({n} worlds, {deals} deals, {per_card} a card with a "
-            f"choice): {n / solve_cpu:,.0f} worlds/s per core solving ({solve_cpu / n * 1e3:.2f}"
-            f" ms CPU a world), {n / total_cpu:,.0f}/s dealing and solving (goal >= 3,000/s)")
+    if not worlds:
+        return ["IS-DD worlds at trick 1: none (every deal passed out)"]
+    alone = Tally("IS-DD world, trick 1")
+    side = Tally("  (suit trumps: vs colver)")
+    for k, pos in enumerate(worlds):
+        if pos.trump < 4:
+            hands = list(pos.hands)
+            for j, card in enumerate(pos.trick):
+                hands[(pos.leader + j) % 4] |= 1 << card
+            env = colver.Env.deal_with_hands(
+                (pos.leader - 1) % 4, [[TO_COLVER[c] for c in range(32) if h >> c & 1]
+                                        for h in hands])
+            env.set_contract(pos.trump, 80, 0, 0)
+            env.set_phase_playing()
+            for card in pos.trick:
+                env.step(TO_COLVER[card])
+            compare(side, env, pos, f"world {k}")
+            alone.ours_cpu.append(side.ours_cpu[-1])
+            alone.nodes.append(side.nodes[-1])
+        else:
+            (_, nodes), _, oc = timed(solve_counted, pos, RULES)
+            alone.ours_cpu.append(oc)
+            alone.nodes.append(nodes)
+    n = len(worlds)
+    solve_cpu = sum(alone.ours_cpu)
+    lines = [f"IS-DD worlds at trick 1 ({n} worlds, {deals} deals, {per_card} a card with a "
+             f"choice): {n / solve_cpu:,.0f} worlds/s per core solving ({solve_cpu / n * 1e3:.2f}"
+             f" ms CPU a world, median {statistics.median(alone.ours_cpu) * 1e3:.2f}, nodes "
+             f"median {int(statistics.median(alone.nodes)):,}), {n / (solve_cpu + deal_cpu):,.0f}"
+             f"/s dealing and solving (goal >= 3,000/s)"]
+    if side.ours:
+        lines.append(side.line())
+        co, ct = sum(side.ours_cpu), sum(side.theirs_cpu)
+        lines.append(f"  IS-DD worlds of a suit trump: ours {len(side.ours) / co:,.0f}/s, colver "
+                     f"{len(side.ours) / ct:,.0f}/s per core (total CPU ours/colver "
+                     f"{co / ct:.2f})")
+        lines += [f"  differs: {d}" for d in side.differ[:10]]
+    return lines
 
 
 def main() -> None:
@@ -240,7 +272,8 @@ def main() -> None:
         for d in t.differ[:10]:
             print(f"  differs, {t.name}: {d}")
     if args.worlds_deals:
-        print(worlds_at_trick_one(args.worlds_deals))
+        for line in worlds_at_trick_one(args.worlds_deals):
+            print(line)
     if not args.deals:
         return
     wall = statistics.median(full.ours) / statistics.median(full.theirs)

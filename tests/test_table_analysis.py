@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from rebelote.actions import PLAYS
 from rebelote.bots import make_bot
-from rebelote.cards import mask_cards
+from rebelote.cards import cards_mask, mask_cards
 from rebelote.deal import DealState
 from rebelote.rules import Rules
 from rebelote.table.analysis import analyse, solver_available
@@ -128,15 +128,16 @@ def test_the_analysis_route_and_page(client: TestClient) -> None:
 
 @pytest.mark.skipif(not solver_available(), reason="rebelote.solver is not in this build")
 def test_a_long_solve_never_stalls_the_other_tables(tmp_path: Path) -> None:
-    """While the solver is taken (its lock held, as by an analysis's full-deal solve, which
+    """While another thread solves full deals one after another (as an analysis does, which
     can take seconds), a table of quick bots plays on (they never wait on the solver, and the
-    search lets the event loop run), and a table of searching bots plays on too: a move the
-    search cannot make within the bots' time limit is the heuristic's."""
+    search lets the event loop run), and a table of searching bots plays on too (each thread
+    has its own solver; a move the search cannot make within the bots' time limit is the
+    heuristic's)."""
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}")) as client:  # one loop
-        _play_while_the_solver_is_taken(client)
+        _play_while_deals_are_solved(client)
 
 
-def _play_while_the_solver_is_taken(client: TestClient) -> None:
+def _play_while_deals_are_solved(client: TestClient) -> None:
     import threading
 
     import rebelote.solver as solver
@@ -159,13 +160,29 @@ def _play_while_the_solver_is_taken(client: TestClient) -> None:
             view = r.json()
             played[bots].append(view)
 
-    with solver._LOCK:
+    stop = threading.Event()
+
+    def analyse_deals() -> None:  # an analysis's full-deal solves, one after another
+        rng = random.Random(3)
+        rules = Rules.preset("official", "coinche")
+        while not stop.is_set():
+            deck = list(range(32))
+            rng.shuffle(deck)
+            hands = tuple(cards_mask(deck[8 * s: 8 * s + 8]) for s in range(4))
+            solver.solve(solver.Position(hands, rng.randrange(4), 0), rules)
+
+    analysis = threading.Thread(target=analyse_deals)
+    analysis.start()
+    try:
         threads = [threading.Thread(target=play, args=(bots,)) for bots in tables]
         for th in threads:
             th.start()
         for th in threads:
             th.join(timeout=30)
         assert not any(th.is_alive() for th in threads), "a table waited on the solver"
+    finally:
+        stop.set()
+        analysis.join()
     for bots, views in played.items():
         assert views, bots
         assert all(v["turn"] == "S" or v["over"] for v in views), bots

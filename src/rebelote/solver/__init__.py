@@ -35,6 +35,7 @@ from rebelote.solver.reference import solve_reference
 
 if TYPE_CHECKING:
     from rebelote.deal import DealState
+    from rebelote.solver._search import Solver
 
 try:
     from rebelote.solver import _search
@@ -42,9 +43,10 @@ except ImportError:  # pragma: no cover - the build always compiles it
     _search = None  # type: ignore[assignment]
 
 COMPILED: bool = _search is not None
-#: The compiled search has one context and one transposition table per process and lets other
-#: threads run while it searches: one solve at a time, whichever thread asks.
-_LOCK = threading.Lock()
+#: Each thread's compiled solver (a search context and its transposition table, 512 KB): a
+#: solver answers one solve at a time and searches with the interpreter's lock released, so
+#: the threads of a process solve at the same time, each on its own.
+_LOCAL = threading.local()
 
 __all__ = [
     "CAPOT_EXTRA",
@@ -70,14 +72,21 @@ def _args(position: Position, rules: Rules) -> tuple[Any, ...]:
             card_powers(trump), ABOVE[trump])
 
 
+def _solver() -> Solver:
+    """This thread's :class:`rebelote.solver._search.Solver`, made at its first solve."""
+    solver: Solver | None = getattr(_LOCAL, "solver", None)
+    if solver is None:
+        solver = _LOCAL.solver = _search.Solver()
+    return solver
+
+
 def solve_counted(position: Position, rules: Rules) -> tuple[dict[Card, int], int]:
     """:func:`solve` and the number of nodes searched (0 for the reference)."""
     if _search is None:  # pragma: no cover
         return solve_reference(position, rules), 0
     base = position.points[position.player_to_move(rules) & 1]
     args = _args(position, rules)
-    with _LOCK:
-        cards, values, nodes = _search.solve_cards(*args)
+    cards, values, nodes = _solver().solve_cards(*args)
     return {c: base + v for c, v in zip(cards, values, strict=True)}, nodes
 
 
@@ -94,8 +103,7 @@ def best_value(position: Position, rules: Rules) -> int:
         return max(solve_reference(position, rules).values())
     base = position.points[position.player_to_move(rules) & 1]
     args = _args(position, rules)
-    with _LOCK:
-        value, _ = _search.solve_best(*args)
+    value, _ = _solver().solve_best(*args)
     return base + int(value)
 
 

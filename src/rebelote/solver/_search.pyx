@@ -13,8 +13,10 @@ order; of several equivalent cards (same hand, same suit, same points, nothing s
 between them in strength) only one is searched.
 """
 
-from libc.stdint cimport int16_t, int8_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free
+from posix.stdlib cimport posix_memalign
+from libc.string cimport memset
 
 from rebelote.fast._rules cimport (
     ALL_TRUMP, CAPOT_EXTRA, DIX_DE_DER, NO_TRUMP, __builtin_ctz, __builtin_popcount, legal_cards,
@@ -22,16 +24,32 @@ from rebelote.fast._rules cimport (
 )
 
 cdef enum:
-    TT_BITS = 18
-    TT_SIZE = 1 << 18
-    TT_MASK = TT_SIZE - 1
     INF = 10000
+    # The transposition table: 2^TT_BITS entries of one 64-bit word, in buckets of 2^WAY_BITS
+    # (32 bytes, in one cache line), 512 KB in all. A word holds the check (the position's key
+    # above the bucket's BUCKET_BITS bits, which the bucket's index gives back, and the
+    # epoch), the lower and upper bounds (9 bits each: values are at most 348, all-trump at
+    # the trump scale), the best move and the cards left / 4 (which entry a full bucket
+    # keeps).
+    TT_BITS = 16
+    WAY_BITS = 2
+    WAYS = 1 << WAY_BITS
+    BUCKET_BITS = TT_BITS - WAY_BITS
+    BUCKET_MASK = (1 << BUCKET_BITS) - 1
+    KEY_HI_BITS = 35 - BUCKET_BITS  # the key is 35 bits: the cards, the leader, the flag
+    EPOCH_BITS = 64 - 27 - KEY_HI_BITS
+    CHECK_BITS = KEY_HI_BITS + EPOCH_BITS
+    LO_SHIFT = CHECK_BITS
+    HI_SHIFT = CHECK_BITS + 9
+    MOVE_SHIFT = CHECK_BITS + 18
+    DEPTH_SHIFT = CHECK_BITS + 23
+    NO_HI = 511
 
-cdef struct Entry:
-    uint64_t key
-    int16_t lo
-    int16_t hi
-    int8_t move
+cdef extern from *:
+    """
+    #define REBELOTE_MASK(bits) ((1ULL << (bits)) - 1)
+    """
+    uint64_t bits_mask "REBELOTE_MASK"(int bits) noexcept nogil
 
 cdef struct Ctx:
     uint32_t hands[4]
@@ -51,20 +69,12 @@ cdef struct Ctx:
     int tn
     int tleader
     int twin
-    uint64_t epoch
+    uint64_t* tt           # the transposition table, 2^TT_BITS words
+    uint64_t epoch         # the solve's number, in every entry it writes
     int64_t nodes
     int suit_points[4][256]
     int killer[40]
     int eq_below[32]       # a lower card of the same suit has the same points
-
-cdef Entry* TT = <Entry*> calloc(TT_SIZE, sizeof(Entry))
-if TT == NULL:
-    raise MemoryError("the solver's transposition table")
-cdef Ctx CTX
-CTX.epoch = 0
-CTX.trump = -1
-cdef object _TABLES_OF = None  # the (values, power, above) tuples CTX's tables come from
-
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
     return __builtin_popcount(x)
@@ -72,6 +82,20 @@ cdef inline int popcount(uint32_t x) noexcept nogil:
 
 cdef extern from *:
     void __builtin_prefetch(const void*) nogil
+
+
+cdef inline uint64_t tt_check(uint32_t rem, int leader, int flag, uint64_t epoch) noexcept nogil:
+    """What an entry keeps of a position's key: its cards above the low BUCKET_BITS ones, the
+    leader, the capot flag and the epoch (the bucket gives the low cards back)."""
+    return ((<uint64_t> rem) >> BUCKET_BITS) | (<uint64_t> leader << (32 - BUCKET_BITS)) \
+        | (<uint64_t> flag << (34 - BUCKET_BITS)) | (epoch << KEY_HI_BITS)
+
+
+cdef inline uint64_t* tt_bucket(Ctx* c, uint32_t rem, uint64_t check) noexcept nogil:
+    """The bucket of a position: its low cards, mixed with a hash of the rest of its check (the
+    key is exact: the check and the bucket's index give every bit of it back)."""
+    return &c.tt[((rem ^ <uint32_t> ((check * 0x9E3779B97F4A7C15ULL) >> 40)) & BUCKET_MASK)
+                 << WAY_BITS]
 
 
 cdef inline uint32_t legal(Ctx* c, uint32_t hand) noexcept nogil:
@@ -243,8 +267,13 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int seat = (c.tleader + c.step * tn) & 3
     cdef uint32_t hand = c.hands[seat]
     cdef uint32_t rem = 0
-    cdef uint64_t key = 0
-    cdef Entry* e = NULL
+    cdef uint64_t check = 0
+    cdef uint64_t word = 0
+    cdef uint64_t* bucket = NULL
+    cdef uint64_t cmask = bits_mask(CHECK_BITS)
+    cdef int i, card, v, w
+    cdef int elo = 0
+    cdef int ehi = NO_HI
     cdef int first = -1
     cdef int alpha0 = alpha
     cdef int beta0 = beta
@@ -258,29 +287,34 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             return hi
         if beta <= 0:
             return 0
-        key = (<uint64_t> rem) | (<uint64_t> c.tleader << 32) | (<uint64_t> c.flag << 34) \
-            | (c.epoch << 35)
-        e = &TT[((key * 0x9E3779B97F4A7C15ULL) >> (64 - TT_BITS)) & TT_MASK]
-        if e.key == key:
-            if e.lo >= beta:
-                return e.lo
-            if e.hi <= alpha:
-                return e.hi
-            if e.lo == e.hi:
-                return e.lo
-            if e.lo > alpha:
-                alpha = e.lo
-            if e.hi < beta:
-                beta = e.hi
-            first = e.move
+        check = tt_check(rem, c.tleader, c.flag, c.epoch)
+        bucket = tt_bucket(c, rem, check)
+        for i in range(WAYS):
+            word = bucket[i]
+            if (word & cmask) == check:
+                break
+        if (word & cmask) == check:
+            elo = (word >> LO_SHIFT) & 511
+            ehi = (word >> HI_SHIFT) & 511
+            if elo >= beta:
+                return elo
+            if ehi <= alpha:
+                return ehi
+            if elo == ehi:
+                return elo
+            if elo > alpha:
+                alpha = elo
+            if ehi < beta:
+                beta = ehi
+            first = <int> (word >> MOVE_SHIFT)
     cdef int moves[8]
     cdef int n = order_moves(c, seat, legal(c, hand), moves, first)
     cdef int maximizing = (seat & 1) == c.me
     cdef int best = -INF if maximizing else INF
     cdef int best_card = moves[0]
-    cdef int i, card, v, w
     cdef int oldwin = c.twin
     cdef uint64_t k2
+    cdef uint32_t r2
     if tn == 3 and n > 1 and c.left > 5:
         # the next trick's table entries, fetched while the first ones are searched
         rem = c.hands[0] | c.hands[1] | c.hands[2] | c.hands[3]
@@ -288,9 +322,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             card = moves[i]
             w = 3 if (c.beaters[c.tcards[oldwin]] >> card) & 1 else oldwin
             w = (c.tleader + c.step * w) & 3
-            k2 = (<uint64_t> (rem & ~(1u << card))) | (<uint64_t> w << 32) \
-                | (<uint64_t> (c.flag and (w & 1) == c.me) << 34) | (c.epoch << 35)
-            __builtin_prefetch(&TT[((k2 * 0x9E3779B97F4A7C15ULL) >> (64 - TT_BITS)) & TT_MASK])
+            r2 = rem & ~(1u << card)
+            k2 = tt_check(r2, w, c.flag and (w & 1) == c.me, c.epoch)
+            __builtin_prefetch(tt_bucket(c, r2, k2))
     for i in range(n):
         card = moves[i]
         c.hands[seat] = hand & ~(1u << card)
@@ -334,26 +368,53 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if best_card != first and ((maximizing and best >= beta) or (not maximizing and best <= alpha)):
         c.killer[c.left] = best_card
     if tn == 0:
-        if e.key != key:
-            e.key = key
-            e.lo = 0
-            e.hi = 32000
-        if best <= alpha0:
-            if best < e.hi:
-                e.hi = best
-        elif best >= beta0:
-            if best > e.lo:
-                e.lo = best
-        else:
-            e.lo = best
-            e.hi = best
-        e.move = best_card
+        tt_store(c, bucket, check, best, alpha0, beta0, best_card)
     return best
 
 
-cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump,
-                int leader, list trick, int flag, int me, int step, int ot, int mu,
-                values, power, above) except *:
+cdef inline void tt_store(Ctx* c, uint64_t* bucket, uint64_t check, int best, int alpha0,
+                          int beta0, int best_card) noexcept nogil:
+    """The search's result in the position's entry (merged with the bounds it had); a new
+    entry takes, in its bucket, an entry of an older solve, else the entry of the fewest
+    cards."""
+    cdef uint64_t cmask = bits_mask(CHECK_BITS)
+    cdef uint64_t emask = bits_mask(EPOCH_BITS)
+    cdef uint64_t epoch = c.epoch
+    cdef uint64_t word
+    cdef int i, d
+    cdef int slot = -1
+    cdef int low = 100
+    cdef int elo = 0
+    cdef int ehi = NO_HI
+    for i in range(WAYS):
+        word = bucket[i]
+        if (word & cmask) == check:
+            elo = (word >> LO_SHIFT) & 511
+            ehi = (word >> HI_SHIFT) & 511
+            slot = i
+            break
+        if ((word >> KEY_HI_BITS) & emask) != epoch:
+            d = -1
+        else:
+            d = <int> (word >> DEPTH_SHIFT)
+        if d < low:
+            low = d
+            slot = i
+    if best <= alpha0:
+        if best < ehi:
+            ehi = best
+    elif best >= beta0:
+        if best > elo:
+            elo = best
+    else:
+        elo = best
+        ehi = best
+    bucket[slot] = check | (<uint64_t> elo << LO_SHIFT) | (<uint64_t> ehi << HI_SHIFT) \
+        | (<uint64_t> best_card << MOVE_SHIFT) | (<uint64_t> (c.left >> 2) << DEPTH_SHIFT)
+
+
+cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int leader,
+                list trick, int flag, int me, int step, int ot, int mu) except *:
     cdef int i
     c.hands[0] = h0
     c.hands[1] = h1
@@ -364,15 +425,6 @@ cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int 
     c.step = step
     c.me = me
     c.flag = flag
-    global _TABLES_OF
-    # The tables derived from the card tables (the same tuples from one solve to the next: the
-    # rules cache them) are kept from the previous setup; tuples are immutable, so the same
-    # objects are the same tables.
-    if not (_TABLES_OF is not None and _TABLES_OF[0] is values and _TABLES_OF[1] is power
-            and _TABLES_OF[2] is above and c.trump == trump):
-        setup_tables(c, trump, values, power, above)
-        immutable = type(values) is tuple and type(power) is tuple and type(above) is tuple
-        _TABLES_OF = (values, power, above) if immutable else None
     for i in range(40):
         c.killer[i] = -1
     c.tn = len(trick)
@@ -387,12 +439,17 @@ cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int 
     c.gone = ~out
     c.left = popcount(h0 | h1 | h2 | h3)
     c.epoch += 1
+    if c.epoch > bits_mask(EPOCH_BITS):  # the epochs wrapped: the table is emptied
+        memset(c.tt, 0, (1 << TT_BITS) * sizeof(uint64_t))
+        c.epoch = 1
     c.nodes = 0
 
 
 cdef void setup_tables(Ctx* c, int trump, values, power, above) except *:
     """The card tables of one trump mode and what the search derives from them."""
     cdef int i, s, b, total
+    if sum(values) + DIX_DE_DER + CAPOT_EXTRA >= NO_HI:
+        raise ValueError(f"card values adding up to {sum(values)}: at most 400")
     c.trump = trump
     for i in range(32):
         c.values[i] = values[i]
@@ -422,67 +479,103 @@ cdef int root_value(Ctx* c, int tn, int guess) noexcept nogil:
         return child(c, tn, -1, INF)
     cdef int v = child(c, tn, guess - 1, guess + 1)
     if v <= guess - 1:
-        return child(c, tn, -1, v + 1) if v > 0 else child(c, tn, -1, v + 1)
+        return child(c, tn, -1, v + 1)
     if v >= guess + 1:
         return child(c, tn, v - 1, INF)
     return v
 
 
-def solve_cards(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
-                list trick, int flag, int step, int ot, int mu, values, power, above):
-    """Each legal card of the player to move and the points its team wins from here on.
+cdef class Solver:
+    """One search context and its transposition table (512 KB): a solver answers one solve at
+    a time, and searches with the interpreter's lock released, so that the solvers of other
+    threads run at the same time (:mod:`rebelote.solver` keeps one a thread)."""
 
-    ``flag``: that team has won every trick so far. Returns ``(cards, values, nodes)``."""
-    cdef Ctx* c = &CTX
-    cdef int mover = (leader + step * len(trick)) & 3
-    setup(c, h0, h1, h2, h3, trump, leader, trick, flag, mover & 1, step, ot, mu,
-          values, power, above)
-    cdef int tn = c.tn
-    cdef uint32_t hand = c.hands[mover]
-    cdef uint32_t moves = legal(c, hand)
-    cdef int oldwin = c.twin
-    cdef int card, v, same, prev = -1
-    cdef int known[32]
-    cards = []
-    vals = []
-    cdef uint32_t m = moves
-    while m:
-        card = __builtin_ctz(m)
-        m &= m - 1
-        same = equivalent_below(c, card, hand)
-        if same >= 0 and (moves >> same) & 1 and same < card:
-            # an equivalent card, already searched (lower cards come first): the same value
-            known[card] = known[same]
+    cdef Ctx c
+    cdef object tables_of  # the (values, power, above) tuples the context's tables come from
+
+    def __cinit__(self):
+        if posix_memalign(<void**> &self.c.tt, 64, (1 << TT_BITS) * sizeof(uint64_t)):
+            raise MemoryError("the solver's transposition table")
+        memset(self.c.tt, 0, (1 << TT_BITS) * sizeof(uint64_t))
+        self.c.epoch = 0
+        self.c.trump = -1
+        self.tables_of = None
+
+    def __dealloc__(self):
+        free(self.c.tt)
+
+    cdef Ctx* prepare(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump,
+                      int leader, list trick, int flag, int step, int ot, int mu, values,
+                      power, above) except NULL:
+        cdef Ctx* c = &self.c
+        cdef int mover = (leader + step * len(trick)) & 3
+        # The tables derived from the card tables (the same tuples from one solve to the
+        # next: the rules cache them) are kept from the previous solve; tuples are immutable,
+        # so the same objects are the same tables.
+        t = self.tables_of
+        if not (t is not None and t[0] is values and t[1] is power and t[2] is above
+                and c.trump == trump):
+            self.tables_of = None
+            setup_tables(c, trump, values, power, above)
+            if type(values) is tuple and type(power) is tuple and type(above) is tuple:
+                self.tables_of = (values, power, above)
+        setup(c, h0, h1, h2, h3, leader, trick, flag, mover & 1, step, ot, mu)
+        return c
+
+    def solve_cards(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump,
+                    int leader, list trick, int flag, int step, int ot, int mu, values, power,
+                    above):
+        """Each legal card of the player to move and the points its team wins from here on.
+
+        ``flag``: that team has won every trick so far. Returns ``(cards, values, nodes)``."""
+        cdef Ctx* c = self.prepare(h0, h1, h2, h3, trump, leader, trick, flag, step, ot, mu,
+                                   values, power, above)
+        cdef int mover = (leader + step * len(trick)) & 3
+        cdef int tn = c.tn
+        cdef uint32_t hand = c.hands[mover]
+        cdef uint32_t moves = legal(c, hand)
+        cdef int oldwin = c.twin
+        cdef int card, v, same, prev = -1
+        cdef int known[32]
+        cards = []
+        vals = []
+        cdef uint32_t m = moves
+        while m:
+            card = __builtin_ctz(m)
+            m &= m - 1
+            same = equivalent_below(c, card, hand)
+            if same >= 0 and (moves >> same) & 1 and same < card:
+                # an equivalent card, already searched (lower cards come first): its value
+                known[card] = known[same]
+                cards.append(card)
+                vals.append(known[card])
+                continue
+            c.hands[mover] = hand & ~(1u << card)
+            c.left -= 1
+            c.tcards[tn] = card
+            if tn == 0:
+                c.twin = 0
+            elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
+                c.twin = tn
+            with nogil:
+                v = root_value(c, tn, prev)
+            prev = v
+            known[card] = v
+            c.twin = oldwin
+            c.left += 1
+            c.hands[mover] = hand
             cards.append(card)
-            vals.append(known[card])
-            continue
-        c.hands[mover] = hand & ~(1u << card)
-        c.left -= 1
-        c.tcards[tn] = card
-        if tn == 0:
-            c.twin = 0
-        elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
-            c.twin = tn
+            vals.append(v)
+        return cards, vals, c.nodes
+
+    def solve_best(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump,
+                   int leader, list trick, int flag, int step, int ot, int mu, values, power,
+                   above):
+        """The points the mover's team wins from here on with its best card:
+        ``(value, nodes)``."""
+        cdef Ctx* c = self.prepare(h0, h1, h2, h3, trump, leader, trick, flag, step, ot, mu,
+                                   values, power, above)
+        cdef int v
         with nogil:
-            v = root_value(c, tn, prev)
-        prev = v
-        known[card] = v
-        c.twin = oldwin
-        c.left += 1
-        c.hands[mover] = hand
-        cards.append(card)
-        vals.append(v)
-    return cards, vals, c.nodes
-
-
-def solve_best(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
-               list trick, int flag, int step, int ot, int mu, values, power, above):
-    """The points the mover's team wins from here on with its best card: ``(value, nodes)``."""
-    cdef Ctx* c = &CTX
-    cdef int mover = (leader + step * len(trick)) & 3
-    setup(c, h0, h1, h2, h3, trump, leader, trick, flag, mover & 1, step, ot, mu,
-          values, power, above)
-    cdef int v
-    with nogil:
-        v = search(c, -1, INF)
-    return v, c.nodes
+            v = search(c, -1, INF)
+        return v, c.nodes
