@@ -82,3 +82,29 @@ def test_an_observation_copies_fields_and_holds_no_state() -> None:
     assert all(not isinstance(v, DealState) for v in obs)
     assert obs.hand == state.hands[2] and obs.legal == ()
     assert observe(state, 1).legal == tuple(state.legal_actions())
+
+
+@pytest.mark.parametrize("game,name", [("belote", "official"), ("coinche", "official"),
+                                       ("contree", "ffb")])
+def test_constraints_hold_in_the_true_deal_and_are_public(game: str, name: str) -> None:
+    # the constraints (kept for the positions last asked) are facts of the true deal at every
+    # step, the same whichever seat observes, and the lists handed out are the caller's own
+    from rebelote.bots import make_bot
+
+    rules = Rules.preset(name, game)
+    bot = make_bot("heuristic")
+    for seed in range(6):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            views = [observe(state, s).constraints() for s in range(4)]
+            assert all(v == views[0] for v in views)
+            must, forbid = views[0]
+            for s in range(4):
+                assert must[s] & ~state.hands[s] == 0
+                assert forbid[s] & state.hands[s] == 0
+            must[0] |= state.hands[1]  # the caller's lists: the next answer is not changed
+            forbid[0] = -1
+            again = observe(state, state.player).constraints()
+            assert again == views[1]
+            state = state.apply(bot.act(observe(state, state.player), rng))

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import attrgetter
 from typing import Final, NamedTuple, Protocol
 
@@ -181,45 +182,58 @@ class Observation(NamedTuple):
     def constraints(self) -> tuple[list[Mask], list[Mask]]:
         """For each seat, the unplayed cards it must hold (shown declarations, the other
         belote card, the turned card) and the cards it cannot hold (voids and refusals to
-        trump or overtrump revealed by its plays)."""
-        must = [0, 0, 0, 0]
-        forbid = [0, 0, 0, 0]
+        trump or overtrump revealed by its plays). Public facts only: the same for every
+        seat's observation of a position, and for every deal of its hidden cards (kept for
+        the last positions asked: the search replays the same public plays in each world)."""
         if self.phase == AUCTION:
-            return must, forbid
-        played_all = 0
-        step = self.step
-        rules = self.rules
-        ot, mu = rules.overtrump_partner, rules.must_undertrump
-        for leader, cards in (*self.tricks, (self.leader, self.trick)):
-            win = 0
-            for i, c in enumerate(cards):
-                s = (leader + i * step) % 4
-                if i:
-                    trick = cards[:i]
-                    possible = FULL_DECK & ~played_all & ~(1 << c)
-                    excluded = 0
-                    allowed = legal_mask(possible | 1 << c, trick, win, self.trump, ot, mu)
-                    while not allowed >> c & 1:
-                        excluded |= allowed
-                        possible &= ~allowed
-                        allowed = legal_mask(possible | 1 << c, trick, win, self.trump, ot, mu)
-                    forbid[s] |= excluded
-                    if BEATERS[self.trump][cards[win]] >> c & 1:
-                        win = i
-                played_all |= 1 << c
-                if rank_of(c) in (QUEEN, KING) and (s, c) not in self.belote \
-                        and (self.trump == ALL_TRUMP or suit_of(c) == self.trump):
-                    # played the K or Q of trump without a belote: not holding the other one
-                    forbid[s] |= 1 << other_belote_card(c)
-        for s, combo in self.shown:
-            must[s] |= combo.cards
-        for s, card in self.belote:
-            must[s] |= 1 << other_belote_card(card)
-        if self.turned >= 0 and self.taker >= 0:
-            must[self.taker] |= 1 << self.turned
-        for s in range(4):
-            must[s] &= ~played_all
-        return must, forbid
+            return [0, 0, 0, 0], [0, 0, 0, 0]
+        must, forbid = _constraints(self.rules, self.trump, self.tricks, self.leader,
+                                    self.trick, self.shown, self.belote, self.turned,
+                                    self.taker)
+        return list(must), list(forbid)
+
+
+@lru_cache(maxsize=4096)
+def _constraints(rules: Rules, trump: int, tricks: tuple[tuple[int, tuple[int, ...]], ...],
+                 leader: int, trick: tuple[int, ...], shown: tuple[tuple[int, Combo], ...],
+                 belote: tuple[tuple[int, int], ...], turned: int, taker: int
+                 ) -> tuple[tuple[Mask, ...], tuple[Mask, ...]]:
+    """:meth:`Observation.constraints` in the play, from the public facts it reads."""
+    must = [0, 0, 0, 0]
+    forbid = [0, 0, 0, 0]
+    played_all = 0
+    step = seat_step(rules)
+    ot, mu = rules.overtrump_partner, rules.must_undertrump
+    for first, cards in (*tricks, (leader, trick)):
+        win = 0
+        for i, c in enumerate(cards):
+            s = (first + i * step) % 4
+            if i:
+                before = cards[:i]
+                possible = FULL_DECK & ~played_all & ~(1 << c)
+                excluded = 0
+                allowed = legal_mask(possible | 1 << c, before, win, trump, ot, mu)
+                while not allowed >> c & 1:
+                    excluded |= allowed
+                    possible &= ~allowed
+                    allowed = legal_mask(possible | 1 << c, before, win, trump, ot, mu)
+                forbid[s] |= excluded
+                if BEATERS[trump][cards[win]] >> c & 1:
+                    win = i
+            played_all |= 1 << c
+            if rank_of(c) in (QUEEN, KING) and (s, c) not in belote \
+                    and (trump == ALL_TRUMP or suit_of(c) == trump):
+                # played the K or Q of trump without a belote: not holding the other one
+                forbid[s] |= 1 << other_belote_card(c)
+    for s, combo in shown:
+        must[s] |= combo.cards
+    for s, card in belote:
+        must[s] |= 1 << other_belote_card(card)
+    if turned >= 0 and taker >= 0:
+        must[taker] |= 1 << turned
+    for s in range(4):
+        must[s] &= ~played_all
+    return tuple(must), tuple(forbid)
 
 
 #: Builds an :class:`Observation` from a tuple of all its fields in one step.
