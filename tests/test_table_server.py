@@ -28,7 +28,7 @@ from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.random_bot import RandomBot
 from rebelote.rules import Rules
 from rebelote.table import Seat, Table
-from rebelote.tableserver.bots import BotRunner, Superseded
+from rebelote.tableserver.bots import BotRunner, Decided, Superseded
 from rebelote.web.app import create_app
 from web_fixtures import free_port
 
@@ -193,11 +193,19 @@ def test_each_bot_move_of_a_run_has_its_own_budget(client: TestClient) -> None:
     try:
         service = client.app.state.tables  # type: ignore[attr-defined]
         service.bot_timeout = 1.0
+        told: list[Decided] = []  # each bot move, as the runner tells it (the benches time it)
+        service.bots.listeners.append(told.append)
         t = new_table(client, bots={"N": "slowish", "E": "slowish", "W": "random"})
         r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
                         json={"action": "pass"})
         assert r.status_code == 200 and r.json()["turn"] == "S"
         assert service.bots.fell_back == 0
+        slow = [d for d in told if d.spec == "slowish"]
+        # N and E at the table's start, then W, then N and E again (or, W's random pass
+        # ending the auction, E first in the next deal)
+        assert len(slow) >= 3 and {d.table_id for d in told} == {t["id"]}
+        assert all(0.4 <= d.seconds < 1.0 and d.fell_back is None for d in slow)
+        assert [d.spec for d in told[:3]] == ["slowish", "slowish", "random"]
     finally:
         _REGISTRY.pop("slowish", None)
 

@@ -53,6 +53,23 @@ QUICK_CHUNK: Final = 12
 FALLBACK: Final = "heuristic"
 
 
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """One bot move as the runner made it, told to its :attr:`BotRunner.listeners` (the
+    benches time the levels with it): the table as the bot saw it, the bot's spec, the seconds
+    from when the move was asked for to its answer (waiting for a worker included: what a
+    player waits) and of these the seconds waited for a worker, and ``fell_back``: why the
+    heuristic played it instead (``"time"``: out of time, ``"failed"``), ``None`` when the bot
+    answered."""
+
+    table_id: str
+    table: Table
+    spec: str
+    seconds: float
+    waited: float = 0.0
+    fell_back: str | None = None
+
+
 class Superseded(Exception):
     """The table moved on while its bot was thinking: the decision is dropped."""
 
@@ -92,6 +109,8 @@ class BotRunner:
         self._closing = threading.Event()
         #: Decisions that ran out of time and played the heuristic's move (since start).
         self.fell_back = 0
+        #: Told of each bot move made (:class:`Decided`), on the event loop.
+        self.listeners: list[Callable[[Decided], None]] = []
 
     def rng(self) -> random.Random:
         return random.Random(self._rng.getrandbits(64))
@@ -122,25 +141,37 @@ class BotRunner:
             action = table.bot_action(self.bot("random"), rng)
         return action
 
-    def quick_move(self, table: Table, rng: random.Random) -> str:
+    def quick_move(self, table: Table, rng: random.Random, table_id: str = "") -> str:
         seat = table.seats[table.turn]
+        start = time.perf_counter()
+        fell_back = None
         try:
-            return table.bot_action(self.bot(seat.bot), rng)
+            action = table.bot_action(self.bot(seat.bot), rng)
         except Exception as e:  # a broken bot never blocks the table
+            fell_back = "failed"
             if seat.bot.partition(":")[0] == FALLBACK:
                 log.warning("bot %s failed at a table (%s): the random bot plays instead",
                             seat.bot, type(e).__name__)
-                return table.bot_action(self.bot("random"), rng)
-            return self.fallback_move(table, rng, f"it failed ({type(e).__name__})")
+                action = table.bot_action(self.bot("random"), rng)
+            else:
+                action = self.fallback_move(table, rng, f"it failed ({type(e).__name__})")
+        if self.listeners:
+            self._tell(Decided(table_id, table, seat.bot, time.perf_counter() - start,
+                               fell_back=fell_back))
+        return action
+
+    def _tell(self, decided: Decided) -> None:
+        for listener in self.listeners:
+            listener(decided)
 
     def quick_moves(self, table: Table, rng: random.Random,
-                    halt: Callable[[Table], bool] | None = None) -> Table:
+                    halt: Callable[[Table], bool] | None = None, table_id: str = "") -> Table:
         """At most :data:`QUICK_CHUNK` moves of quick bots in a row, on the event loop (none
         once ``halt(table)``: the table pauses)."""
         for _ in range(QUICK_CHUNK):
             if not self.is_quick(table) or (halt is not None and halt(table)):
                 break
-            table = table.act(table.turn, self.quick_move(table, rng))
+            table = table.act(table.turn, self.quick_move(table, rng, table_id))
         return table
 
     # -- the pool's decisions -----------------------------------------------------------------
@@ -150,12 +181,13 @@ class BotRunner:
         moved on meanwhile (:meth:`moved_on`)."""
         rng = self.rng()
         if self.is_quick(table):
-            return self.quick_move(table, rng)
+            return self.quick_move(table, rng, table_id)
         spec = table.seats[table.turn].bot
         try:
             bot = self.bot(spec)
         except Exception as e:
             return self.fallback_move(table, rng, f"it cannot be made ({e})")
+        asked = time.monotonic()
         decision = Decision(version, self._closing)
         self._live.setdefault(table_id, set()).add(decision)
         try:
@@ -173,13 +205,22 @@ class BotRunner:
             raise Superseded("the server stops")
         if decision.superseded:
             raise Superseded(f"table {table_id} moved on from version {version}")
+        fell_back = None
         if isinstance(got, BaseException):
-            return self.fallback_move(table, rng, f"it failed ({type(got).__name__})")
-        if got is None:
+            fell_back = "failed"
+            action = self.fallback_move(table, rng, f"it failed ({type(got).__name__})")
+        elif got is None:
             self.fell_back += 1
-            return self.fallback_move(table, rng, f"its decision ran out of time "
-                                                  f"({self.seconds:g} s)")
-        return str(got)
+            fell_back = "time"
+            action = self.fallback_move(table, rng, f"its decision ran out of time "
+                                                    f"({self.seconds:g} s)")
+        else:
+            action = str(got)
+        if self.listeners:
+            now = time.monotonic()
+            waited = (now if decision.started is None else decision.started) - asked
+            self._tell(Decided(table_id, table, spec, now - asked, waited, fell_back))
+        return action
 
     async def _wait(self, decision: Decision, future: Future[Any]) -> Any:
         """The decision's answer: its action, ``None`` when it ran out of time or was stopped,
@@ -250,4 +291,4 @@ class BotRunner:
         self._closing = threading.Event()
 
 
-__all__ = ["DECISION_SECONDS", "QUICK_BOTS", "BotRunner", "Superseded"]
+__all__ = ["DECISION_SECONDS", "QUICK_BOTS", "BotRunner", "Decided", "Superseded"]

@@ -533,7 +533,7 @@ class TableService:
         rng = self.bots.rng()
         while table.bot_to_play and not paused(table):
             if self.bots.is_quick(table):
-                table = self.bots.quick_moves(table, rng, paused)
+                table = self.bots.quick_moves(table, rng, paused, loaded.id)
                 if self.bots.is_quick(table) and not paused(table):
                     await asyncio.sleep(0)  # a table of bots only: let the loop serve others
                 continue
