@@ -564,3 +564,31 @@ def test_resampling_solves_the_likelier_worlds() -> None:
                   for _ in range(budget.worlds)]
     assert len(picked) >= 32
     assert sum(picked) / len(picked) > sum(plain) / len(plain)
+
+
+@pytest.mark.parametrize("rules", [CONTREE, Rules.preset("ffb", "contree"), COINCHE],
+                         ids=["contree", "contree-ffb", "coinche"])
+def test_worlds_without_the_replay_are_the_replayed_worlds(rules: Rules) -> None:
+    # Worlds puts the dealt hands into its first world where nothing else hidden depends on
+    # them: the same worlds, from the same draws, as DealState.from_observation each time
+    from rebelote.bots.pimc import Worlds
+
+    heuristic = make_bot("heuristic")
+    checked = fast = 0
+    for seed in range(8):
+        state = DealState.new(rules, seed % 4, seed=40 + seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            obs = observe(state, state.player)
+            if state.phase == PLAY and state.playable.bit_count() > 1:
+                maker = Worlds(obs)
+                fast += maker.fast
+                a, b = random.Random(seed), random.Random(seed)
+                for _ in range(4):
+                    got = maker.deal(a)
+                    assert got == DealState.from_observation(obs, b)
+                    assert observe(got, obs.seat) == obs
+                checked += 1
+            state = state.apply(heuristic.act(obs, rng))
+    assert checked > 40
+    assert (fast > 0) == (not rules.declarations)

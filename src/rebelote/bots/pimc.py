@@ -38,18 +38,20 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS, Action, Declare, Play
 from rebelote.auction import PASS, Bid
 from rebelote.bots.base import STOP
 from rebelote.bots.heuristic import HeuristicBot, contract_points
-from rebelote.cards import TEAMS, suit_of
+from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import DealState
+from rebelote.determinize import deals
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
-from rebelote.rules import AUCTION_GAMES, card_values
+from rebelote.rules import AUCTION_GAMES, Rules, card_values
 from rebelote.scoring import score_deal
 from rebelote.solver import best_value, position_of_state, solve
 from rebelote.summary import DealSummary
@@ -352,19 +354,19 @@ def world_weight(world: DealState, obs: Observation) -> float:
                 trump = suit_of(turned) if bid.kind == "take" else bid.trump
                 if trump >= 4:
                     continue
-                e = contract_points(hand | 1 << turned, trump, rules.declarations)
+                e = _evaluation(hand | 1 << turned, trump, rules.declarations)
                 weight *= max(FLOOR, _logistic((e - 76.0) / BID_SCALE))
             elif bid == PASS and turned >= 0:
-                e = contract_points(hand | 1 << turned, suit_of(turned), rules.declarations)
+                e = _evaluation(hand | 1 << turned, suit_of(turned), rules.declarations)
                 weight *= max(FLOOR, _logistic((96.0 - e) / PASS_SCALE))
         else:
             if bid.kind == "value" and bid.trump >= 0:
-                e = contract_points(hand, bid.trump, rules.declarations)
+                e = _evaluation(hand, bid.trump, rules.declarations)
                 # a bid says "my hand and my partner's share make V" (the heuristic's reading)
                 weight *= max(FLOOR, _logistic((e - bid.value) / BID_SCALE))
                 best_value_so_far = bid.value
             elif bid == PASS and best_value_so_far < 90:
-                e = max(contract_points(hand, t, rules.declarations) for t in range(4))
+                e = max(_evaluation(hand, t, rules.declarations) for t in range(4))
                 weight *= max(FLOOR, _logistic((100.0 - e) / PASS_SCALE))
     return weight
 
@@ -468,10 +470,25 @@ class Marker:
             points=(pts[0], pts[1]), contract=contract, coinche=self.multiplier,
             capot=TEAMS[capot] if capot >= 0 else None, generale=False,
             declarations=self.declarations, belote=self.belote, held_over=self.held_over)
-        ns, ew = score_deal(summary, rules).score
+        ns, ew = _score(summary, rules)
         got = ns - ew if for_team == 0 else ew - ns
         self._cache[key] = got
         return got
+
+
+@lru_cache(maxsize=1 << 14)
+def _score(summary: DealSummary, rules: Rules) -> tuple[int, int]:
+    """The marks (NS, EW) of a deal summary (:func:`score_deal`), kept: the worlds of a
+    decision end on few distinct summaries."""
+    ns, ew = score_deal(summary, rules).score
+    return ns, ew
+
+
+@lru_cache(maxsize=1 << 16)
+def _evaluation(hand: Mask, trump: int, declarations: bool) -> float:
+    """:func:`contract_points`, kept: a seat's auction hand recurs from world to world once
+    most of its cards are played."""
+    return contract_points(hand, trump, declarations)
 
 
 #: What a world is expected to cost before any was timed (seconds, measured on the 2-core
@@ -498,6 +515,7 @@ class Clock:
         drawn = 0
         last = start
         stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
+        dealer = Worlds(obs)
 
         def next_world() -> tuple[DealState | None, float] | None:
             nonlocal drawn, last
@@ -517,12 +535,43 @@ class Clock:
                     return None
             drawn += 1
             try:
-                world = DealState.from_observation(obs, rng)
+                world = dealer.deal(rng)
             except IllegalActionError:  # no deal found to fit: this world weighs nothing
                 return None, 0.0
             return world, world_weight(world, obs)
 
         return next_world
+
+
+class Worlds:
+    """The worlds of one observation: :meth:`DealState.from_observation` (the hidden cards
+    dealt at random, then the auction and every card replayed on them). Where nothing hidden
+    but the hands depends on them (the play of an auction game without declarations: no
+    announcement to fit, no stock), the replay is the same for every deal of the hidden
+    cards, so after the first world the others are the first with their dealt hands put in:
+    the same worlds from the same random draws, without the replay (half a world's cost at
+    the last tricks)."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        rules = obs.rules
+        self.fast = obs.phase == PLAY and rules.game in AUCTION_GAMES \
+            and not rules.declarations and obs.taker >= 0
+        self.template: DealState | None = None
+        self.played: list[Mask] = obs.played_by() if self.fast else []
+
+    def deal(self, rng: random.Random) -> DealState:
+        """One world (:class:`IllegalActionError` when none fits the observation)."""
+        if self.template is None or not self.fast:
+            world = DealState.from_observation(self.obs, rng)
+            if self.fast and world.phase == PLAY:
+                self.template = world
+            return world
+        start, _stock = next(deals(self.obs, rng))
+        played = self.played
+        hands = (start[0] & ~played[0], start[1] & ~played[1], start[2] & ~played[2],
+                 start[3] & ~played[3])
+        return self.template.replace(hands=hands, start_hands=tuple(start))
 
 
 #: The process's clock: what a world costs is the machine's, shared by every bot (the arena
@@ -584,11 +633,12 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
     cands: list[DealState] = []
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
+    dealer = Worlds(obs)
     for _ in range(count * budget.pool):
         if stop is not None and stop():
             break
         try:
-            world = DealState.from_observation(obs, rng)
+            world = dealer.deal(rng)
         except IllegalActionError:
             continue
         w = world_weight(world, obs) ** budget.auction_alpha
