@@ -326,11 +326,11 @@ def test_the_page_marks_a_card_that_cost_only_a_capot() -> None:
     costly card, and the cost in the mark counts in E's total."""
     import re
 
-    from rebelote.web.table.pages import analysis_rows, environment
+    from rebelote.web.table.pages import analysis_rows, templates
 
     cards = analyse(_constructed("B", "7C")[-1])
     rows, totals = analysis_rows(cards, 2)  # as S sees it
-    html = environment("fr").get_template("table/analysis.html").render(
+    html = templates.environment("fr").get_template("table/analysis.html").render(
         path="/", cards=rows, n=1, table_id="t", totals=totals, error=None)
     seven = next(r for r in rows if r["card"] == "7C")
     assert seven["cost"] == 0 and seven["mark_cost"] > 0 and seven["costly"]
@@ -350,7 +350,7 @@ def test_the_page_shows_the_four_hands_and_says_what_each_number_is() -> None:
     deal was worth; a legend says what each column is."""
     import re
 
-    from rebelote.web.table.pages import analysis_hands, analysis_rows, environment
+    from rebelote.web.table.pages import analysis_hands, analysis_rows, templates
 
     states = _constructed("B", "7C")
     deal = states[-1]
@@ -365,7 +365,7 @@ def test_the_page_shows_the_four_hands_and_says_what_each_number_is() -> None:
         assert points == sum(r["cost"] for r in mine)
         assert worst == max(r["mark_cost"] for r in mine)
         assert costly == sum(r["costly"] for r in mine)
-    html = environment("fr").get_template("table/analysis.html").render(
+    html = templates.environment("fr").get_template("table/analysis.html").render(
         path="/", cards=rows, n=1, table_id="t", totals=totals, hands=hands, error=None)
     listed = re.findall(r'<li><strong>([^<]+)</strong>(.*?)</li>', html, flags=re.S)
     assert [who for who, _ in listed] == ["Vous", "Ouest", "Partenaire", "Est"]

@@ -775,12 +775,12 @@ def play_checking_events(client: TestClient, rng: random.Random) -> int:
 
 def test_the_english_page_writes_generale_as_the_game_does() -> None:
     # the engine's call is "generale"; the English page says "générale", like the counter
-    from rebelote.web.table.pages import environment
+    from rebelote.web.table.pages import templates
     from rebelote.web.table.words import bid_words
 
     assert bid_words("generale no-trump", "en") == "générale no-trump"
     assert bid_words("generale no-trump", "fr") == "générale sans atout"
-    assert environment("en").globals["t"]("generale") == "générale"
+    assert templates.environment("en").globals["t"]("generale") == "générale"
 
 
 def test_a_player_may_announce_nothing_before_the_first_card(client: TestClient) -> None:

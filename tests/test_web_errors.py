@@ -97,3 +97,13 @@ def test_the_most_specific_refusal_wins() -> None:
     kinds = list(REFUSALS)
     assert issubclass(IllegalActionError, kinds[0]) and IllegalActionError in kinds
     assert STATUS["illegal"] == REFUSALS[IllegalActionError].status == 409
+
+
+@pytest.mark.parametrize("module", ["rebelote.web.errors", "rebelote.web.render",
+                                    "rebelote.web.security"])
+def test_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0

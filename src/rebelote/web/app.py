@@ -39,9 +39,9 @@ from rebelote.web.limits import LIMITS_ENV, Limits
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
 from rebelote.web.table import api as table_api
+from rebelote.web.table import pages as table_pages
 from rebelote.web.table import running as tables_running
 from rebelote.web.table import table_server
-from rebelote.web.table.pages import make_table_pages
 
 STATIC = files("rebelote.web") / "static"
 #: Seconds a thread holds the GIL before another may take it (Python's default: 5 ms). The SQLite
@@ -102,7 +102,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.include_router(make_live(service))
     app.include_router(make_pages(service))
     app.include_router(table_api.router)
-    app.include_router(make_table_pages(tables))
+    app.include_router(table_pages.router)
     install_concours(app, engine, inline)
     docs_html = bytes(get_swagger_ui_html(
         openapi_url="/openapi.json",

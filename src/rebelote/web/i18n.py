@@ -11,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
 
 from rebelote.cards import TEAMS
 from rebelote.catalogs import gettext as gettext
 from rebelote.catalogs import number
 from rebelote.catalogs import signed as signed
-from rebelote.catalogs import translations as translations
 from rebelote.match import DEFAULT_TEAMS
 from rebelote.numbers import is_digits
 from rebelote.scoring import LineKey, MarkCase, ResultLine
@@ -269,17 +267,3 @@ def error_text(field: str, reason: str, lang: str) -> str:
                       for k, v in found.groupdict().items()}
             return gettext(lang, sentence) % {**values, "field": name}
     return f"{name}{' :' if lang == 'fr' else ':'} {reason}"
-
-
-def template_environment(lang: str) -> Environment:
-    """The package's templates with the gettext catalog of ``lang`` installed: the base of the
-    counter's pages and the table's, which each add their own globals."""
-    env = Environment(
-        loader=PackageLoader("rebelote.web", "templates"),
-        autoescape=select_autoescape(["html"]),
-        extensions=["jinja2.ext.i18n"],
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
-    return env

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
-from rebelote import __version__, catalogs
 from rebelote.concours import DRAWS, EXEMPTS, MODES, RANKINGS, TIEBREAKS, WITHDRAWALS, Concours
 from rebelote.errors import RebeloteError
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
@@ -28,6 +26,7 @@ from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
 from rebelote.web.concours.service import ConcoursForbiddenError, ConcoursService, Loaded
+from rebelote.web.render import Templates
 from rebelote.web.security import KeyRing, bearer
 from rebelote.web.share import qr_svg
 
@@ -41,19 +40,16 @@ def _(message: str) -> str:
     return message
 
 
-@cache
-def environment(lang: str) -> Environment:
-    env = i18n.template_environment(lang)
+def _helpers(env: Environment, lang: str) -> None:
+    """The concours's words (its own gettext domain, :func:`rebelote.sheets.concours.tr`) and
+    lists of choices."""
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda m: tr(lang, m),
         ngettext=lambda s, p, n: tr(lang, s if n == 1 else p), newstyle=True)
-    env.globals.update(lang=lang, version=__version__, colon=" :" if lang == "fr" else ":",
-                       PRESETS=PRESETS, DEFAULT_PRESETS=DEFAULT_PRESETS, RANKINGS=RANKINGS,
+    env.globals.update(PRESETS=PRESETS, DEFAULT_PRESETS=DEFAULT_PRESETS, RANKINGS=RANKINGS,
                        EXEMPTS=EXEMPTS, DRAWS=DRAWS, MODES=MODES, WITHDRAWALS=WITHDRAWALS,
                        TIEBREAKS=TIEBREAKS, ROOM_REFRESH=ROOM_REFRESH, TB_WORDS=TB_WORDS,
                        EXEMPT_WORDS=EXEMPT_WORDS)
-    env.filters["num"] = lambda value: catalogs.number(int(value), lang)
-    return env
 
 
 TB_WORDS: Final[Mapping[str, str]] = {
@@ -86,11 +82,9 @@ def error_text(field: str, reason: str, lang: str) -> str:
     return f"{name}{colon} {reason}" if name else reason
 
 
-def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    lang = i18n.request_lang(request)
-    html = environment(lang).get_template(name).render(request=request, path=request.url.path,
-                                                       **context)
-    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+#: The concours's templates (``concours/``), in its words; no page is kept by a cache (an
+#: organiser's page holds the table links' secrets).
+templates = Templates(_helpers, headers={"Cache-Control": "no-store"})
 
 
 def new_concours_json(form: Mapping[str, str]) -> dict[str, Any]:
@@ -180,14 +174,14 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
         try:
             loaded = await call(service.get, cid, secret, check=True)
         except ConcoursNotFoundError:
-            return render(request, "concours/missing.html", 404, forbidden=False)
+            return templates.render(request, "concours/missing.html", 404, forbidden=False)
         except ConcoursForbiddenError:
-            return render(request, "concours/missing.html", 403, forbidden=True)
+            return templates.render(request, "concours/missing.html", 403, forbidden=True)
         lang = i18n.request_lang(request)
         c = loaded.concours
         base = str(request.base_url).rstrip("/")
         join_link = f"{base}/concours/{cid}/join?key={secret}"
-        return render(request, "concours/organiser.html", status, loaded=loaded, c=c,
+        return templates.render(request, "concours/organiser.html", status, loaded=loaded, c=c,
                       join_link=join_link,
                       private=loaded.to_json(private=True),
                       rules_text=rules_name(lang, c.settings.rules),
@@ -204,9 +198,9 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
             return await organiser(request, cid, 422,
                                    error=error_text(e.field, e.reason, lang))
         except ConcoursForbiddenError:
-            return render(request, "concours/missing.html", 403, forbidden=True)
+            return templates.render(request, "concours/missing.html", 403, forbidden=True)
         except ConcoursNotFoundError:
-            return render(request, "concours/missing.html", 404, forbidden=False)
+            return templates.render(request, "concours/missing.html", 404, forbidden=False)
         message = notice(loaded) if notice is not None else None
         if message:
             return await organiser(request, cid, 200, notice=message)
@@ -217,7 +211,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
     @router.get("/concours", response_class=HTMLResponse)
     async def home(request: Request) -> Response:
         mine = await call(service.mine, list(KeyRing.of(request).keys.values()))
-        return render(request, "concours/new.html", mine=mine, form={}, error=None)
+        return templates.render(request, "concours/new.html", mine=mine, form={}, error=None)
 
     @router.post("/concours")
     async def create(request: Request) -> Response:
@@ -227,7 +221,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
             loaded, token = await call(service.create, new_concours_json(form))
         except RebeloteError as e:
             mine = await call(service.mine, list(KeyRing.of(request).keys.values()))
-            return render(request, "concours/new.html", 422, mine=mine, form=form,
+            return templates.render(request, "concours/new.html", 422, mine=mine, form=form,
                           error=error_text(e.field, e.reason, lang))
         response = RedirectResponse(f"/concours/{loaded.id}", status_code=303)
         KeyRing.of(request).add(loaded.id, token).store(request, response)
@@ -239,9 +233,9 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
         try:
             await call(service.get, cid, key, check=True)
         except ConcoursNotFoundError:
-            return render(request, "concours/missing.html", 404, forbidden=False)
+            return templates.render(request, "concours/missing.html", 404, forbidden=False)
         except ConcoursForbiddenError:
-            return render(request, "concours/missing.html", 403, forbidden=True)
+            return templates.render(request, "concours/missing.html", 403, forbidden=True)
         response = RedirectResponse(f"/concours/{cid}", status_code=303)
         KeyRing.of(request).add(cid, key).store(request, response)
         return response
@@ -326,7 +320,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
         try:
             await call(service.open_tables, cid, bearer(request, cid), k)
         except ConcoursForbiddenError:
-            return render(request, "concours/missing.html", 403, forbidden=True)
+            return templates.render(request, "concours/missing.html", 403, forbidden=True)
         return RedirectResponse(f"/concours/{cid}/parties/{k}/qr", status_code=303)
 
     @router.get("/concours/{cid}/parties/{k}/qr", response_class=HTMLResponse)
@@ -335,7 +329,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
         try:
             loaded = await call(service.get, cid, bearer(request, cid), check=True)
         except ConcoursForbiddenError:
-            return render(request, "concours/missing.html", 403, forbidden=True)
+            return templates.render(request, "concours/missing.html", 403, forbidden=True)
         c = loaded.concours
         partie = c.partie(k)
         base = str(request.base_url).rstrip("/")
@@ -348,7 +342,7 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
                 svg = qr_svg(link, tr(lang, "Table %(t)s") % {"t": t.number})
                 image = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
             tables.append({"t": t, "link": link, "qr": image})
-        return render(request, "concours/qr.html", loaded=loaded, c=c, partie=partie,
+        return templates.render(request, "concours/qr.html", loaded=loaded, c=c, partie=partie,
                       tables=tables)
 
     @router.post("/concours/{cid}/settings")
@@ -371,16 +365,16 @@ def make_concours_pages(service: ConcoursService) -> APIRouter:
         try:
             loaded = await call(service.of_view, view)
         except ConcoursNotFoundError:
-            return render(request, "concours/missing.html", 404, forbidden=False)
-        return render(request, "concours/room.html", **room_context(loaded))
+            return templates.render(request, "concours/missing.html", 404, forbidden=False)
+        return templates.render(request, "concours/room.html", **room_context(loaded))
 
     @router.get("/salle/{view}/live", response_class=HTMLResponse)
     async def room_live(request: Request, view: str) -> Response:
         try:
             loaded = await call(service.of_view, view)
         except ConcoursNotFoundError:
-            return render(request, "concours/missing.html", 404, forbidden=False)
-        return render(request, "concours/_room.html", **room_context(loaded))
+            return templates.render(request, "concours/missing.html", 404, forbidden=False)
+        return templates.render(request, "concours/_room.html", **room_context(loaded))
 
     return router
 

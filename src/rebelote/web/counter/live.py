@@ -26,7 +26,7 @@ from fastapi.responses import Response, StreamingResponse
 
 from rebelote.store import GameNotFoundError
 from rebelote.web import i18n
-from rebelote.web.counter.pages import game_context, render
+from rebelote.web.counter.pages import game_context, templates
 from rebelote.web.counter.service import CounterService, GameView
 from rebelote.web.errors import ForbiddenError
 from rebelote.web.security import bearer
@@ -46,10 +46,10 @@ def make_live(service: CounterService) -> APIRouter:
         try:
             view = await call(service.get_view, view_id)
         except GameNotFoundError:
-            return render(request, "missing.html", 404, game_id=view_id, forbidden=False)
+            return templates.render(request, "missing.html", 404, game_id=view_id, forbidden=False)
         lang = i18n.request_lang(request)
         name = "_game.html" if request.headers.get("HX-Request") == "true" else "game.html"
-        return render(request, name, readonly=True, **game_context(view, lang))
+        return templates.render(request, name, readonly=True, **game_context(view, lang))
 
     @router.get("/views/{view_id}/qr.svg")
     async def view_qr(request: Request, view_id: str) -> Response:
@@ -65,13 +65,13 @@ def make_live(service: CounterService) -> APIRouter:
         try:
             view = await call(service.get, game_id, secret)
         except GameNotFoundError:
-            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
         except ForbiddenError:
-            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
         url = f"{request.url_for('join', game_id=game_id)}?key={secret}"
         svg = qr_svg(url, "rebelote").decode()
-        return render(request, "edit_link.html", view=view, teams=view.match.teams, url=url,
-                      svg=svg)
+        return templates.render(request, "edit_link.html", view=view, teams=view.match.teams,
+                                url=url, svg=svg)
 
     @router.get("/views/{view_id}/events")
     async def events(request: Request, view_id: str) -> Response:

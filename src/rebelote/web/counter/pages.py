@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -19,7 +18,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 from starlette.concurrency import run_in_threadpool
 
-from rebelote import __version__, catalogs
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError, RulesError
 from rebelote.match import DEFAULT_TEAMS, TARGETS
@@ -47,6 +45,7 @@ from rebelote.web.counter.printables import import_match
 from rebelote.web.counter.service import CounterService, GameView
 from rebelote.web.counter.stats import statistics
 from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
+from rebelote.web.render import Templates
 from rebelote.web.security import KeyRing, bearer, is_https
 from rebelote.web.share import rules_from_query
 
@@ -57,34 +56,22 @@ YEAR: Final = 365 * 24 * 3600
 TRUMP_SYMBOLS: Final = ("♠", "♥", "♦", "♣", i18n.TRUMP_SHORT[0], i18n.TRUMP_SHORT[1])
 
 
-@cache
-def environment(lang: str) -> Environment:
-    """The templates, with the gettext catalog of ``lang`` installed."""
-    env = i18n.template_environment(lang)
+def _helpers(env: Environment, lang: str) -> None:
+    """What the counter's templates call: the game's lists, the rule sets' words, numbers."""
     env.globals.update(
-        lang=lang, version=__version__, TEAMS=TEAMS, TARGETS=TARGETS, CONTRACTS=CONTRACTS,
-        TRUMP_NAMES=TRUMP_NAMES, TRUMP_SYMBOLS=TRUMP_SYMBOLS,
-    )
-    env.filters["num"] = lambda value: catalogs.number(int(value), lang)
-    env.filters["signed"] = lambda value: i18n.signed(int(value), lang)
-    env.globals.update(
-        PRESETS=PRESETS, OPTION_GROUPS=OPTION_GROUPS,
+        TEAMS=TEAMS, TARGETS=TARGETS, CONTRACTS=CONTRACTS, TRUMP_NAMES=TRUMP_NAMES,
+        TRUMP_SYMBOLS=TRUMP_SYMBOLS, PRESETS=PRESETS, OPTION_GROUPS=OPTION_GROUPS,
         label=lambda key, **kw: label_text(lang, key, **kw),
         option_label=lambda key: option_label(lang, key),
         option_choices=lambda key: option_choices(lang, key),
         rules_name=lambda rules: rules_name(lang, rules),
+        percent=lambda share: percent(float(share), lang),
     )
-    env.globals["percent"] = lambda share: percent(float(share), lang)
-    return env
+    env.filters["signed"] = lambda value: i18n.signed(int(value), lang)
 
 
-def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A template in the request's language."""
-    lang = i18n.request_lang(request)
-    html = environment(lang).get_template(name).render(
-        request=request, path=request.url.path, **context
-    )
-    return HTMLResponse(html, status_code=status)
+#: The counter's templates (the base page and the counter's own), with its helpers.
+templates = Templates(_helpers)
 
 
 def is_htmx(request: Request) -> bool:
@@ -285,9 +272,9 @@ def make_pages(service: CounterService) -> APIRouter:
         lang = i18n.request_lang(request)
         context = game_context(view, lang, odds=await odds_of(request, view), **extra)
         if is_htmx(request):
-            response: Response = render(request, "_game.html", status, **context)
+            response: Response = templates.render(request, "_game.html", status, **context)
         elif status >= 400:
-            response = render(request, "game.html", status, **context)
+            response = templates.render(request, "game.html", status, **context)
         else:
             response = RedirectResponse(f"/games/{view.id}", status_code=303)
         remember_game(request, response, view.id)
@@ -323,13 +310,13 @@ def make_pages(service: CounterService) -> APIRouter:
         last = request.cookies.get(GAME_COOKIE)
         current = next((g for g in games if g.id == last), None)
         form, error = new_game_from_link(rules)
-        return render(request, "home.html", games=games, current=current,
+        return templates.render(request, "home.html", games=games, current=current,
                       form=form, error=error)
 
     @router.get("/games", response_class=HTMLResponse)
     async def games_list(request: Request, archived: bool = False) -> Response:
         games = await my_games(request, 200, archived)
-        return render(request, "games.html", games=games, archived=archived)
+        return templates.render(request, "games.html", games=games, archived=archived)
 
     @router.post("/games/{game_id}/archive")
     async def archive(request: Request, game_id: str) -> Response:
@@ -344,7 +331,7 @@ def make_pages(service: CounterService) -> APIRouter:
     async def stats_page(request: Request) -> Response:
         views = await call(service.games_of, KeyRing.of(request).keys)
         figures = statistics((v.id, v.match, v.result) for v in views)
-        return render(request, "stats.html", stats=figures)
+        return templates.render(request, "stats.html", stats=figures)
 
     @router.get("/prefs/chances/{state}")
     async def chances_pref(request: Request, state: str, next: str | None = None) -> Response:
@@ -362,7 +349,7 @@ def make_pages(service: CounterService) -> APIRouter:
             view, secret = await call(service.create, obj)
         except InputError as e:
             games = await my_games(request, 8)
-            return render(request, "home.html", 422, games=games, current=None, form=form,
+            return templates.render(request, "home.html", 422, games=games, current=None, form=form,
                           error=str(e))
         target = f"/games/{view.id}"
         response: Response
@@ -390,11 +377,11 @@ def make_pages(service: CounterService) -> APIRouter:
         try:
             view = await call(service.get, game_id, bearer(request, game_id))
         except GameNotFoundError:
-            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
         except ForbiddenError:
-            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
         lang = i18n.request_lang(request)
-        response = render(request, "game.html", **game_context(
+        response = templates.render(request, "game.html", **game_context(
             view, lang, odds=await odds_of(request, view)))
         remember_game(request, response, view.id)
         return response
@@ -406,12 +393,12 @@ def make_pages(service: CounterService) -> APIRouter:
         try:
             view = await call(service.get, game_id, key)
         except GameNotFoundError:
-            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
         except ForbiddenError:
-            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
         if KeyRing.of(request).get(game_id) == key:  # this browser holds it already
             return RedirectResponse(f"/games/{game_id}", status_code=303)
-        return render(request, "join_game.html", game_id=game_id, key=key,
+        return templates.render(request, "join_game.html", game_id=game_id, key=key,
                       teams=view.match.teams)
 
     @router.post("/join/{game_id}")
@@ -421,9 +408,9 @@ def make_pages(service: CounterService) -> APIRouter:
         try:
             await call(service.get, game_id, key)
         except GameNotFoundError:
-            return render(request, "missing.html", 404, game_id=game_id, forbidden=False)
+            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
         except ForbiddenError:
-            return render(request, "missing.html", 403, game_id=game_id, forbidden=True)
+            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
         response = RedirectResponse(f"/games/{game_id}", status_code=303)
         remember_game(request, response, game_id, key)
         return response
@@ -444,11 +431,11 @@ def make_pages(service: CounterService) -> APIRouter:
         view = await call(service.get, game_id, bearer(request, game_id))
         lang = i18n.request_lang(request)
         if not 1 <= n <= len(view.match.deals):
-            return render(request, "game.html", 404,
+            return templates.render(request, "game.html", 404,
                           **game_context(view, lang, error=str(
                               DealNotFoundError(n, len(view.match.deals)))))
         name = "_game.html" if is_htmx(request) else "game.html"
-        return render(request, name, **game_context(view, lang, edit=n))
+        return templates.render(request, name, **game_context(view, lang, edit=n))
 
     @router.post("/games/{game_id}/deals/{n}")
     async def replace_deal(request: Request, game_id: str, n: int) -> Response:
@@ -505,7 +492,7 @@ def make_pages(service: CounterService) -> APIRouter:
             view, secret = await call(service.create_match, match)
         except InputError as e:
             games = await my_games(request, 8)
-            return render(request, "home.html", 422, games=games, current=None, form={},
+            return templates.render(request, "home.html", 422, games=games, current=None, form={},
                           error=str(e))
         response = RedirectResponse(f"/games/{view.id}", status_code=303)
         await forget_untouched(request, response, view.id, secret)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Awaitable, Callable, Mapping
-from functools import cache
 from typing import Any, Final
 from urllib.parse import quote, urlencode
 
@@ -20,7 +19,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
-from rebelote import __version__, catalogs
 from rebelote.bots import DEFAULT_LEVEL, player_levels
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
@@ -38,9 +36,11 @@ from rebelote.table.view import sorted_hand
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.web import i18n
 from rebelote.web.errors import error_response, refusal_of
+from rebelote.web.render import Templates
 from rebelote.web.security import KeyRing, bearer
 from rebelote.web.share import rules_body, rules_from_query
 from rebelote.web.table import words
+from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
 
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 CLOCKS: Final = (0, 30, 60, 120)
@@ -55,15 +55,10 @@ CHANGED: Final = ("The table moved on meanwhile (this was already played, or ano
                   "first): here it is as it is now.")
 
 
-@cache
-def environment(lang: str) -> Environment:
-    """The templates (the counter's base page and the table's own), in ``lang``."""
-    env = i18n.template_environment(lang)
+def _helpers(env: Environment, lang: str) -> None:
+    """What the table's templates call: its words, cards and lists of choices in ``lang``."""
     env.globals.update(
-        lang=lang, version=__version__, TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS,
-        BETWEENS=BETWEENS,
-        # "Donneur : Ouest", "Dealer: West": French puts a space before a colon, English none
-        colon=" :" if lang == "fr" else ":",
+        TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS, BETWEENS=BETWEENS,
         t=lambda text: words.tr(lang, text),
         face=lambda card: words.card_face(card, lang),
         said=lambda card: words.card_words(card, lang),
@@ -72,15 +67,11 @@ def environment(lang: str) -> Environment:
         seat_said=lambda seat: words.seat_word(seat, lang),
         bot_short=lambda spec: words.bot_short(spec, lang),
     )
-    env.filters["num"] = lambda value: catalogs.number(int(value), lang)
-    return env
 
 
-def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    lang = i18n.request_lang(request)
-    html = environment(lang).get_template(name).render(request=request, path=request.url.path,
-                                                       **context)
-    return HTMLResponse(html, status_code=status)
+#: The table's templates (the base page and ``table/``), with its words.
+templates = Templates(_helpers)
+router = APIRouter(include_in_schema=False)
 
 
 def start_form_context(shared: Rules | None = None, lang: str = "fr") -> dict[str, Any]:
@@ -275,253 +266,275 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
     }
 
 
-def make_table_pages(service: TableService) -> APIRouter:
-    """The table's HTML routes."""
-    router = APIRouter(include_in_schema=False)
+def seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
+    """Keep the seat's secret in this browser's key ring (shared with the counter)."""
+    KeyRing.of(request).add(table_id, token).store(request, response)
 
-    def seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
-        """Keep the seat's secret in this browser's key ring (shared with the counter)."""
-        KeyRing.of(request).add(table_id, token).store(request, response)
 
-    async def seat_or_none(request: Request, table_id: str) -> tuple[Loaded, int | None]:
-        loaded = await service.load(table_id)
-        return loaded, loaded.table.seat_of(bearer(request, table_id))
+async def seat_or_none(tables: TableService, table_id: str, token: str | None
+                       ) -> tuple[Loaded, int | None]:
+    """The table and the seat ``token`` holds at it, if any."""
+    loaded = await tables.load(table_id)
+    return loaded, loaded.table.seat_of(token)
 
-    def fragment(request: Request, loaded: Loaded, seat: int, status: int = 200,
-                 error: str | None = None) -> HTMLResponse:
+
+def fragment(request: Request, tables: TableService, loaded: Loaded, seat: int,
+             status: int = 200, error: str | None = None) -> HTMLResponse:
+    """The table's fragment (``#table``) as ``seat`` sees it."""
+    view = tables.view(loaded, seat)
+    return templates.render(request, "table/_table.html", status, error=error,
+                            **table_context(loaded, seat, view, i18n.request_lang(request)))
+
+
+def is_htmx(request: Request) -> bool:
+    """The request comes from htmx (it wants the fragment, not a redirect)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+@router.get("/tables/new", response_class=HTMLResponse)
+async def new_page(request: Request, rules: str | None = None) -> HTMLResponse:
+    # a shared rule set's link (web/share.py) opens the form with its rules
+    shared, error = rules_from_query(rules)
+    return templates.render(request, "table/new.html", 422 if error else 200, error=error,
+                            **start_form_context(shared, i18n.request_lang(request)))
+
+
+@router.post("/tables")
+async def create(request: Request, tables: TableServiceDep) -> Response:
+    form = await request.form()
+    game = str(form.get("game") or "coinche")
+    # contrée has presets of its own (rules.PRESETS), chosen in their own group
+    rules_field = "contree_rules" if game == "contree" else "rules"
+    rules = form.get(rules_field) or DEFAULT_PRESETS.get(game, "official")
+    body: dict[str, Any] = {"game": game, "rules": rules,
+                            "bots": form.get("bots") or None,
+                            "name": form.get("name") or None}
+    shared, error = rules_from_query(str(form.get("rules_text") or "").strip() or None)
+    if error:
+        return templates.render(request, "table/new.html", 422, error=error,
+                                **start_form_context(None, i18n.request_lang(request)))
+    if shared is not None:
+        body |= rules_body(shared)
+    for key in ("target", "pace", "clock", "between"):
+        raw = str(form.get(key) or "").strip()
+        if raw:
+            body[key] = number_or_text(raw)
+    friends = [seat for f in form.getlist("friends") for seat in str(f)
+               if seat in ("N", "E", "W")]
+    if friends:
+        body["friends"] = friends
+    try:
+        loaded, token = await tables.create(body)
+    except InputError as e:
+        return templates.render(request, "table/new.html", 422, error=str(e),
+                                **start_form_context(shared, i18n.request_lang(request)))
+    response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
+    seat_cookie(request, response, loaded.id, token)
+    return response
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
+async def page(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+               ) -> Response:
+    try:
+        loaded, seat = await seat_or_none(tables, table_id, token)
+    except TableNotFoundError:
+        return templates.render(request, "table/missing.html", 404)
+    if seat is None:  # the id is not a join code: a stranger learns nothing of the room
+        return templates.render(request, "table/join.html", 403, loaded=loaded, code="",
+                                no_seat=True, free=[], invite=None)
+    if loaded.table.bot_to_play and loaded.table.pace:
+        tables.start_driver(table_id)
+    view = tables.view(loaded, seat)
+    invite = str(request.url_for("join_page", code=loaded.code))
+    invites = {s: f"{invite}?{urlencode({'invite': secret})}"
+               for s, secret in view.get("invites", {}).items()}
+    return templates.render(request, "table/page.html", invite=invite, invites=invites,
+                            host=loaded.table.is_host(seat),
+                            **table_context(loaded, seat, view, i18n.request_lang(request)))
+
+
+@router.get("/tables/{table_id}/fragment", response_class=HTMLResponse)
+async def table_fragment(table_id: str, request: Request, tables: TableServiceDep,
+                         token: SeatTokenDep) -> Response:
+    try:
+        loaded, seat = await seat_or_none(tables, table_id, token)
+    except TableNotFoundError:
+        return Response(status_code=404)
+    if seat is None:
+        return Response(status_code=403)
+    known = optional_number(request.query_params.get("since", ""))
+    if known is not None and known >= loaded.version:
+        return Response(status_code=204)
+    return fragment(request, tables, loaded, seat)
+
+
+@router.post("/tables/{table_id}/act")
+async def act(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+              ) -> Response:
+    form = await request.form()
+    action = str(form.get("action") or "")
+    if not action and form.get("value") and form.get("trump"):
+        action = f"{form.get('value')} {form.get('trump')}"
+    # the version the form was shown at: a second tap of the same form (or a form left open
+    # while the table moved on) changes nothing
+    shown = str(form.get("version") or "")
+    try:
+        loaded, seat = await tables.act(table_id, token, action, optional_number(shown))
+    except Exception as e:
+        refused = refusal_of(e)
+        if refused is None:
+            raise
+        if not is_htmx(request):
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        if isinstance(e, SeatForbiddenError | TableNotFoundError):
+            return error_response(refused.status, refused.say(e))
+        loaded, seat_or = await seat_or_none(tables, table_id, token)
+        assert seat_or is not None
+        if action == NEXT:  # another player (or this page's own timer) went on first
+            return fragment(request, tables, loaded, seat_or)
         lang = i18n.request_lang(request)
-        view = service.view(loaded, seat)
-        return render(request, "table/_table.html", status, error=error,
-                      **table_context(loaded, seat, view, lang))
-
-    @router.get("/tables/new", response_class=HTMLResponse)
-    async def new_page(request: Request, rules: str | None = None) -> HTMLResponse:
-        # a shared rule set's link (web/share.py) opens the form with its rules
-        shared, error = rules_from_query(rules)
-        return render(request, "table/new.html", 422 if error else 200, error=error,
-                      **start_form_context(shared, i18n.request_lang(request)))
-
-    @router.post("/tables")
-    async def create(request: Request) -> Response:
-        form = await request.form()
-        game = str(form.get("game") or "coinche")
-        # contrée has presets of its own (rules.PRESETS), chosen in their own group
-        rules_field = "contree_rules" if game == "contree" else "rules"
-        rules = form.get(rules_field) or DEFAULT_PRESETS.get(game, "official")
-        body: dict[str, Any] = {"game": game, "rules": rules,
-                                "bots": form.get("bots") or None,
-                                "name": form.get("name") or None}
-        shared, error = rules_from_query(str(form.get("rules_text") or "").strip() or None)
-        if error:
-            return render(request, "table/new.html", 422, error=error,
-                          **start_form_context(None, i18n.request_lang(request)))
-        if shared is not None:
-            body |= rules_body(shared)
-        for key in ("target", "pace", "clock", "between"):
-            raw = str(form.get(key) or "").strip()
-            if raw:
-                body[key] = number_or_text(raw)
-        friends = [seat for f in form.getlist("friends") for seat in str(f)
-                   if seat in ("N", "E", "W")]
-        if friends:
-            body["friends"] = friends
-        try:
-            loaded, token = await service.create(body)
-        except InputError as e:
-            return render(request, "table/new.html", 422, error=str(e),
-                          **start_form_context(shared, i18n.request_lang(request)))
-        response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
-        seat_cookie(request, response, loaded.id, token)
-        return response
-
-    @router.get("/tables/{table_id}", response_class=HTMLResponse)
-    async def page(table_id: str, request: Request) -> Response:
-        try:
-            loaded, seat = await seat_or_none(request, table_id)
-        except TableNotFoundError:
-            return render(request, "table/missing.html", 404)
-        if seat is None:  # the id is not a join code: a stranger learns nothing of the room
-            return render(request, "table/join.html", 403, loaded=loaded, code="",
-                          no_seat=True, free=[], invite=None)
-        if loaded.table.bot_to_play and loaded.table.pace:
-            service.start_driver(table_id)
-        lang = i18n.request_lang(request)
-        view = service.view(loaded, seat)
-        invite = str(request.url_for("join_page", code=loaded.code))
-        invites = {s: f"{invite}?{urlencode({'invite': secret})}"
-                   for s, secret in view.get("invites", {}).items()}
-        return render(request, "table/page.html", invite=invite, invites=invites,
-                      host=loaded.table.is_host(seat),
-                      **table_context(loaded, seat, view, lang))
-
-    @router.get("/tables/{table_id}/fragment", response_class=HTMLResponse)
-    async def table_fragment(table_id: str, request: Request) -> Response:
-        try:
-            loaded, seat = await seat_or_none(request, table_id)
-        except TableNotFoundError:
-            return Response(status_code=404)
-        if seat is None:
-            return Response(status_code=403)
-        since = request.query_params.get("since", "")
-        known = optional_number(since)
-        if known is not None and known >= loaded.version:
-            return Response(status_code=204)
-        return fragment(request, loaded, seat)
-
-    @router.post("/tables/{table_id}/act")
-    async def act(table_id: str, request: Request) -> Response:
-        form = await request.form()
-        action = str(form.get("action") or "")
-        if not action and form.get("value") and form.get("trump"):
-            action = f"{form.get('value')} {form.get('trump')}"
-        htmx = request.headers.get("HX-Request") == "true"
-        # the version the form was shown at: a second tap of the same form (or a form left
-        # open while the table moved on) changes nothing
-        shown = str(form.get("version") or "")
-        try:
-            loaded, seat = await service.act(table_id, bearer(request, table_id), action,
-                                             optional_number(shown))
-        except Exception as e:
-            refused = refusal_of(e)
-            if refused is None:
-                raise
-            if not htmx:
-                return RedirectResponse(f"/tables/{table_id}", status_code=303)
-            if isinstance(e, SeatForbiddenError | TableNotFoundError):
-                return error_response(refused.status, refused.say(e))
-            loaded, seat_or = await seat_or_none(request, table_id)
-            assert seat_or is not None
-            if action == NEXT:  # another player (or this page's own timer) went on first
-                return fragment(request, loaded, seat_or)
-            lang = i18n.request_lang(request)
-            # the engine's reason in English (as the API answers it), said in the page's
-            # language with the seats as this seat sees them
-            error = words.tr(lang, CHANGED) if isinstance(e, TableConflictError) \
-                else words.refusal_text(str(e), lang, seat_or)
-            return fragment(request, loaded, seat_or, refused.status, error=error)
-        if not htmx:
-            return RedirectResponse(f"/tables/{table_id}", status_code=303)
-        return fragment(request, loaded, seat)
-
-    async def seat_step(table_id: str, request: Request,
-                        step: Callable[[str, str | None], Awaitable[Loaded]]) -> Response:
-        """A seat's step that is not a move (take the seat back, hand free seats to bots):
-        the fresh table to an htmx request, a redirect to the page otherwise."""
-        try:
-            loaded = await step(table_id, bearer(request, table_id))
-            seat = service.seat_of(loaded, bearer(request, table_id))
-        except (SeatForbiddenError, TableNotFoundError):
-            return RedirectResponse(f"/tables/{table_id}", status_code=303)
-        if request.headers.get("HX-Request") != "true":
-            return RedirectResponse(f"/tables/{table_id}", status_code=303)
-        return fragment(request, loaded, seat)
-
-    @router.post("/tables/{table_id}/back")
-    async def back(table_id: str, request: Request) -> Response:
-        return await seat_step(table_id, request, service.back)
-
-    @router.post("/tables/{table_id}/fill")
-    async def fill(table_id: str, request: Request) -> Response:
-        return await seat_step(table_id, request, service.fill)
-
-    @router.post("/tables/{table_id}/seats/{seat}/bot")
-    async def hand_back(table_id: str, seat: str, request: Request) -> Response:
-        """The host hands a seat back to its bot (a player who stalls the room)."""
-        with contextlib.suppress(SeatForbiddenError, TableNotFoundError, InputError):
-            await service.hand_back(table_id, bearer(request, table_id), seat)
+        # the engine's reason in English (as the API answers it), said in the page's
+        # language with the seats as this seat sees them
+        error = words.tr(lang, CHANGED) if isinstance(e, TableConflictError) \
+            else words.refusal_text(str(e), lang, seat_or)
+        return fragment(request, tables, loaded, seat_or, refused.status, error=error)
+    if not is_htmx(request):
         return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    return fragment(request, tables, loaded, seat)
 
-    @router.get("/tables/{table_id}/deals/{n}/analysis", response_class=HTMLResponse)
-    async def analysis_page(table_id: str, n: int, request: Request) -> Response:
-        try:
-            loaded, seat, cards = await service.analysis(table_id, bearer(request, table_id), n)
-        except (SeatForbiddenError, TableNotFoundError):
-            return render(request, "table/missing.html", 404)
-        except InputError as e:
-            return render(request, "table/analysis.html", 404, error=str(e), cards=[], n=n,
-                          table_id=table_id, totals={}, hands={})
-        rows, totals = analysis_rows(cards, seat)
-        hands = analysis_hands(loaded.table.replay.finished[n - 1], seat)
-        return render(request, "table/analysis.html", cards=rows, n=n, table_id=table_id,
-                      totals=totals, hands=hands, error=None)
 
-    @router.post("/tables/{table_id}/release")
-    async def release(table_id: str, request: Request) -> Response:
-        with contextlib.suppress(SeatForbiddenError, TableNotFoundError):
-            await service.release(table_id, bearer(request, table_id))
-        response = RedirectResponse("/", status_code=303)
-        KeyRing.of(request).remove(table_id).store(request, response)
-        return response
+async def seat_step(request: Request, tables: TableService, table_id: str, token: str | None,
+                    step: Callable[[str, str | None], Awaitable[Loaded]]) -> Response:
+    """A seat's step that is not a move (take the seat back, hand free seats to bots): the
+    fresh table to an htmx request, a redirect to the page otherwise."""
+    try:
+        loaded = await step(table_id, token)
+        seat = tables.seat_of(loaded, token)
+    except (SeatForbiddenError, TableNotFoundError):
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    if not is_htmx(request):
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    return fragment(request, tables, loaded, seat)
 
-    @router.post("/tables/{table_id}/again")
-    async def again(table_id: str, request: Request) -> Response:
-        """A new game with the same settings (same bots, pace, clock, friends' seats)."""
-        loaded, seat = await seat_or_none(request, table_id)
-        if seat is None:
-            return RedirectResponse("/", status_code=303)
-        t = loaded.table
-        body = {"game": t.rules.game, "rules": t.rules.name,
-                "options": {k: v for k, v in t.rules.changed_options().items()
-                            if k != "target"},
-                "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
-                                             "W": t.seats[3].bot},
-                "pace": t.pace, "clock": t.clock, "between": t.between,
-                "name": t.seats[seat].name or None}
-        new, token = await service.create(body)
-        response = RedirectResponse(f"/tables/{new.id}", status_code=303)
-        seat_cookie(request, response, new.id, token)
-        return response
 
-    @router.get("/tables/{table_id}/qr.svg")
-    async def qr(table_id: str, request: Request) -> Response:
-        import segno
+@router.post("/tables/{table_id}/back")
+async def back(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+               ) -> Response:
+    return await seat_step(request, tables, table_id, token, tables.back)
 
-        loaded, seat = await seat_or_none(request, table_id)
-        if seat is None:
-            return Response(status_code=403)
-        url = str(request.url_for("join_page", code=loaded.code))
-        kept = service.view(loaded, seat).get("invites", {})
-        wanted = request.query_params.get("seat")
-        if wanted in kept:  # a seat kept for a friend: its own invitation
-            url += "?" + urlencode({"invite": kept[wanted]})
-        buffer = io.BytesIO()
-        segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2,
-                                         title="QR", xmldecl=False)
-        return Response(buffer.getvalue(), media_type="image/svg+xml")
 
-    @router.get("/t/{code}", response_class=HTMLResponse, name="join_page")
-    async def join_page(code: str, request: Request) -> Response:
-        try:
-            table_id = await service.id_of_code(code)
-            loaded = await service.load(table_id)
-        except TableNotFoundError:
-            return render(request, "table/missing.html", 404)
-        if loaded.table.seat_of(bearer(request, table_id)) is not None:
-            return RedirectResponse(f"/tables/{table_id}", status_code=303)
-        invite = request.query_params.get("invite") or None
-        invited = loaded.table.invited_seat(invite)
-        free = [invited] if invited is not None else [
-            s for s in service.free_seats(loaded.table) if loaded.table.seats[s].kind == "bot"]
-        return render(request, "table/join.html", loaded=loaded, code=loaded.code,
-                      free=free, no_seat=False,
-                      invite=invite if invited is not None else None)
+@router.post("/tables/{table_id}/fill")
+async def fill(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+               ) -> Response:
+    return await seat_step(request, tables, table_id, token, tables.fill)
 
-    @router.post("/t/{code}")
-    async def join(code: str, request: Request) -> Response:
-        form = await request.form()
-        wanted = str(form.get("seat") or "") or None
-        invite = str(form.get("invite") or "") or None
-        try:
-            loaded, token, _ = await service.join(code, form.get("name") or None, wanted,
-                                                  invite)
-        except TableNotFoundError:
-            return render(request, "table/missing.html", 404)
-        except Exception as e:
-            if refusal_of(e) is None:
-                raise
-            return RedirectResponse(f"/t/{quote(code)}", status_code=303)
-        response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
-        seat_cookie(request, response, loaded.id, token)
-        return response
 
-    return router
+@router.post("/tables/{table_id}/seats/{seat}/bot")
+async def hand_back(table_id: str, seat: str, tables: TableServiceDep, token: SeatTokenDep
+                    ) -> Response:
+    """The host hands a seat back to its bot (a player who stalls the room)."""
+    with contextlib.suppress(SeatForbiddenError, TableNotFoundError, InputError):
+        await tables.hand_back(table_id, token, seat)
+    return RedirectResponse(f"/tables/{table_id}", status_code=303)
+
+
+@router.get("/tables/{table_id}/deals/{n}/analysis", response_class=HTMLResponse)
+async def analysis_page(table_id: str, n: int, request: Request, tables: TableServiceDep,
+                        token: SeatTokenDep) -> Response:
+    try:
+        loaded, seat, cards = await tables.analysis(table_id, token, n)
+    except (SeatForbiddenError, TableNotFoundError):
+        return templates.render(request, "table/missing.html", 404)
+    except InputError as e:
+        return templates.render(request, "table/analysis.html", 404, error=str(e), cards=[],
+                                n=n, table_id=table_id, totals={}, hands={})
+    rows, totals = analysis_rows(cards, seat)
+    hands = analysis_hands(loaded.table.replay.finished[n - 1], seat)
+    return templates.render(request, "table/analysis.html", cards=rows, n=n,
+                            table_id=table_id, totals=totals, hands=hands, error=None)
+
+
+@router.post("/tables/{table_id}/release")
+async def release(table_id: str, request: Request, tables: TableServiceDep,
+                  token: SeatTokenDep) -> Response:
+    with contextlib.suppress(SeatForbiddenError, TableNotFoundError):
+        await tables.release(table_id, token)
+    response = RedirectResponse("/", status_code=303)
+    KeyRing.of(request).remove(table_id).store(request, response)
+    return response
+
+
+@router.post("/tables/{table_id}/again")
+async def again(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+                ) -> Response:
+    """A new game with the same settings (same bots, pace, clock, friends' seats)."""
+    loaded, seat = await seat_or_none(tables, table_id, token)
+    if seat is None:
+        return RedirectResponse("/", status_code=303)
+    t = loaded.table
+    body = {"game": t.rules.game, "rules": t.rules.name,
+            "options": {k: v for k, v in t.rules.changed_options().items() if k != "target"},
+            "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
+                                         "W": t.seats[3].bot},
+            "pace": t.pace, "clock": t.clock, "between": t.between,
+            "name": t.seats[seat].name or None}
+    new, new_token = await tables.create(body)
+    response = RedirectResponse(f"/tables/{new.id}", status_code=303)
+    seat_cookie(request, response, new.id, new_token)
+    return response
+
+
+@router.get("/tables/{table_id}/qr.svg")
+async def qr(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+             ) -> Response:
+    import segno
+
+    loaded, seat = await seat_or_none(tables, table_id, token)
+    if seat is None:
+        return Response(status_code=403)
+    url = str(request.url_for("join_page", code=loaded.code))
+    kept = tables.view(loaded, seat).get("invites", {})
+    wanted = request.query_params.get("seat")
+    if wanted in kept:  # a seat kept for a friend: its own invitation
+        url += "?" + urlencode({"invite": kept[wanted]})
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, title="QR",
+                                     xmldecl=False)
+    return Response(buffer.getvalue(), media_type="image/svg+xml")
+
+
+@router.get("/t/{code}", response_class=HTMLResponse, name="join_page")
+async def join_page(code: str, request: Request, tables: TableServiceDep) -> Response:
+    try:
+        table_id = await tables.id_of_code(code)
+        loaded = await tables.load(table_id)
+    except TableNotFoundError:
+        return templates.render(request, "table/missing.html", 404)
+    if loaded.table.seat_of(bearer(request, table_id)) is not None:
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    invite = request.query_params.get("invite") or None
+    invited = loaded.table.invited_seat(invite)
+    free = [invited] if invited is not None else [
+        s for s in tables.free_seats(loaded.table) if loaded.table.seats[s].kind == "bot"]
+    return templates.render(request, "table/join.html", loaded=loaded, code=loaded.code,
+                            free=free, no_seat=False,
+                            invite=invite if invited is not None else None)
+
+
+@router.post("/t/{code}")
+async def join(code: str, request: Request, tables: TableServiceDep) -> Response:
+    form = await request.form()
+    wanted = str(form.get("seat") or "") or None
+    invite = str(form.get("invite") or "") or None
+    try:
+        loaded, token, _ = await tables.join(code, form.get("name") or None, wanted, invite)
+    except TableNotFoundError:
+        return templates.render(request, "table/missing.html", 404)
+    except Exception as e:
+        if refusal_of(e) is None:
+            raise
+        return RedirectResponse(f"/t/{quote(code)}", status_code=303)
+    response = RedirectResponse(f"/tables/{loaded.id}", status_code=303)
+    seat_cookie(request, response, loaded.id, token)
+    return response
