@@ -592,3 +592,23 @@ def test_worlds_without_the_replay_are_the_replayed_worlds(rules: Rules) -> None
             state = state.apply(heuristic.act(obs, rng))
     assert checked > 40
     assert (fast > 0) == (not rules.declarations)
+
+
+def test_the_play_is_weighed_only_from_infer_least_cards() -> None:
+    from dataclasses import replace
+
+    from rebelote.bots.pimc import card_marks
+
+    assert budget_of("match").infer_least == 6 and budget_of("match").card_worlds(3) == 8
+    state = auctioned(COINCHE, 21)
+    rng = random.Random(4)
+    heuristic = make_bot("heuristic")
+    while len(state.tricks) < 3 or state.playable.bit_count() < 2:
+        state = state.apply(heuristic.act(observe(state, state.player), rng))
+    obs = observe(state, state.player)
+    assert obs.hand.bit_count() == 5
+    plain = Budget(worlds=6, bid_worlds=2, min_worlds=1)
+    weighed = replace(plain, infer=0.05)
+    base = card_marks(obs, random.Random(3), plain)
+    assert card_marks(obs, random.Random(3), replace(weighed, infer_least=6)) == base
+    assert card_marks(obs, random.Random(3), replace(weighed, infer_least=5)) != base

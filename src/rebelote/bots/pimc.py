@@ -99,6 +99,9 @@ class Budget:
     #: last entry for every smaller hand); empty: ``worlds`` at every card. The first tricks'
     #: worlds are the costly ones to solve and the ones where the hidden hands vary most.
     by_cards: tuple[int, ...] = ()
+    #: Inference from the play only while the seat holds this many cards or more (the first
+    #: tricks: later the worlds vary little and replaying the play costs more than solving).
+    infer_least: int = 3
     #: The exponent on a world's weight from the auction (:func:`world_weight`) when a card
     #: is searched: 1 as it is, 0 every world alike (uniform worlds), between: softer.
     auction_alpha: float = 1.0
@@ -126,6 +129,10 @@ LEVELS: Final = {
     "infer": Budget(worlds=8, bid_worlds=16, infer=0.35, pool=3, tie_break=True),
     "expert": Budget(worlds=48, bid_worlds=32, infer=0.35, pool=3, stop_z=2.5,
                      tie_break=True),
+    # the match against colver's IS-DD with 20 worlds a card at no more time a card
+    # (docs/versus-colver.md): worlds by the cards in hand, the play weighed from 6 cards on
+    "match": Budget(worlds=64, bid_worlds=32, by_cards=(64, 48, 24, 12, 8), infer=0.35,
+                    infer_least=6, tie_break=True),
 }
 
 
@@ -593,8 +600,9 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     contract = obs.contract
     n = 0
     seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
-    resampled = budget.infer > 0.0 and budget.pool > 1 and budget.seconds is None \
-        and obs.hand.bit_count() >= INFER_LEAST
+    infer = budget.infer if obs.hand.bit_count() >= max(INFER_LEAST, budget.infer_least) \
+        else 0.0
+    resampled = infer > 0.0 and budget.pool > 1 and budget.seconds is None
     if resampled:
         draw = _resample(obs, rng, budget, count)
     while (got := draw()) is not None:
@@ -604,8 +612,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
             continue
         if budget.auction_alpha != 1.0 and not resampled:
             weight **= budget.auction_alpha
-        if budget.infer > 0.0 and not resampled:
-            weight *= play_weight(world, obs, budget.infer)
+        if infer > 0.0 and not resampled:
+            weight *= play_weight(world, obs, infer)
         values = solve(position_of_state(world), obs.rules)
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
