@@ -612,3 +612,36 @@ def test_the_play_is_weighed_only_from_infer_least_cards() -> None:
     base = card_marks(obs, random.Random(3), plain)
     assert card_marks(obs, random.Random(3), replace(weighed, infer_least=6)) == base
     assert card_marks(obs, random.Random(3), replace(weighed, infer_least=5)) != base
+
+
+@pytest.mark.parametrize("game,preset", [("coinche", "official"), ("contree", "ffb")])
+def test_call_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str,
+                                                                      preset: str) -> None:
+    # the heuristic makes every call: the true deal explains each call (weight 1), worlds dealt
+    # from a seat's view explain fewer, each unexplained call counting the floor; in belote
+    # the calls are not weighed
+    from rebelote.bots.heuristic import HeuristicBot
+    from rebelote.bots.pimc import call_weight
+
+    rules = Rules.preset(preset, game)
+    bot = HeuristicBot()
+    checked = below = 0
+    for seed in range(10):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.phase == PLAY and state.playable.bit_count() > 1:
+                obs = observe(state, state.player)
+                assert call_weight(state, obs, 0.2) == 1.0
+                for _ in range(6):
+                    w = call_weight(DealState.from_observation(obs, rng), obs, 0.2)
+                    k = round(math.log(w) / math.log(0.2))
+                    assert 0.0 < w <= 1.0 and w == pytest.approx(0.2 ** k)
+                    below += w < 1.0
+                checked += 1
+                break
+            state = state.apply(bot.act(state.observation(state.player), rng))
+    assert checked >= 6 and below >= checked
+    belote = auctioned(BELOTE, 2)
+    obs = observe(belote, belote.player)
+    assert call_weight(DealState.from_observation(obs, rng), obs, 0.2) == 1.0

@@ -99,6 +99,10 @@ class Budget:
     #: last entry for every smaller hand); empty: ``worlds`` at every card. The first tricks'
     #: worlds are the costly ones to solve and the ones where the hidden hands vary most.
     by_cards: tuple[int, ...] = ()
+    #: Inference from the calls (:func:`call_weight`, auction games): each call another seat
+    #: made where the heuristic, holding that seat's hand of the world, would have called
+    #: otherwise multiplies a world's weight by ``call_infer`` (0: off). With ``infer``.
+    call_infer: float = 0.0
     #: Inference from the play only while the seat holds this many cards or more (the first
     #: tricks: later the worlds vary little and replaying the play costs more than solving).
     infer_least: int = 3
@@ -416,6 +420,27 @@ def play_weight(world: DealState, obs: Observation, floor: float) -> float:
     return weight
 
 
+def call_weight(world: DealState, obs: Observation, floor: float) -> float:
+    """How likely the other seats' calls are in ``world`` under the heuristic bot as the model
+    of the bidders (auction games): the auction is replayed on the world's auction hands, and
+    each call another seat made where the heuristic, seeing what that seat saw, would have
+    made another multiplies the weight by ``floor``. 1.0 in belote or with nothing heard."""
+    rules = obs.rules
+    if rules.game not in AUCTION_GAMES or not obs.auction:
+        return 1.0
+    state = DealState.from_hands(rules, obs.dealer, world.auction_hands(), obs.turned, (),
+                                 obs.held_over, obs.scores)
+    me = obs.seat
+    weight = 1.0
+    for seat, bid in obs.auction:
+        if seat != me:
+            got = _MODEL.act(state.observation(seat), _NO_RNG)
+            if got != bid:
+                weight *= floor
+        state = state.apply(bid)
+    return weight
+
+
 def tricks_won(tricks: tuple[tuple[int, tuple[int, ...]], ...], leader: int) -> tuple[int, int]:
     """Tricks won by NS and EW: each finished trick's winner leads the next (or leads now)."""
     won = [0, 0]
@@ -614,6 +639,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
             weight **= budget.auction_alpha
         if infer > 0.0 and not resampled:
             weight *= play_weight(world, obs, infer)
+            if budget.call_infer > 0.0:
+                weight *= call_weight(world, obs, budget.call_infer)
         values = solve(position_of_state(world), obs.rules)
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
@@ -652,6 +679,8 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
         w = world_weight(world, obs) ** budget.auction_alpha
         if w > 0.0 and world.phase == PLAY:
             w *= play_weight(world, obs, budget.infer)
+            if budget.call_infer > 0.0:
+                w *= call_weight(world, obs, budget.call_infer)
             cands.append(world)
             weights.append(w)
     picked: list[DealState] = []
