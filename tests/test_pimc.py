@@ -431,11 +431,15 @@ def test_play_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
                 obs = observe(state, state.player)
                 assert play_weight(state, obs, 0.35) == 1.0
                 for _ in range(4):
-                    w = play_weight(DealState.from_observation(obs, rng), obs, 0.35)
+                    world = DealState.from_observation(obs, rng)
+                    w = play_weight(world, obs, 0.35)
                     assert 0.0 < w <= 1.0
                     k = round(math.log(w) / math.log(0.35))
                     assert w == pytest.approx(0.35 ** k)
                     below += w < 1.0
+                    # cut at 2 unexplained cards: the replay stops there
+                    assert play_weight(world, obs, 0.35, cut=2) == pytest.approx(
+                        0.35 ** min(k, 2))
                 checked += 1
                 break
             state = state.apply(bot.act(state.observation(state.player), rng))

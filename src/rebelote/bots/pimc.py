@@ -103,6 +103,9 @@ class Budget:
     #: made where the heuristic, holding that seat's hand of the world, would have called
     #: otherwise multiplies a world's weight by ``call_infer`` (0: off). With ``infer``.
     call_infer: float = 0.0
+    #: Stop weighing a world's play at this many cards the model does not explain (0: never):
+    #: see :func:`play_weight`.
+    infer_cut: int = 0
     #: Inference from the play only while the seat holds this many cards or more (the first
     #: tricks: later the worlds vary little and replaying the play costs more than solving).
     infer_least: int = 3
@@ -389,11 +392,13 @@ _MODEL: Final = HeuristicBot()
 _NO_RNG: Final = random.Random(0)  # the heuristic draws nothing from its rng
 
 
-def play_weight(world: DealState, obs: Observation, floor: float) -> float:
+def play_weight(world: DealState, obs: Observation, floor: float, cut: int = 0) -> float:
     """How likely the other seats' cards so far are in ``world`` under a soft model of the
     players: the deal is replayed from its first lead, and each card another seat chose among
     several where the heuristic bot, seeing what that seat saw, would have played another
-    multiplies the weight by ``floor``. 1.0 with nothing to weigh."""
+    multiplies the weight by ``floor``. 1.0 with nothing to weigh. With ``cut`` (> 0) the
+    replay stops at the ``cut``-th such card: the weight is then ``floor ** cut`` (a world
+    the model explains that badly is as unlikely as any other such, and costs no more)."""
     cards = [c for _, t in obs.tricks for c in t]
     cards.extend(obs.trick)
     if not cards or obs.hand.bit_count() < INFER_LEAST:
@@ -404,6 +409,7 @@ def play_weight(world: DealState, obs: Observation, floor: float) -> float:
                           trick=(), win=0, tricks=(), points=(0, 0), winners=0,
                           declared=(None, None, None, None), belote=())
     weight = 1.0
+    missed = 0
     for card in cards:
         p = state.player
         if state.declared[p] is None and state.best[p] and world.declared[p] == ():
@@ -416,6 +422,9 @@ def play_weight(world: DealState, obs: Observation, floor: float) -> float:
                 got = _MODEL.act(after.observation(p), _NO_RNG)
             if not (isinstance(got, Play) and got.card == card):
                 weight *= floor
+                missed += 1
+                if missed == cut:
+                    break
         state = state.apply(PLAYS[card])
     return weight
 
@@ -638,7 +647,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         if budget.auction_alpha != 1.0 and not resampled:
             weight **= budget.auction_alpha
         if infer > 0.0 and not resampled:
-            weight *= play_weight(world, obs, infer)
+            weight *= play_weight(world, obs, infer, budget.infer_cut)
             if budget.call_infer > 0.0:
                 weight *= call_weight(world, obs, budget.call_infer)
         values = solve(position_of_state(world), obs.rules)
@@ -678,7 +687,7 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
             continue
         w = world_weight(world, obs) ** budget.auction_alpha
         if w > 0.0 and world.phase == PLAY:
-            w *= play_weight(world, obs, budget.infer)
+            w *= play_weight(world, obs, budget.infer, budget.infer_cut)
             if budget.call_infer > 0.0:
                 w *= call_weight(world, obs, budget.call_infer)
             cands.append(world)
