@@ -73,7 +73,7 @@ cdef struct Ctx:
     uint64_t epoch         # the solve's number, in every entry it writes
     int64_t nodes
     int suit_points[4][256]
-    int killer[40]
+    int killer[36]         # a lead that refuted its position, by tricks left and leader
     int eq_below[32]       # a lower card of the same suit has the same points
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
@@ -148,7 +148,7 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
     if not (moves & (moves - 1)):  # one card: nothing to order
         out[0] = __builtin_ctz(moves)
         return 1
-    cdef int killer = c.killer[c.left]
+    cdef int killer = c.killer[(c.left >> 2) * 4 + seat] if tn == 0 else -1
     # no opponent still to play on this trick holds a card that beats the winning one
     cdef int safe = partner_wins and (tn == 3 or not (
         c.hands[(seat + c.step) & 3] & c.beaters[winning]))
@@ -365,8 +365,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                     beta = v
                     if alpha >= beta:
                         break
-    if best_card != first and ((maximizing and best >= beta) or (not maximizing and best <= alpha)):
-        c.killer[c.left] = best_card
+    if tn == 0 and best_card != first and (
+            (maximizing and best >= beta) or (not maximizing and best <= alpha)):
+        c.killer[(c.left >> 2) * 4 + seat] = best_card
     if tn == 0:
         tt_store(c, bucket, check, best, alpha0, beta0, best_card)
     return best
@@ -425,7 +426,7 @@ cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int 
     c.step = step
     c.me = me
     c.flag = flag
-    for i in range(40):
+    for i in range(36):
         c.killer[i] = -1
     c.tn = len(trick)
     c.tleader = leader
