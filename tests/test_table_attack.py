@@ -1,0 +1,76 @@
+"""The attacker's 64 checks of the play table (issue 17), replayed at every run: each is a test,
+run by the program an operator runs before deploying (``scripts/attack_table.py``), against
+real ``rebelote serve`` processes on 127.0.0.1.
+
+The checks share their servers: the ones on the main server run together (xdist group
+``attack-main``), the ones that start, kill or restart servers of their own together
+(``attack-own``), beside each other on two workers; the PostgreSQL ones (9, 59, 60) with the
+other PostgreSQL tests, when ``REBELOTE_TEST_PG_URL`` names a server.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "attack_table.py"
+PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("attack_table", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["attack_table"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+attack = _load()
+
+
+def _checks(needs: str) -> list[int]:
+    return [n for n, c in sorted(attack.CHECKS.items()) if c.needs == needs]
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """The servers of the checks (each started when a check first needs it)."""
+    with attack.Context(PG_URL or None, tmp_path_factory.mktemp("attack")) as c:
+        yield c
+
+
+def _holds(ctx: object, number: int) -> None:
+    outcome = attack.run_check(ctx, number)
+    assert outcome.ok, outcome.lines()
+
+
+def test_the_program_replays_all_64_checks() -> None:
+    assert sorted(attack.CHECKS) == list(range(1, 65))
+    assert sorted(_checks("main") + _checks("own") + _checks("pg")) == list(range(1, 65))
+
+
+@pytest.mark.xdist_group("attack-main")
+@pytest.mark.parametrize("number", _checks("main"), ids=lambda n: f"{n:02d}")
+def test_on_the_main_server(ctx: object, number: int) -> None:
+    _holds(ctx, number)
+
+
+@pytest.mark.xdist_group("attack-own")
+@pytest.mark.parametrize("number", _checks("own"), ids=lambda n: f"{n:02d}")
+def test_on_servers_of_its_own(ctx: object, number: int) -> None:
+    _holds(ctx, number)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="REBELOTE_TEST_PG_URL is not set: no PostgreSQL server "
+                                       "to test against")
+@pytest.mark.parametrize("number", _checks("pg"), ids=lambda n: f"{n:02d}")
+def test_on_postgresql(ctx: object, number: int) -> None:
+    _holds(ctx, number)
