@@ -2467,17 +2467,21 @@ def c64(ctx: Context) -> str:
     expect(code == 0 and idle < 3.0, f"idle: {idle:.1f} s, status {code}")
     server.restart()
     c = server.client()
+    # N and E answer at once; W, at the strongest level, thinks at each of its moves
+    views = [c.new_table(bots={"N": "debutant", "E": "debutant", "W": "expert"})
+             for _ in range(3)]
 
-    def think() -> None:
+    def think(view: dict[str, Any]) -> None:
+        # S hands its seat to its bot: the bots play the deal out within the request
         with contextlib.suppress(OSError, http.client.HTTPException):
-            c.post("/api/tables", json_body={"game": "coinche", "bots": "expert"}, timeout=40)
+            c.post(f"/api/tables/{view['id']}/release", token=view["token"], timeout=60)
 
-    threads = [threading.Thread(target=think, daemon=True) for _ in range(3)]
+    threads = [threading.Thread(target=think, args=(v,), daemon=True) for v in views]
     for t in threads:
         t.start()
     time.sleep(1.0)
     waiting = sum(t.is_alive() for t in threads)
-    expect(waiting, "the strongest bots answered within 1 s: nothing was thinking")
+    expect(waiting, "the strongest bots played 3 deals out within 1 s: nothing was thinking")
     busy, code2 = server.stop()
     expect(code2 == 0 and busy < 3.0, f"while thinking: {busy:.1f} s, status {code2}")
     return (f"idle {idle:.1f} s, while the bots think for {waiting} tables {busy:.1f} s, "
