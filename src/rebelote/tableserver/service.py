@@ -380,8 +380,7 @@ class TableService:
                                        "\"90 hearts\" or \"JH\"")
         if len(action) > MAX_ACTION:
             raise InputError("action", f"{len(action):,} characters: an action is at most "
-                                       f"{MAX_ACTION} (a bid or a card, like \"90 hearts\" or "
-                                       "\"JH\")")
+                                       f"{MAX_ACTION} (a bid like \"90 hearts\", or a card)")
         seats: list[int] = []
 
         def change(loaded: Loaded) -> Table:
