@@ -28,6 +28,7 @@ import hashlib
 import http.client
 import itertools
 import json
+import logging
 import os
 import random
 import re
@@ -70,6 +71,11 @@ REQUEST_SECONDS: Final = 30.0
 CARD: Final = re.compile(r"\b[789TJQKA][SHDC]\b")
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 EVIL: Final = "http://evil.example"
+#: The sockets' own log: a server that closes a socket in the middle of a message is what
+#: the checks look for, not an error to print.
+QUIET: Final = logging.getLogger("attack_table.sockets")
+QUIET.setLevel(logging.CRITICAL)
+QUIET.propagate = False
 #: What a record route answers for a deal in play, and with no secret.
 RECORD_ROUTES: Final = ("deals/{n}.json", "deals/{n}/verify", "deals/{n}/analysis")
 
@@ -175,7 +181,7 @@ class Client:
             extra["X-Forwarded-For"] = self.who
         if cookie and self.cookies:
             extra["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        return ws_connect(f"ws://127.0.0.1:{self.server.port}{path}",
+        return ws_connect(f"ws://127.0.0.1:{self.server.port}{path}", logger=QUIET,
                           origin=None if origin is None else Origin(origin),
                           additional_headers=extra, open_timeout=timeout, close_timeout=2,
                           max_size=2**25, compression=None, legacy=True)
@@ -226,15 +232,16 @@ class Client:
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> str | None:
-    """A legal action of the view: ``next`` between deals, ``pass`` four times in five in
-    the auction (the bots take), else any."""
+    """A legal action of the view: ``next`` between deals; in the auction ``pass`` four times
+    in five (the bots take), else the lowest call; in play any card."""
     legal: list[str] = view["legal"]
     if not legal:
         return None
     if "next" in legal:
         return "next"
-    if view["phase"] == "auction" and "pass" in legal and rng.random() < 0.8:
-        return "pass"
+    if view["phase"] == "auction" and "pass" in legal:
+        calls = [a for a in legal if a != "pass"]
+        return "pass" if not calls or rng.random() < 0.8 else calls[0]
     return rng.choice(legal)
 
 
@@ -608,12 +615,13 @@ def finished_table(c: Client, deals: int, rng: random.Random, **body: Any
 def played_table(c: Client, deals: int, rng: random.Random) -> tuple[dict[str, Any], str]:
     """A coinche table with ``deals`` finished deals whose cards were played (none passed
     out by all four)."""
-    view = c.new_table(game="coinche")
+    view = c.new_table(game="coinche", target=10000)
     token = view["token"]
     played = 0
     for _ in range(deals * 6):
         n = view["deal"]
         view = c.play(view, token, deal_over(n), rng)
+        expect(not view["over"], "the game ended")
         last = view["last_result"] or {}
         if (last.get("record") or {}).get("tricks"):
             played += 1
