@@ -1,4 +1,7 @@
-"""The app factory: :func:`create_app` builds the counter (JSON API, pages, printables).
+"""The app factory: :func:`create_app` builds the services of the counter, the play table and
+the concours, puts them on ``app.state`` and includes each product's routers (module-level
+``router`` objects whose routes take the services through ``Annotated`` dependencies), behind
+the one error map (:mod:`rebelote.web.errors`) and the security middleware.
 
 >>> app = create_app("sqlite://")  # an in-memory database, for a quick look
 >>> for path in sorted(app.openapi()["paths"]):
@@ -18,9 +21,9 @@ import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib.resources import files
-from typing import Any
+from typing import Any, Final
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -28,11 +31,13 @@ from sqlalchemy.pool import StaticPool
 
 from rebelote import __version__
 from rebelote.store import GameStore, default_db_url, make_engine, migrate
+from rebelote.web import openapi
 from rebelote.web.concours import install_concours
-from rebelote.web.counter.api import make_router
-from rebelote.web.counter.live import make_live
-from rebelote.web.counter.pages import make_pages
-from rebelote.web.counter.printables import make_printables
+from rebelote.web.counter import api as counter_api
+from rebelote.web.counter import live as counter_live
+from rebelote.web.counter import pages as counter_pages
+from rebelote.web.counter import printables as counter_printables
+from rebelote.web.counter.deps import CounterDep
 from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import STORE_HEALTH, install_error_handlers
 from rebelote.web.limits import LIMITS_ENV, Limits
@@ -52,16 +57,60 @@ SWITCH_INTERVAL = 0.0005
 #: The environment variable naming the hosts ``rebelote serve`` answers for (comma-separated).
 HOSTS_ENV = "REBELOTE_ALLOWED_HOSTS"
 
+#: The API's documentation page (Swagger UI, its files served from /static).
+DOCS_HTML: Final = bytes(get_swagger_ui_html(
+    openapi_url="/openapi.json",
+    title="rebelote counter API",
+    swagger_js_url="/static/swagger/swagger-ui-bundle.js",
+    swagger_css_url="/static/swagger/swagger-ui.css",
+    swagger_favicon_url="/static/favicon.svg",
+).body).decode()
+#: Its Content-Security-Policy: its inline scripts allowed by hash, its inline styles.
+DOCS_CSP: Final = (CSP.replace("script-src 'self'",
+                               "script-src 'self' " + inline_script_hashes(DOCS_HTML))
+                   .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"))
+
+#: The server's own routes: the API's documentation and the health check.
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/docs")
+async def docs() -> HTMLResponse:
+    return HTMLResponse(DOCS_HTML)
+
+
+@router.get("/healthz")
+async def health(request: Request, counter: CounterDep) -> JSONResponse:
+    # The store is tried at most once a second: /healthz stays cheap under load. The try runs
+    # in the store's thread: a locked or slow file never stops the event loop.
+    state = request.app.state
+    checked_at, store = state.store_checked
+    now = time.monotonic()
+    if now - checked_at > 1.0:
+        state.store_checked = (now, store)  # one try a second, even while it runs
+        store = await counter.call(counter.health)
+        state.store_checked = (now, store)
+    if getattr(state, "store_damaged", False):
+        store = "damaged"
+    writable = store == "writable"
+    body: dict[str, Any] = {"ok": writable, "version": __version__,
+                            "store": STORE_HEALTH.get(store, store)}
+    return JSONResponse(body, status_code=200 if writable else 503)
+
 
 def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*",),
                limits: Limits | None = None) -> FastAPI:
-    """The counter app on the database ``db_url`` (default: :func:`default_db_url`).
+    """The app on the database ``db_url`` (default: :func:`default_db_url`): the counter, the
+    play table and the concours.
 
-    The store's migrations are applied first. SQLite is called from the event loop (a local
-    file answers in microseconds); other databases from the thread pool. ``allowed_hosts``:
-    the names the ``Host`` header may carry (:class:`~rebelote.web.security.SecurityMiddleware`
-    guards every route and socket); ``limits``: the rates, caps and timeouts per client
-    (:class:`~rebelote.web.limits.Limits`, its defaults if ``None``).
+    The store's migrations are applied first. The services are built here and put on
+    ``app.state`` (``counter``, ``tables``, ``concours``), where the routes' dependencies find
+    them; the products' routers are included in the order the OpenAPI document lists them.
+    SQLite is called in the stores' one thread (a local file answers in microseconds), other
+    databases from the thread pool. ``allowed_hosts``: the names the ``Host`` header may
+    carry (:class:`~rebelote.web.security.SecurityMiddleware` guards every route and socket);
+    ``limits``: the rates, caps and timeouts per client (:class:`~rebelote.web.limits.Limits`,
+    its defaults if ``None``).
     """
     url = db_url or default_db_url()
     if url in ("sqlite://", "sqlite:///:memory:"):
@@ -74,7 +123,6 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     migrate(engine)
     inline = engine.dialect.name == "sqlite"
     store = GameStore(engine, single_thread=inline)
-    service = CounterService(store, inline=inline)
     tables = table_server(engine, inline)
 
     @asynccontextmanager
@@ -93,65 +141,19 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
         docs_url=None,
         redoc_url=None,
     )
-    app.state.service = service
+    app.state.counter = CounterService(store, inline=inline)
     app.state.tables = tables
+    app.state.store_checked = (-1.0, "writable")  # when /healthz last tried the store
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    app.include_router(make_router(service))
-    app.include_router(make_printables(service))
-    app.include_router(make_live(service))
-    app.include_router(make_pages(service))
-    app.include_router(table_api.router)
-    app.include_router(table_pages.router)
+    for product in (counter_api.router, counter_printables.router, counter_live.router,
+                    counter_pages.router, table_api.router, table_pages.router):
+        app.include_router(product)
     install_concours(app, engine, inline)
-    docs_html = bytes(get_swagger_ui_html(
-        openapi_url="/openapi.json",
-        title="rebelote counter API",
-        swagger_js_url="/static/swagger/swagger-ui-bundle.js",
-        swagger_css_url="/static/swagger/swagger-ui.css",
-        swagger_favicon_url="/static/favicon.svg",
-    ).body).decode()
-    app.add_middleware(
-        SecurityMiddleware,
-        allowed_hosts=allowed_hosts,
-        limits=limits,
-        extra_csp={"/docs": CSP.replace("script-src 'self'", "script-src 'self' "
-                                        + inline_script_hashes(docs_html))
-                            .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")},
-    )
-
-    build_openapi = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            schema = build_openapi()
-            schema.setdefault("components", {})["securitySchemes"] = {"bearer": {
-                "type": "http", "scheme": "bearer",
-                "description": "The game's secret, answered as `token` when it was created"}}
-            app.openapi_schema = schema
-        return app.openapi_schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return HTMLResponse(docs_html)
-
-    checked: list[Any] = [-1.0, "writable"]  # when the store was last tried, and its health
-
-    @app.get("/healthz", include_in_schema=False)
-    async def health() -> JSONResponse:
-        # The store is tried at most once a second: /healthz stays cheap under load. The try
-        # runs in the store's thread: a locked or slow file never stops the event loop.
-        if time.monotonic() - checked[0] > 1.0:
-            checked[0] = time.monotonic()
-            checked[1] = await service.call(service.health)
-        state = "damaged" if getattr(app.state, "store_damaged", False) else str(checked[1])
-        writable = state == "writable"
-        body: dict[str, Any] = {"ok": writable, "version": __version__,
-                                "store": STORE_HEALTH.get(state, state)}
-        return JSONResponse(body, status_code=200 if writable else 503)
-
+    app.include_router(router)
+    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, limits=limits,
+                       extra_csp={"/docs": DOCS_CSP})
+    openapi.install(app)
     return app
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from fastapi import FastAPI
+
 JSON: Final = "application/json"
 
 ERROR: Final[dict[str, Any]] = {
@@ -15,7 +17,12 @@ ERROR: Final[dict[str, Any]] = {
     "required": ["error"],
     "additionalProperties": False,
 }
-#: A route that needs a secret (a game's, a seat's, a concours's): the ``bearer`` scheme.
+#: The one secret scheme of the API: a game's, a seat's or a concours's secret, sent as
+#: ``Authorization: Bearer <secret>``.
+SECRET_SCHEMES: Final[dict[str, Any]] = {"bearer": {
+    "type": "http", "scheme": "bearer",
+    "description": "The game's secret, answered as `token` when it was created"}}
+#: A route that needs a secret: the ``bearer`` scheme.
 SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 
 def error_doc(*codes: int) -> dict[str, Any]:
@@ -51,4 +58,19 @@ def route_doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any],
     return doc
 
 
-__all__ = ["ERROR", "JSON", "SECURITY", "answer_doc", "error_doc", "route_doc"]
+def install(app: FastAPI) -> None:
+    """Make ``app``'s document (built once, at its first reading) name the secret scheme."""
+    build = app.openapi
+
+    def document() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            schema.setdefault("components", {})["securitySchemes"] = SECRET_SCHEMES
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = document  # type: ignore[method-assign]
+
+
+__all__ = ["ERROR", "JSON", "SECRET_SCHEMES", "SECURITY", "answer_doc", "error_doc", "install",
+           "route_doc"]

@@ -21,41 +21,25 @@ from fastapi.responses import JSONResponse, Response
 from rebelote.errors import InputError
 from rebelote.web import openapi
 from rebelote.web.counter import schemas
-from rebelote.web.counter.service import CounterService, GameView
-from rebelote.web.security import bearer, parse_if_match, presented_secrets, read_json
+from rebelote.web.counter.deps import CounterDep, GameSecretDep
+from rebelote.web.counter.service import GameView
+from rebelote.web.openapi import route_doc
+from rebelote.web.security import parse_if_match, presented_secrets, read_json
 
 IfMatch = Annotated[str | None, Header(alias="If-Match", description="The version the client "
                                        "read; an older one answers 409")]
 Explain = Annotated[bool, Query(description="Add each deal's result-card lines")]
-_SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
-
-
-def _doc(body: dict[str, Any] | None, status: int, answer: dict[str, Any], description: str,
-         *errors: int, if_match: bool = False, explain: bool = False, secret: bool = True
-         ) -> dict[str, Any]:
-    """The ``openapi_extra`` of a route: its body, parameters read by hand, answers."""
-    doc: dict[str, Any] = {"responses": openapi.answer_doc(status, answer, description,
-                                                           *errors)}
-    if body is not None:
-        doc["requestBody"] = {"required": True,
-                              "content": {openapi.JSON: {"schema": body}}}
-    params = []
-    if if_match:
-        params.append({"name": "If-Match", "in": "header", "required": False,
-                       "schema": {"type": "string"},
-                       "description": "The version the client read; an older one answers 409"})
-    if explain:
-        params.append({"name": "explain", "in": "query", "required": False,
-                       "schema": {"type": "boolean", "default": False},
-                       "description": "Add each deal's result-card lines"})
-    if params:
-        doc["parameters"] = params
-    if secret:
-        doc["security"] = _SECURITY
-    return doc
-
-
+#: The parameters the hot path (adding a deal) reads by hand, as its OpenAPI entry shows them.
+_READ_BY_HAND: Final[tuple[dict[str, Any], ...]] = (
+    {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+     "description": "The version the client read; an older one answers 409"},
+    {"name": "explain", "in": "query", "required": False,
+     "schema": {"type": "boolean", "default": False},
+     "description": "Add each deal's result-card lines"},
+)
 _WRITE_ERRORS: Final = (403, 404, 409, 413, 415, 422, 503)
+
+router = APIRouter(prefix="/api/counter", tags=["counter"])
 
 
 def explain_of(request: Request) -> bool:
@@ -73,119 +57,121 @@ def game_response(view: GameView, status: int = 200, explain: bool = False,
     return JSONResponse(body, status_code=status, headers={"ETag": f'"{view.version}"'})
 
 
-def make_router(service: CounterService) -> APIRouter:
-    """The ``/api/counter`` routes over ``service``."""
-    router = APIRouter(prefix="/api/counter", tags=["counter"])
-    call = service.call
+@router.post("/games", status_code=201, summary="Start a game",
+             openapi_extra=route_doc(schemas.NEW_GAME, 201, schemas.GAME,
+                                     "The new game, with its secret token",
+                                     413, 415, 422, 503, secret=False))
+async def create_game(request: Request, counter: CounterDep) -> JSONResponse:
+    obj = await read_json(request)
+    view, token = await counter.call(counter.create, obj)
+    return game_response(view, 201, token=token)
 
-    @router.post("/games", status_code=201, summary="Start a game",
-                 openapi_extra=_doc(schemas.NEW_GAME, 201, schemas.GAME,
-                                    "The new game, with its secret token",
-                                    413, 415, 422, 503, secret=False))
-    async def create_game(request: Request) -> JSONResponse:
-        obj = await read_json(request)
-        view, token = await call(service.create, obj)
-        return game_response(view, 201, token=token)
 
-    @router.get("/games", summary="The games whose secrets the caller presents, latest first",
-                openapi_extra={"responses": openapi.answer_doc(
-                    200, schemas.GAME_LIST, "The games", 422)})
-    async def list_games(
-        request: Request,
-        limit: Annotated[int, Query(ge=1, le=500)] = 100,
-        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-        archived: Annotated[Literal["false", "true", "all"], Query(
-            description="The games not archived (false), the archived ones (true) or all"
-        )] = "false",
-    ) -> JSONResponse:
-        which = {"false": False, "true": True, "all": None}[archived]
-        rows = await call(service.list, presented_secrets(request), limit, offset, which)
-        return JSONResponse({"games": [
-            {"id": r.id, "version": r.version, "game": r.summary.game,
-             "teams": {"NS": r.summary.teams[0], "EW": r.summary.teams[1]},
-             "target": r.summary.target, "deals": r.summary.deal_count,
-             "totals": {"NS": r.summary.totals[0], "EW": r.summary.totals[1]},
-             "winner": r.summary.winner, "archived": r.archived,
-             "created": r.created_at.isoformat(), "updated": r.updated_at.isoformat()}
-            for r in rows
-        ]})
+@router.get("/games", summary="The games whose secrets the caller presents, latest first",
+            openapi_extra={"responses": openapi.answer_doc(
+                200, schemas.GAME_LIST, "The games", 422)})
+async def list_games(
+    request: Request,
+    counter: CounterDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    archived: Annotated[Literal["false", "true", "all"], Query(
+        description="The games not archived (false), the archived ones (true) or all"
+    )] = "false",
+) -> JSONResponse:
+    which = {"false": False, "true": True, "all": None}[archived]
+    rows = await counter.call(counter.list, presented_secrets(request), limit, offset, which)
+    return JSONResponse({"games": [
+        {"id": r.id, "version": r.version, "game": r.summary.game,
+         "teams": {"NS": r.summary.teams[0], "EW": r.summary.teams[1]},
+         "target": r.summary.target, "deals": r.summary.deal_count,
+         "totals": {"NS": r.summary.totals[0], "EW": r.summary.totals[1]},
+         "winner": r.summary.winner, "archived": r.archived,
+         "created": r.created_at.isoformat(), "updated": r.updated_at.isoformat()}
+        for r in rows
+    ]})
 
-    @router.get("/games/{game_id}", summary="A game: every deal's score, totals, winner",
-                openapi_extra=_doc(None, 200, schemas.GAME, "The game", 403, 404, 422))
-    async def get_game(request: Request, game_id: str, explain: Explain = False
-                       ) -> JSONResponse:
-        view = await call(service.get, game_id, bearer(request, game_id))
-        return game_response(view, explain=explain)
 
-    @router.get("/views/{view_id}", summary="A game read through its view link (no secret)",
-                openapi_extra={"responses": openapi.answer_doc(
-                    200, schemas.GAME, "The game, without its id", 404, 422)})
-    async def get_view(view_id: str, explain: Explain = False) -> JSONResponse:
-        view = await call(service.get_view, view_id)
-        return JSONResponse(view.to_view_json(explain), headers={"ETag": f'"{view.version}"'})
+@router.get("/games/{game_id}", summary="A game: every deal's score, totals, winner",
+            openapi_extra=route_doc(None, 200, schemas.GAME, "The game", 403, 404, 422))
+async def get_game(game_id: str, counter: CounterDep, secret: GameSecretDep,
+                   explain: Explain = False) -> JSONResponse:
+    view = await counter.call(counter.get, game_id, secret)
+    return game_response(view, explain=explain)
 
-    @router.patch("/games/{game_id}", summary="Rename the teams, change the target, name "
-                  "the players and the first dealer, archive the game",
-                  openapi_extra=_doc(schemas.SETTINGS, 200, schemas.GAME, "The game",
-                                     *_WRITE_ERRORS))
-    async def patch_game(request: Request, game_id: str, if_match: IfMatch = None
-                         ) -> JSONResponse:
-        obj = await read_json(request)
-        version = parse_if_match(if_match)
-        secret = bearer(request, game_id)
-        archived = None
-        if isinstance(obj, dict) and "archived" in obj:
-            archived = obj.pop("archived")
-            if not isinstance(archived, bool):
-                raise InputError("archived", f"must be true or false, not {archived!r}"[:80])
-        if archived is None or obj:
-            view = await call(service.update_settings, game_id, secret, obj, version)
-        if archived is not None:
-            await call(service.archive, game_id, secret, archived)
-            view = await call(service.get, game_id, secret)
-        return game_response(view)
 
-    @router.delete("/games/{game_id}", status_code=204, summary="Forget a saved game",
-                   openapi_extra={"security": _SECURITY, "responses": {
-                       "204": {"description": "Forgotten"},
-                       **openapi.error_doc(403, 404, 409, 422, 503)}})
-    async def delete_game(request: Request, game_id: str, if_match: IfMatch = None
-                          ) -> Response:
-        version = parse_if_match(if_match)
-        await call(service.delete, game_id, bearer(request, game_id), version)
-        return Response(status_code=204)
+@router.get("/views/{view_id}", summary="A game read through its view link (no secret)",
+            openapi_extra={"responses": openapi.answer_doc(
+                200, schemas.GAME, "The game, without its id", 404, 422)})
+async def get_view(view_id: str, counter: CounterDep, explain: Explain = False
+                   ) -> JSONResponse:
+    view = await counter.call(counter.get_view, view_id)
+    return JSONResponse(view.to_view_json(explain), headers={"ETag": f'"{view.version}"'})
 
-    @router.post("/games/{game_id}/deals", summary="Add a deal",
-                 openapi_extra=_doc(schemas.DEAL, 200, schemas.GAME, "The game",
-                                    *_WRITE_ERRORS, if_match=True, explain=True))
-    async def add_deal(request: Request, game_id: str) -> JSONResponse:
-        # The hot path of the counter: headers and query read directly, without validation
-        # machinery (documented in openapi_extra).
-        obj = await read_json(request)
-        version = parse_if_match(request.headers.get("if-match"))
-        view = await call(service.add_deal, game_id, bearer(request, game_id), obj,
-                          version)
-        return game_response(view, explain=explain_of(request))
 
-    @router.put("/games/{game_id}/deals/{n}", summary="Replace deal n (from 1)",
-                openapi_extra=_doc(schemas.DEAL, 200, schemas.GAME, "The game",
-                                   *_WRITE_ERRORS))
-    async def replace_deal(request: Request, game_id: str, n: Annotated[int, Path(
-            ge=-10**9, le=10**9)], if_match: IfMatch = None, explain: Explain = False
-                           ) -> JSONResponse:
-        obj = await read_json(request)
-        version = parse_if_match(if_match)
-        view = await call(service.replace_deal, game_id, bearer(request, game_id), n,
-                          obj, version)
-        return game_response(view, explain=explain)
+@router.patch("/games/{game_id}", summary="Rename the teams, change the target, name the "
+              "players and the first dealer, archive the game",
+              openapi_extra=route_doc(schemas.SETTINGS, 200, schemas.GAME, "The game",
+                                      *_WRITE_ERRORS))
+async def patch_game(request: Request, game_id: str, counter: CounterDep,
+                     secret: GameSecretDep, if_match: IfMatch = None) -> JSONResponse:
+    obj = await read_json(request)
+    version = parse_if_match(if_match)
+    archived = None
+    if isinstance(obj, dict) and "archived" in obj:
+        archived = obj.pop("archived")
+        if not isinstance(archived, bool):
+            raise InputError("archived", f"must be true or false, not {archived!r}"[:80])
+    if archived is None or obj:
+        view = await counter.call(counter.update_settings, game_id, secret, obj, version)
+    if archived is not None:
+        await counter.call(counter.archive, game_id, secret, archived)
+        view = await counter.call(counter.get, game_id, secret)
+    return game_response(view)
 
-    @router.delete("/games/{game_id}/deals/last", summary="Undo the last deal",
-                   openapi_extra=_doc(None, 200, schemas.GAME, "The game",
-                                      403, 404, 409, 422, 503))
-    async def undo_deal(request: Request, game_id: str, if_match: IfMatch = None,
-                        explain: Explain = False) -> JSONResponse:
-        version = parse_if_match(if_match)
-        view = await call(service.undo, game_id, bearer(request, game_id), version)
-        return game_response(view, explain=explain)
 
-    return router
+@router.delete("/games/{game_id}", status_code=204, summary="Forget a saved game",
+               openapi_extra={"security": openapi.SECURITY, "responses": {
+                   "204": {"description": "Forgotten"},
+                   **openapi.error_doc(403, 404, 409, 422, 503)}})
+async def delete_game(game_id: str, counter: CounterDep, secret: GameSecretDep,
+                      if_match: IfMatch = None) -> Response:
+    version = parse_if_match(if_match)
+    await counter.call(counter.delete, game_id, secret, version)
+    return Response(status_code=204)
+
+
+@router.post("/games/{game_id}/deals", summary="Add a deal",
+             openapi_extra=route_doc(schemas.DEAL, 200, schemas.GAME, "The game",
+                                     *_WRITE_ERRORS, parameters=_READ_BY_HAND))
+async def add_deal(request: Request, game_id: str, counter: CounterDep,
+                   secret: GameSecretDep) -> JSONResponse:
+    # The hot path of the counter: headers and query read directly, without validation
+    # machinery (documented in openapi_extra).
+    obj = await read_json(request)
+    version = parse_if_match(request.headers.get("if-match"))
+    view = await counter.call(counter.add_deal, game_id, secret, obj, version)
+    return game_response(view, explain=explain_of(request))
+
+
+@router.put("/games/{game_id}/deals/{n}", summary="Replace deal n (from 1)",
+            openapi_extra=route_doc(schemas.DEAL, 200, schemas.GAME, "The game",
+                                    *_WRITE_ERRORS))
+async def replace_deal(request: Request, game_id: str,
+                       n: Annotated[int, Path(ge=-10**9, le=10**9)], counter: CounterDep,
+                       secret: GameSecretDep, if_match: IfMatch = None,
+                       explain: Explain = False) -> JSONResponse:
+    obj = await read_json(request)
+    version = parse_if_match(if_match)
+    view = await counter.call(counter.replace_deal, game_id, secret, n, obj, version)
+    return game_response(view, explain=explain)
+
+
+@router.delete("/games/{game_id}/deals/last", summary="Undo the last deal",
+               openapi_extra=route_doc(None, 200, schemas.GAME, "The game",
+                                       403, 404, 409, 422, 503))
+async def undo_deal(game_id: str, counter: CounterDep, secret: GameSecretDep,
+                    if_match: IfMatch = None, explain: Explain = False) -> JSONResponse:
+    version = parse_if_match(if_match)
+    view = await counter.call(counter.undo, game_id, secret, version)
+    return game_response(view, explain=explain)

@@ -40,13 +40,14 @@ from rebelote.sheets.words import outcome_word
 from rebelote.store import GameConflictError, GameNotFoundError
 from rebelote.web import i18n
 from rebelote.web.counter.chances import chances
+from rebelote.web.counter.deps import CounterDep, GameSecretDep
 from rebelote.web.counter.forms import deal_from_form, form_from_deal
 from rebelote.web.counter.printables import import_match
 from rebelote.web.counter.service import CounterService, GameView
 from rebelote.web.counter.stats import statistics
 from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
 from rebelote.web.render import Templates
-from rebelote.web.security import KeyRing, bearer, is_https
+from rebelote.web.security import KeyRing, is_https
 from rebelote.web.share import rules_from_query
 
 GAME_COOKIE: Final = "rebelote_game"
@@ -243,270 +244,296 @@ def remember_game(request: Request, response: Response, game_id: str,
         KeyRing.of(request).add(game_id, secret).store(request, response)
 
 
-def make_pages(service: CounterService) -> APIRouter:
-    """The HTML routes over ``service``. A page acts on a game with the secret this browser
-    keeps for it (the :class:`~rebelote.web.security.KeyRing` cookie)."""
-    router = APIRouter(include_in_schema=False)
-    call = service.call
+def missing(request: Request, game_id: str, error: GameNotFoundError | ForbiddenError
+            ) -> HTMLResponse:
+    """The page of a game this browser cannot open: unknown (404), or without its secret
+    (403)."""
+    forbidden = isinstance(error, ForbiddenError)
+    return templates.render(request, "missing.html", 403 if forbidden else 404,
+                            game_id=game_id, forbidden=forbidden)
 
-    async def my_games(request: Request, limit: int, archived: bool = False) -> list[Any]:
-        return await call(service.list, list(KeyRing.of(request).keys.values()), limit, 0,
-                          archived)
 
-    async def odds_of(request: Request, view: GameView) -> tuple[float, float] | None:
-        if request.cookies.get(CHANCES_COOKIE) != "on" or view.is_over:
-            return None
-        return await run_in_threadpool(chances, view.match.rules.game, view.result.totals,
-                                       view.match.target)
+#: The counter's pages. A page acts on a game with the secret this browser keeps for it (the
+#: :class:`~rebelote.web.security.KeyRing` cookie).
+router = APIRouter(include_in_schema=False)
 
-    async def form_of(request: Request) -> dict[str, str]:
-        data = await request.form()
-        return {k: v for k, v in data.items() if isinstance(v, str)}
 
-    def version_of(form: Mapping[str, str]) -> int | None:
-        raw = form.get("version", "")
-        return optional_number(raw)
+async def my_games(request: Request, counter: CounterService, limit: int,
+                   archived: bool = False) -> list[Any]:
+    """This browser's games (its key ring's), the latest first."""
+    return await counter.call(counter.list, list(KeyRing.of(request).keys.values()), limit, 0,
+                              archived)
 
-    async def show_game(request: Request, view: GameView, status: int = 200, **extra: Any
-                        ) -> Response:
-        lang = i18n.request_lang(request)
-        context = game_context(view, lang, odds=await odds_of(request, view), **extra)
-        if is_htmx(request):
-            response: Response = templates.render(request, "_game.html", status, **context)
-        elif status >= 400:
-            response = templates.render(request, "game.html", status, **context)
-        else:
-            response = RedirectResponse(f"/games/{view.id}", status_code=303)
-        remember_game(request, response, view.id)
-        return response
 
-    async def write(request: Request, game_id: str,
-                    action: Callable[[str | None, int | None], GameView],
-                    form: Mapping[str, str], edit: int | None = None) -> Response:
-        """Run a write; show the game again, with the error and the typed values if any."""
-        lang = i18n.request_lang(request)
-        secret = bearer(request, game_id)
-        try:
-            view = await call(action, secret, version_of(form))
-        except InputError as e:
-            view = await call(service.get, game_id, secret)
-            return await show_game(request, view, 422, form=form, edit=edit, error_field=e.field,
-                             error=i18n.error_text(e.field, e.reason, lang))
-        except DealNotFoundError as e:
-            view = await call(service.get, game_id, secret)
-            return await show_game(request, view, 404, error=str(e))
-        except (GameConflictError, GameBusyError):
-            view = await call(service.get, game_id, secret)
-            message = i18n.gettext(lang, "The game was changed on another device: here it is "
-                                         "as it stands now. Check it and enter your change "
-                                         "again.")
-            return await show_game(request, view, 409, form=form, error=message, edit=edit)
-        return await show_game(request, view)
+async def odds_of(request: Request, view: GameView) -> tuple[float, float] | None:
+    """The chances of winning, when this browser asked to see them and the game goes on."""
+    if request.cookies.get(CHANCES_COOKIE) != "on" or view.is_over:
+        return None
+    return await run_in_threadpool(chances, view.match.rules.game, view.result.totals,
+                                   view.match.target)
 
-    # -- pages -----------------------------------------------------------------------------
-    @router.get("/", response_class=HTMLResponse)
-    async def home(request: Request, rules: str | None = None) -> Response:
-        games = await my_games(request, 8)
-        last = request.cookies.get(GAME_COOKIE)
-        current = next((g for g in games if g.id == last), None)
-        form, error = new_game_from_link(rules)
-        return templates.render(request, "home.html", games=games, current=current,
-                      form=form, error=error)
 
-    @router.get("/games", response_class=HTMLResponse)
-    async def games_list(request: Request, archived: bool = False) -> Response:
-        games = await my_games(request, 200, archived)
-        return templates.render(request, "games.html", games=games, archived=archived)
+async def form_of(request: Request) -> dict[str, str]:
+    """The posted form's text fields."""
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str)}
 
-    @router.post("/games/{game_id}/archive")
-    async def archive(request: Request, game_id: str) -> Response:
-        form = await form_of(request)
-        hide = form.get("archived", "1") != "0"
-        with contextlib.suppress(GameNotFoundError):
-            await call(service.archive, game_id, bearer(request, game_id), hide)
-        return RedirectResponse("/games?archived=true" if not hide else "/games",
-                                status_code=303)
 
-    @router.get("/stats", response_class=HTMLResponse)
-    async def stats_page(request: Request) -> Response:
-        views = await call(service.games_of, KeyRing.of(request).keys)
-        figures = statistics((v.id, v.match, v.result) for v in views)
-        return templates.render(request, "stats.html", stats=figures)
-
-    @router.get("/prefs/chances/{state}")
-    async def chances_pref(request: Request, state: str, next: str | None = None) -> Response:
-        """Show the chances of winning on the board (``on``) or not (``off``, the default)."""
-        response = RedirectResponse(_safe_next(next), status_code=303)
-        response.set_cookie(CHANCES_COOKIE, "on" if state == "on" else "off", max_age=YEAR,
-                            samesite="lax", httponly=True, secure=is_https(request))
-        return response
-
-    @router.post("/games")
-    async def new_game(request: Request) -> Response:
-        form = await form_of(request)
-        try:
-            obj = new_game_json(form)
-            view, secret = await call(service.create, obj)
-        except InputError as e:
-            games = await my_games(request, 8)
-            return templates.render(request, "home.html", 422, games=games, current=None, form=form,
-                          error=str(e))
-        target = f"/games/{view.id}"
-        response: Response
-        if is_htmx(request):
-            response = Response(status_code=204, headers={"HX-Redirect": target})
-        else:
-            response = RedirectResponse(target, status_code=303)
-        await forget_untouched(request, response, view.id, secret)
-        return response
-
-    async def forget_untouched(request: Request, response: Response, game_id: str,
-                               secret: str) -> None:
-        """Keep the new game's secret and forget this browser's games left empty since a tap
-        on *Start* (never a game with a deal, a name or a setting written)."""
-        ring = KeyRing.of(request)
-        gone = await call(service.drop_untouched, list(ring.keys.values()), game_id)
-        for old in gone:
-            ring = ring.remove(old)
-        response.set_cookie(GAME_COOKIE, game_id, max_age=YEAR, samesite="lax", httponly=True,
-                            secure=is_https(request))
-        ring.add(game_id, secret).store(request, response)
-
-    @router.get("/games/{game_id}", response_class=HTMLResponse)
-    async def game_page(request: Request, game_id: str) -> Response:
-        try:
-            view = await call(service.get, game_id, bearer(request, game_id))
-        except GameNotFoundError:
-            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
-        except ForbiddenError:
-            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
-        lang = i18n.request_lang(request)
-        response = templates.render(request, "game.html", **game_context(
-            view, lang, odds=await odds_of(request, view)))
-        remember_game(request, response, view.id)
-        return response
-
-    @router.get("/join/{game_id}")
-    async def join(request: Request, game_id: str, key: str = "") -> Response:
-        """The edit link: asks before it hands this browser the game's secret (a page of
-        another site could send a browser here with its own game: login CSRF)."""
-        try:
-            view = await call(service.get, game_id, key)
-        except GameNotFoundError:
-            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
-        except ForbiddenError:
-            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
-        if KeyRing.of(request).get(game_id) == key:  # this browser holds it already
-            return RedirectResponse(f"/games/{game_id}", status_code=303)
-        return templates.render(request, "join_game.html", game_id=game_id, key=key,
-                      teams=view.match.teams)
-
-    @router.post("/join/{game_id}")
-    async def join_confirmed(request: Request, game_id: str) -> Response:
-        """The edit link's page said yes (a same-site form: the middleware refuses others)."""
-        key = (await form_of(request)).get("key", "")
-        try:
-            await call(service.get, game_id, key)
-        except GameNotFoundError:
-            return templates.render(request, "missing.html", 404, game_id=game_id, forbidden=False)
-        except ForbiddenError:
-            return templates.render(request, "missing.html", 403, game_id=game_id, forbidden=True)
-        response = RedirectResponse(f"/games/{game_id}", status_code=303)
-        remember_game(request, response, game_id, key)
-        return response
-
-    @router.post("/games/{game_id}/deals")
-    async def add_deal(request: Request, game_id: str) -> Response:
-        form = await form_of(request)
-        view = await call(service.get, game_id, bearer(request, game_id))
-
-        def action(secret: str | None, version: int | None) -> GameView:
-            return service.add_deal(game_id, secret,
-                                    deal_from_form(form, view.match.rules.game), version)
-
-        return await write(request, game_id, action, form)
-
-    @router.get("/games/{game_id}/deals/{n}/edit", response_class=HTMLResponse)
-    async def edit_deal(request: Request, game_id: str, n: int) -> Response:
-        view = await call(service.get, game_id, bearer(request, game_id))
-        lang = i18n.request_lang(request)
-        if not 1 <= n <= len(view.match.deals):
-            return templates.render(request, "game.html", 404,
-                          **game_context(view, lang, error=str(
-                              DealNotFoundError(n, len(view.match.deals)))))
-        name = "_game.html" if is_htmx(request) else "game.html"
-        return templates.render(request, name, **game_context(view, lang, edit=n))
-
-    @router.post("/games/{game_id}/deals/{n}")
-    async def replace_deal(request: Request, game_id: str, n: int) -> Response:
-        form = await form_of(request)
-        view = await call(service.get, game_id, bearer(request, game_id))
-
-        def action(secret: str | None, version: int | None) -> GameView:
-            return service.replace_deal(
-                game_id, secret, n, deal_from_form(form, view.match.rules.game), version
-            )
-
-        return await write(request, game_id, action, form, edit=n)
-
-    @router.post("/games/{game_id}/undo")
-    async def undo(request: Request, game_id: str) -> Response:
-        form = await form_of(request)
-        return await write(request, game_id, lambda s, v: service.undo(game_id, s, v),
-                           {**form})
-
-    @router.post("/games/{game_id}/settings")
-    async def settings(request: Request, game_id: str) -> Response:
-        form = await form_of(request)
-        obj: dict[str, Any] = {}
-        teams = {t: form[f"team_{t}"] for t in TEAMS if f"team_{t}" in form}
-        if teams:
-            obj["teams"] = teams
-        if "target" in form:
-            obj["target"] = _target(form)
-        players = {seat: form[f"player_{seat}"] for seat in SEATS if f"player_{seat}" in form}
-        if players:
-            obj["players"] = players
-        if "dealer" in form:
-            obj["dealer"] = form["dealer"] or None
-        return await write(request, game_id,
-                           lambda s, v: service.update_settings(game_id, s, obj, v), {})
-
-    @router.post("/games/{game_id}/delete")
-    async def delete(request: Request, game_id: str) -> Response:
-        with contextlib.suppress(GameNotFoundError):
-            await call(service.delete, game_id, bearer(request, game_id))
-        response = RedirectResponse("/games", status_code=303)
-        KeyRing.of(request).remove(game_id).store(request, response)
-        return response
-
-    @router.post("/import")
-    async def import_page(request: Request) -> Response:
-        data = await request.form()
-        upload = data.get("file")
-        try:
-            if upload is None or isinstance(upload, str):
-                raise InputError("file", "choose a file exported as JSON or CSV")
-            raw = await upload.read()
-            match = import_match(raw, upload.content_type or "")
-            view, secret = await call(service.create_match, match)
-        except InputError as e:
-            games = await my_games(request, 8)
-            return templates.render(request, "home.html", 422, games=games, current=None, form={},
-                          error=str(e))
+async def show_game(request: Request, view: GameView, status: int = 200, **extra: Any
+                    ) -> Response:
+    """The game after a form: its fragment to htmx, the whole page with an error, else a
+    redirect to the game."""
+    lang = i18n.request_lang(request)
+    context = game_context(view, lang, odds=await odds_of(request, view), **extra)
+    if is_htmx(request):
+        response: Response = templates.render(request, "_game.html", status, **context)
+    elif status >= 400:
+        response = templates.render(request, "game.html", status, **context)
+    else:
         response = RedirectResponse(f"/games/{view.id}", status_code=303)
-        await forget_untouched(request, response, view.id, secret)
-        return response
+    remember_game(request, response, view.id)
+    return response
 
-    @router.get("/lang/{code}")
-    async def set_lang(request: Request, code: str, next: str | None = None) -> Response:
-        response = RedirectResponse(_safe_next(next), status_code=303)
-        if code in i18n.LANGS:
-            response.set_cookie(i18n.COOKIE, code, max_age=YEAR, samesite="lax",
-                                secure=is_https(request))
-        return response
 
-    return router
+async def write(request: Request, counter: CounterService, game_id: str, secret: str | None,
+                action: Callable[[str | None, int | None], GameView],
+                form: Mapping[str, str], edit: int | None = None) -> Response:
+    """Run a write; show the game again, with the error and the typed values if any."""
+    lang = i18n.request_lang(request)
+    version = optional_number(form.get("version", ""))
+    try:
+        view = await counter.call(action, secret, version)
+    except InputError as e:
+        view = await counter.call(counter.get, game_id, secret)
+        return await show_game(request, view, 422, form=form, edit=edit, error_field=e.field,
+                               error=i18n.error_text(e.field, e.reason, lang))
+    except DealNotFoundError as e:
+        view = await counter.call(counter.get, game_id, secret)
+        return await show_game(request, view, 404, error=str(e))
+    except (GameConflictError, GameBusyError):
+        view = await counter.call(counter.get, game_id, secret)
+        message = i18n.gettext(lang, "The game was changed on another device: here it is as "
+                                     "it stands now. Check it and enter your change again.")
+        return await show_game(request, view, 409, form=form, error=message, edit=edit)
+    return await show_game(request, view)
+
+
+async def forget_untouched(request: Request, response: Response, counter: CounterService,
+                           game_id: str, secret: str) -> None:
+    """Keep the new game's secret and forget this browser's games left empty since a tap on
+    *Start* (never a game with a deal, a name or a setting written)."""
+    ring = KeyRing.of(request)
+    gone = await counter.call(counter.drop_untouched, list(ring.keys.values()), game_id)
+    for old in gone:
+        ring = ring.remove(old)
+    response.set_cookie(GAME_COOKIE, game_id, max_age=YEAR, samesite="lax", httponly=True,
+                        secure=is_https(request))
+    ring.add(game_id, secret).store(request, response)
+
+
+# -- pages ---------------------------------------------------------------------------------
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, counter: CounterDep, rules: str | None = None) -> Response:
+    games = await my_games(request, counter, 8)
+    last = request.cookies.get(GAME_COOKIE)
+    current = next((g for g in games if g.id == last), None)
+    form, error = new_game_from_link(rules)
+    return templates.render(request, "home.html", games=games, current=current, form=form,
+                            error=error)
+
+
+@router.get("/games", response_class=HTMLResponse)
+async def games_list(request: Request, counter: CounterDep, archived: bool = False
+                     ) -> Response:
+    games = await my_games(request, counter, 200, archived)
+    return templates.render(request, "games.html", games=games, archived=archived)
+
+
+@router.post("/games/{game_id}/archive")
+async def archive(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
+                  ) -> Response:
+    form = await form_of(request)
+    hide = form.get("archived", "1") != "0"
+    with contextlib.suppress(GameNotFoundError):
+        await counter.call(counter.archive, game_id, secret, hide)
+    return RedirectResponse("/games?archived=true" if not hide else "/games", status_code=303)
+
+
+@router.get("/stats", response_class=HTMLResponse)
+async def stats_page(request: Request, counter: CounterDep) -> Response:
+    views = await counter.call(counter.games_of, KeyRing.of(request).keys)
+    figures = statistics((v.id, v.match, v.result) for v in views)
+    return templates.render(request, "stats.html", stats=figures)
+
+
+@router.get("/prefs/chances/{state}")
+async def chances_pref(request: Request, state: str, next: str | None = None) -> Response:
+    """Show the chances of winning on the board (``on``) or not (``off``, the default)."""
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    response.set_cookie(CHANCES_COOKIE, "on" if state == "on" else "off", max_age=YEAR,
+                        samesite="lax", httponly=True, secure=is_https(request))
+    return response
+
+
+@router.post("/games")
+async def new_game(request: Request, counter: CounterDep) -> Response:
+    form = await form_of(request)
+    try:
+        obj = new_game_json(form)
+        view, secret = await counter.call(counter.create, obj)
+    except InputError as e:
+        games = await my_games(request, counter, 8)
+        return templates.render(request, "home.html", 422, games=games, current=None,
+                                form=form, error=str(e))
+    target = f"/games/{view.id}"
+    response: Response
+    if is_htmx(request):
+        response = Response(status_code=204, headers={"HX-Redirect": target})
+    else:
+        response = RedirectResponse(target, status_code=303)
+    await forget_untouched(request, response, counter, view.id, secret)
+    return response
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def game_page(request: Request, game_id: str, counter: CounterDep,
+                    secret: GameSecretDep) -> Response:
+    try:
+        view = await counter.call(counter.get, game_id, secret)
+    except (GameNotFoundError, ForbiddenError) as e:
+        return missing(request, game_id, e)
+    response = templates.render(request, "game.html", **game_context(
+        view, i18n.request_lang(request), odds=await odds_of(request, view)))
+    remember_game(request, response, view.id)
+    return response
+
+
+@router.get("/join/{game_id}")
+async def join(request: Request, game_id: str, counter: CounterDep, key: str = "") -> Response:
+    """The edit link: asks before it hands this browser the game's secret (a page of another
+    site could send a browser here with its own game: login CSRF)."""
+    try:
+        view = await counter.call(counter.get, game_id, key)
+    except (GameNotFoundError, ForbiddenError) as e:
+        return missing(request, game_id, e)
+    if KeyRing.of(request).get(game_id) == key:  # this browser holds it already
+        return RedirectResponse(f"/games/{game_id}", status_code=303)
+    return templates.render(request, "join_game.html", game_id=game_id, key=key,
+                            teams=view.match.teams)
+
+
+@router.post("/join/{game_id}")
+async def join_confirmed(request: Request, game_id: str, counter: CounterDep) -> Response:
+    """The edit link's page said yes (a same-site form: the middleware refuses others)."""
+    key = (await form_of(request)).get("key", "")
+    try:
+        await counter.call(counter.get, game_id, key)
+    except (GameNotFoundError, ForbiddenError) as e:
+        return missing(request, game_id, e)
+    response = RedirectResponse(f"/games/{game_id}", status_code=303)
+    remember_game(request, response, game_id, key)
+    return response
+
+
+@router.post("/games/{game_id}/deals")
+async def add_deal(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
+                   ) -> Response:
+    form = await form_of(request)
+    view = await counter.call(counter.get, game_id, secret)
+
+    def action(s: str | None, v: int | None) -> GameView:
+        return counter.add_deal(game_id, s, deal_from_form(form, view.match.rules.game), v)
+
+    return await write(request, counter, game_id, secret, action, form)
+
+
+@router.get("/games/{game_id}/deals/{n}/edit", response_class=HTMLResponse)
+async def edit_deal(request: Request, game_id: str, n: int, counter: CounterDep,
+                    secret: GameSecretDep) -> Response:
+    view = await counter.call(counter.get, game_id, secret)
+    lang = i18n.request_lang(request)
+    if not 1 <= n <= len(view.match.deals):
+        return templates.render(request, "game.html", 404, **game_context(
+            view, lang, error=str(DealNotFoundError(n, len(view.match.deals)))))
+    name = "_game.html" if is_htmx(request) else "game.html"
+    return templates.render(request, name, **game_context(view, lang, edit=n))
+
+
+@router.post("/games/{game_id}/deals/{n}")
+async def replace_deal(request: Request, game_id: str, n: int, counter: CounterDep,
+                       secret: GameSecretDep) -> Response:
+    form = await form_of(request)
+    view = await counter.call(counter.get, game_id, secret)
+
+    def action(s: str | None, v: int | None) -> GameView:
+        return counter.replace_deal(game_id, s, n, deal_from_form(form, view.match.rules.game), v)
+
+    return await write(request, counter, game_id, secret, action, form, edit=n)
+
+
+@router.post("/games/{game_id}/undo")
+async def undo(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
+               ) -> Response:
+    form = await form_of(request)
+    return await write(request, counter, game_id, secret,
+                       lambda s, v: counter.undo(game_id, s, v), {**form})
+
+
+@router.post("/games/{game_id}/settings")
+async def settings(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
+                   ) -> Response:
+    form = await form_of(request)
+    obj: dict[str, Any] = {}
+    teams = {t: form[f"team_{t}"] for t in TEAMS if f"team_{t}" in form}
+    if teams:
+        obj["teams"] = teams
+    if "target" in form:
+        obj["target"] = _target(form)
+    players = {seat: form[f"player_{seat}"] for seat in SEATS if f"player_{seat}" in form}
+    if players:
+        obj["players"] = players
+    if "dealer" in form:
+        obj["dealer"] = form["dealer"] or None
+    return await write(request, counter, game_id, secret,
+                       lambda s, v: counter.update_settings(game_id, s, obj, v), {})
+
+
+@router.post("/games/{game_id}/delete")
+async def delete(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
+                 ) -> Response:
+    with contextlib.suppress(GameNotFoundError):
+        await counter.call(counter.delete, game_id, secret)
+    response = RedirectResponse("/games", status_code=303)
+    KeyRing.of(request).remove(game_id).store(request, response)
+    return response
+
+
+@router.post("/import")
+async def import_page(request: Request, counter: CounterDep) -> Response:
+    data = await request.form()
+    upload = data.get("file")
+    try:
+        if upload is None or isinstance(upload, str):
+            raise InputError("file", "choose a file exported as JSON or CSV")
+        raw = await upload.read()
+        match = import_match(raw, upload.content_type or "")
+        view, secret = await counter.call(counter.create_match, match)
+    except InputError as e:
+        games = await my_games(request, counter, 8)
+        return templates.render(request, "home.html", 422, games=games, current=None, form={},
+                                error=str(e))
+    response = RedirectResponse(f"/games/{view.id}", status_code=303)
+    await forget_untouched(request, response, counter, view.id, secret)
+    return response
+
+
+@router.get("/lang/{code}")
+async def set_lang(request: Request, code: str, next: str | None = None) -> Response:
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    if code in i18n.LANGS:
+        response.set_cookie(i18n.COOKIE, code, max_age=YEAR, samesite="lax",
+                            secure=is_https(request))
+    return response
 
 
 # The ways of counting offered on the new-game page, grouped as the page shows them.

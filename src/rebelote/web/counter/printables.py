@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Final
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -27,9 +27,10 @@ from rebelote.rules import GAMES, Rules, parse_rules
 from rebelote.web import openapi
 from rebelote.web.counter import schemas
 from rebelote.web.counter.api import game_response
-from rebelote.web.counter.service import MAX_DEALS, CounterService
+from rebelote.web.counter.deps import CounterDep, GameSecretDep
+from rebelote.web.counter.service import MAX_DEALS
 from rebelote.web.i18n import request_lang
-from rebelote.web.security import UnsupportedMediaError, bearer, parse_json
+from rebelote.web.security import UnsupportedMediaError, parse_json
 from rebelote.web.share import qr_svg, rules_path
 
 Lang = Annotated[str | None, Query(
@@ -83,99 +84,97 @@ def import_match(raw: bytes, content_type: str) -> Match:
     return match_from_csv(text)
 
 
-def make_printables(service: CounterService) -> APIRouter:
-    """The printable and exchange routes over ``service``."""
-    router = APIRouter(tags=["printables"])
-    call = service.call
-    pdf_doc = {"responses": {"200": {"description": "A PDF", "content": {
-        "application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
-        **openapi.error_doc(403, 404, 422)}}
+router = APIRouter(tags=["printables"])
+_PDF: Final = {"responses": {"200": {"description": "A PDF", "content": {
+    "application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
+    **openapi.error_doc(403, 404, 422)}}
 
-    @router.get("/api/counter/games/{game_id}/sheet.pdf", summary="The game's score sheet",
-                openapi_extra=pdf_doc)
-    async def game_sheet(request: Request, game_id: str, lang: Lang = None) -> Response:
-        from rebelote.sheets import score_sheet_pdf
 
-        view = await call(service.get, game_id, bearer(request, game_id))
-        pdf = await run_in_threadpool(
-            score_sheet_pdf, view.match.rules.game, view.match.teams, 18, view.match,
-            _lang(request, lang),
-        )
-        return _download(pdf, "application/pdf", f"rebelote-{game_id}.pdf")
+@router.get("/api/counter/games/{game_id}/sheet.pdf", summary="The game's score sheet",
+            openapi_extra=_PDF)
+async def game_sheet(request: Request, game_id: str, counter: CounterDep,
+                     secret: GameSecretDep, lang: Lang = None) -> Response:
+    from rebelote.sheets import score_sheet_pdf
 
-    @router.get("/sheets/blank.pdf", summary="A blank score sheet to print",
-                openapi_extra=pdf_doc)
-    async def blank_sheet(
-        request: Request,
-        game: Annotated[str, Query(description="The game: " + ", ".join(GAMES))] = "belote",
-        rows: Annotated[int, Query(description="Deal lines a page", ge=1, le=60)] = 18,
-        ns: Annotated[str, Query(alias="NS", max_length=40)] = DEFAULT_TEAMS[0],
-        ew: Annotated[str, Query(alias="EW", max_length=40)] = DEFAULT_TEAMS[1],
-        lang: Lang = None,
-    ) -> Response:
-        from rebelote.sheets import score_sheet_pdf
+    view = await counter.call(counter.get, game_id, secret)
+    pdf = await run_in_threadpool(score_sheet_pdf, view.match.rules.game, view.match.teams, 18,
+                                  view.match, _lang(request, lang))
+    return _download(pdf, "application/pdf", f"rebelote-{game_id}.pdf")
 
-        if game not in GAMES:
-            raise InputError("game", f"{game!r} is not a game: {', '.join(GAMES)}")
-        pdf = await run_in_threadpool(
-            score_sheet_pdf, game, (ns, ew), rows, None, _lang(request, lang)
-        )
-        return _download(pdf, "application/pdf", f"rebelote-{game}-sheet.pdf")
 
-    @router.get("/sheets/points-table.pdf", summary="The table of points",
-                openapi_extra=pdf_doc)
-    async def points_table(request: Request, lang: Lang = None,
-                           rules: RulesText = None) -> Response:
-        from rebelote.sheets import points_table_pdf
+@router.get("/sheets/blank.pdf", summary="A blank score sheet to print", openapi_extra=_PDF)
+async def blank_sheet(
+    request: Request,
+    game: Annotated[str, Query(description="The game: " + ", ".join(GAMES))] = "belote",
+    rows: Annotated[int, Query(description="Deal lines a page", ge=1, le=60)] = 18,
+    ns: Annotated[str, Query(alias="NS", max_length=40)] = DEFAULT_TEAMS[0],
+    ew: Annotated[str, Query(alias="EW", max_length=40)] = DEFAULT_TEAMS[1],
+    lang: Lang = None,
+) -> Response:
+    from rebelote.sheets import score_sheet_pdf
 
-        chosen = _rules(rules) if rules else None
-        pdf = await run_in_threadpool(points_table_pdf, _lang(request, lang), chosen)
-        return _download(pdf, "application/pdf", "rebelote-points.pdf")
+    if game not in GAMES:
+        raise InputError("game", f"{game!r} is not a game: {', '.join(GAMES)}")
+    pdf = await run_in_threadpool(score_sheet_pdf, game, (ns, ew), rows, None,
+                                  _lang(request, lang))
+    return _download(pdf, "application/pdf", f"rebelote-{game}-sheet.pdf")
 
-    @router.get("/rules/qr.svg", include_in_schema=False)
-    async def rules_qr(request: Request, rules: RulesText = None) -> Response:
-        """The QR code of the new-game link that carries a rule set."""
-        chosen = _rules(rules or "")
-        url = str(request.base_url).rstrip("/") + rules_path(chosen)
-        return Response(qr_svg(url, "rebelote"), media_type="image/svg+xml",
-                        headers={"Cache-Control": "public, max-age=86400"})
 
-    @router.get("/api/counter/games/{game_id}/export.json",
-                summary="The game as the input of `rebelote score`",
-                openapi_extra={"responses": {"200": {"description": "The game input", "content": {
-                    "application/json": {"schema": schemas.NEW_GAME}}},
-                    **openapi.error_doc(403, 404)}})
-    async def export_json(request: Request, game_id: str) -> Response:
-        view = await call(service.get, game_id, bearer(request, game_id))
-        body = json.dumps(view.match.to_json(), ensure_ascii=False, indent=1)
-        return _download(body, "application/json", f"rebelote-{game_id}.json", inline=False)
+@router.get("/sheets/points-table.pdf", summary="The table of points", openapi_extra=_PDF)
+async def points_table(request: Request, lang: Lang = None, rules: RulesText = None
+                       ) -> Response:
+    from rebelote.sheets import points_table_pdf
 
-    @router.get("/api/counter/games/{game_id}/export.csv", summary="The game as CSV",
-                openapi_extra={"responses": {"200": {"description": "CSV", "content": {
-                    "text/csv": {"schema": {"type": "string"}}}},
-                    **openapi.error_doc(403, 404, 422)}})
-    async def export_csv(request: Request, game_id: str, lang: Lang = None) -> Response:
-        view = await call(service.get, game_id, bearer(request, game_id))
-        body = match_to_csv(view.match, lang=_lang(request, lang))
-        return _download(body, "text/csv; charset=utf-8", f"rebelote-{game_id}.csv",
-                         inline=False)
+    chosen = _rules(rules) if rules else None
+    pdf = await run_in_threadpool(points_table_pdf, _lang(request, lang), chosen)
+    return _download(pdf, "application/pdf", "rebelote-points.pdf")
 
-    @router.post("/api/counter/games/import", status_code=201,
-                 summary="Import a game exported as JSON or CSV",
-                 openapi_extra={
-                     "requestBody": {"required": True, "content": {
-                         "application/json": {"schema": schemas.NEW_GAME},
-                         "text/csv": {"schema": {"type": "string"}}}},
-                     "responses": openapi.answer_doc(
-                         201, schemas.GAME, "The new game, with its secret token",
-                         413, 415, 422, 503)})
-    async def import_game(request: Request) -> JSONResponse:
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind not in ("application/json", "text/csv"):
-            raise UnsupportedMediaError(kind)
-        raw = await request.body()
-        match = import_match(raw, kind)
-        view, token = await call(service.create_match, match)
-        return game_response(view, 201, token=token)
 
-    return router
+@router.get("/rules/qr.svg", include_in_schema=False)
+async def rules_qr(request: Request, rules: RulesText = None) -> Response:
+    """The QR code of the new-game link that carries a rule set."""
+    chosen = _rules(rules or "")
+    url = str(request.base_url).rstrip("/") + rules_path(chosen)
+    return Response(qr_svg(url, "rebelote"), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
+@router.get("/api/counter/games/{game_id}/export.json",
+            summary="The game as the input of `rebelote score`",
+            openapi_extra={"responses": {"200": {"description": "The game input", "content": {
+                "application/json": {"schema": schemas.NEW_GAME}}},
+                **openapi.error_doc(403, 404)}})
+async def export_json(game_id: str, counter: CounterDep, secret: GameSecretDep) -> Response:
+    view = await counter.call(counter.get, game_id, secret)
+    body = json.dumps(view.match.to_json(), ensure_ascii=False, indent=1)
+    return _download(body, "application/json", f"rebelote-{game_id}.json", inline=False)
+
+
+@router.get("/api/counter/games/{game_id}/export.csv", summary="The game as CSV",
+            openapi_extra={"responses": {"200": {"description": "CSV", "content": {
+                "text/csv": {"schema": {"type": "string"}}}},
+                **openapi.error_doc(403, 404, 422)}})
+async def export_csv(request: Request, game_id: str, counter: CounterDep,
+                     secret: GameSecretDep, lang: Lang = None) -> Response:
+    view = await counter.call(counter.get, game_id, secret)
+    body = match_to_csv(view.match, lang=_lang(request, lang))
+    return _download(body, "text/csv; charset=utf-8", f"rebelote-{game_id}.csv", inline=False)
+
+
+@router.post("/api/counter/games/import", status_code=201,
+             summary="Import a game exported as JSON or CSV",
+             openapi_extra={
+                 "requestBody": {"required": True, "content": {
+                     "application/json": {"schema": schemas.NEW_GAME},
+                     "text/csv": {"schema": {"type": "string"}}}},
+                 "responses": openapi.answer_doc(
+                     201, schemas.GAME, "The new game, with its secret token",
+                     413, 415, 422, 503)})
+async def import_game(request: Request, counter: CounterDep) -> JSONResponse:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind not in ("application/json", "text/csv"):
+        raise UnsupportedMediaError(kind)
+    raw = await request.body()
+    match = import_match(raw, kind)
+    view, token = await counter.call(counter.create_match, match)
+    return game_response(view, 201, token=token)
