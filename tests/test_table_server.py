@@ -67,7 +67,7 @@ def test_a_table_takes_named_levels_only_never_a_budget(client: TestClient) -> N
         t = new_table(client, bots=level.key, pace=5000)
         assert t["seats"]["N"]["bot"] == level.spec
     t = new_table(client, bots={"N": "Expert", "E": "pimc:fast", "W": "heuristic"}, pace=5000)
-    assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:strong", "pimc:fast", "heuristic"]
+    assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:expert", "pimc:fast", "heuristic"]
 
 
 def test_targets_stop_at_ten_thousand(client: TestClient) -> None:

@@ -211,10 +211,12 @@ PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
         {"fr": "Calcule autant de donnes qu'un quart de seconde le permet, à chaque carte.",
          "en": "Calculates as many deals as a quarter of a second allows, at each card."}),
     PlayerLevel(
-        "expert", "pimc:strong",
+        "expert", "pimc:expert",
         {"fr": "expert", "en": "expert"},
-        {"fr": "Calcule 48 donnes par carte : le plus fort, et le plus lent à répondre.",
-         "en": "Calculates 48 deals a card: the strongest, and the slowest to answer."}),
+        {"fr": "Calcule 48 donnes par carte, les plus vraisemblables d'après le jeu des "
+               "autres : le plus fort, et le plus lent à répondre.",
+         "en": "Calculates 48 deals a card, the likeliest from how the others played: the "
+               "strongest, and the slowest to answer."}),
 )
 
 #: The level a new table's bots play at: the strongest that answers a person in 300 ms at the
