@@ -31,8 +31,12 @@ from sqlalchemy.pool import StaticPool
 
 from rebelote import __version__
 from rebelote.store import GameStore, default_db_url, make_engine, migrate
+from rebelote.store.concours import ConcoursStore
 from rebelote.web import openapi
-from rebelote.web.concours import install_concours
+from rebelote.web.concours import api as concours_api
+from rebelote.web.concours import pages as concours_pages
+from rebelote.web.concours import printables as concours_printables
+from rebelote.web.concours.service import ConcoursService
 from rebelote.web.counter import api as counter_api
 from rebelote.web.counter import live as counter_live
 from rebelote.web.counter import pages as counter_pages
@@ -143,14 +147,15 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     )
     app.state.counter = CounterService(store, inline=inline)
     app.state.tables = tables
+    app.state.concours = ConcoursService(ConcoursStore(engine), GameStore(engine), inline=inline)
     app.state.store_checked = (-1.0, "writable")  # when /healthz last tried the store
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     for product in (counter_api.router, counter_printables.router, counter_live.router,
-                    counter_pages.router, table_api.router, table_pages.router):
+                    counter_pages.router, table_api.router, table_pages.router,
+                    concours_api.router, concours_printables.router, concours_pages.router,
+                    router):
         app.include_router(product)
-    install_concours(app, engine, inline)
-    app.include_router(router)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, limits=limits,
                        extra_csp={"/docs": DOCS_CSP})
     openapi.install(app)

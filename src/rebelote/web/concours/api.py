@@ -18,27 +18,16 @@ from fastapi.responses import JSONResponse, Response
 
 from rebelote.concours import Concours
 from rebelote.errors import InputError
+from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
 from rebelote.web.concours.service import ConcoursService, Loaded
-from rebelote.web.openapi import answer_doc, error_doc
-from rebelote.web.security import bearer, read_json
+from rebelote.web.openapi import SECURITY, error_doc, route_doc
+from rebelote.web.security import read_json, secret_matches
 
-_SECURITY: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 Number = Annotated[int, Path(ge=1, le=10_000)]
 _OBJECT: Final = {"type": "object"}
-
-
-def _doc(status: int, description: str, *errors: int, body: bool = True, secret: bool = True
-         ) -> dict[str, Any]:
-    doc: dict[str, Any] = {"responses": answer_doc(status, _OBJECT, description, *errors)}
-    if body:
-        doc["requestBody"] = {"required": True,
-                              "content": {"application/json": {"schema": _OBJECT}}}
-    if secret:
-        doc["security"] = _SECURITY
-    return doc
-
-
 _WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
+
+router = APIRouter(prefix="/api/concours", tags=["concours"])
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -56,154 +45,168 @@ def partie_json(c: Concours, k: int) -> dict[str, Any]:
             "exempt": list(partie.exempt), "repeats": c.repeats(k)}
 
 
-def make_concours_router(service: ConcoursService) -> APIRouter:
-    """The ``/api/concours`` routes over ``service``."""
-    router = APIRouter(prefix="/api/concours", tags=["concours"])
-    call = service.call
-
-    async def change(request: Request, cid: str, fn: Callable[[Concours], Concours]
-                     ) -> Loaded:
-        return await call(service.change, cid, bearer(request, cid), fn)
-
-    def answer(loaded: Loaded, status: int = 200, **extra: Any) -> JSONResponse:
-        return JSONResponse({**loaded.to_json(private=True), **extra}, status_code=status,
-                            headers={"ETag": f'"{loaded.version}"'})
-
-    @router.post("", status_code=201, summary="Create a concours",
-                 openapi_extra=_doc(201, "The concours, with its organiser's token",
-                                    413, 415, 422, 503, secret=False))
-    async def create(request: Request) -> JSONResponse:
-        obj = await read_json(request)
-        loaded, token = await call(service.create, obj)
-        return answer(loaded, 201, token=token)
-
-    @router.get("/{cid}", summary="A concours: teams, parties, ranking",
-                openapi_extra=_doc(200, "The concours", 404, body=False, secret=False))
-    async def get(request: Request, cid: str) -> JSONResponse:
-        secret = bearer(request, cid)
-        loaded = await call(service.get, cid)
-        private = secret is not None and _holds(loaded, secret)
-        return JSONResponse(loaded.to_json(private=private),
-                            headers={"ETag": f'"{loaded.version}"'})
-
-    @router.get("/views/{view}", summary="A concours through its room screen's id",
-                openapi_extra=_doc(200, "The concours", 404, body=False, secret=False))
-    async def view(view: str) -> JSONResponse:
-        loaded = await call(service.of_view, view)
-        out = loaded.to_json()
-        del out["id"]
-        return JSONResponse(out)
-
-    @router.patch("/{cid}", summary="Change the number of parties, the prizes or the name",
-                  openapi_extra=_doc(200, "The concours", *_WRITE))
-    async def patch(request: Request, cid: str) -> JSONResponse:
-        obj = await read_json(request)
-        if not isinstance(obj, dict):
-            raise InputError("body", "must be a JSON object")
-        unknown = sorted(set(obj) - {"parties", "prizes"})
-        if unknown:
-            raise InputError(unknown[0][:40], "only parties and prizes change once the "
-                                              "concours is created")
-
-        def fn(c: Concours) -> Concours:
-            if "parties" in obj:
-                c = c.set_parties(obj["parties"])
-            if "prizes" in obj:
-                c = c.set_prizes(obj["prizes"])
-            return c
-
-        return answer(await change(request, cid, fn))
-
-    @router.post("/{cid}/teams", status_code=201, summary="Register a team (plays from the "
-                 "next partie)", openapi_extra=_doc(201, "The concours and the team's number",
-                                                    *_WRITE))
-    async def add_team(request: Request, cid: str) -> JSONResponse:
-        obj = await read_json(request)
-        loaded = await change(request, cid, lambda c: c.add_entry(obj))
-        return answer(loaded, 201, team=len(loaded.concours.entries))
-
-    @router.patch("/{cid}/teams/{n}", summary="Correct a team's name, players or fee",
-                  openapi_extra=_doc(200, "The concours", *_WRITE))
-    async def update_team(request: Request, cid: str, n: Number) -> JSONResponse:
-        obj = await read_json(request)
-        return answer(await change(request, cid, lambda c: c.update_entry(n, obj)))
-
-    @router.post("/{cid}/teams/{n}/withdraw", summary="A team withdraws",
-                 openapi_extra=_doc(200, "The concours", *_WRITE, body=False))
-    async def withdraw(request: Request, cid: str, n: Number) -> JSONResponse:
-        return answer(await change(request, cid, lambda c: c.withdraw(n)))
-
-    @router.post("/{cid}/parties", summary="Draw the next partie",
-                 openapi_extra=_doc(200, "The partie drawn", *_WRITE, body=False))
-    async def draw(request: Request, cid: str) -> JSONResponse:
-        loaded = await change(request, cid, lambda c: c.draw_next())
-        c = loaded.concours
-        return JSONResponse(partie_json(c, len(c.parties)),
-                            headers={"ETag": f'"{loaded.version}"'})
-
-    @router.post("/{cid}/parties/{k}/redraw", summary="Draw the last partie again (before "
-                 "its first result)", openapi_extra=_doc(200, "The partie drawn", *_WRITE,
-                                                         body=False))
-    async def redraw(request: Request, cid: str, k: Number) -> JSONResponse:
-        loaded = await change(request, cid, lambda c: c.redraw(k))
-        return JSONResponse(partie_json(loaded.concours, k))
-
-    @router.post("/{cid}/parties/{k}/swap", summary="Swap two teams in the last partie "
-                 "(before its first result)", openapi_extra=_doc(200, "The partie", *_WRITE))
-    async def swap(request: Request, cid: str, k: Number) -> JSONResponse:
-        obj = await read_json(request)
-        teams = _field(obj, "teams")
-        if not (isinstance(teams, list) and len(teams) == 2
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in teams)):
-            raise InputError("teams", "the two teams' numbers, like [3, 8]")
-        loaded = await change(request, cid, lambda c: c.swap(k, teams[0], teams[1]))
-        return JSONResponse(partie_json(loaded.concours, k))
-
-    @router.delete("/{cid}/parties/{k}", status_code=204, summary="Cancel the last draw "
-                   "(before its first result)",
-                   openapi_extra={"security": _SECURITY, "responses": {
-                       "204": {"description": "Cancelled"}, **error_doc(*_WRITE)}})
-    async def cancel(request: Request, cid: str, k: Number) -> Response:
-        await change(request, cid, lambda c: c.cancel(k))
-        return Response(status_code=204)
-
-    @router.put("/{cid}/parties/{k}/tables/{t}", summary="A table's result (or its "
-                "correction)", openapi_extra=_doc(200, "The concours, ranked again", *_WRITE))
-    async def result(request: Request, cid: str, k: Number, t: Number) -> JSONResponse:
-        obj = await read_json(request)
-        if not isinstance(obj, dict):
-            raise InputError("body", "must be a JSON object like {\"scores\": {\"3\": 1204, "
-                                     "\"7\": 740}}")
-        unknown = sorted(set(obj) - {"scores", "deals", "belotes", "capots"})
-        if unknown:
-            raise InputError(unknown[0][:40], "unknown field of a result (known: scores, "
-                                              "deals, belotes, capots)")
-        if "scores" not in obj:
-            raise InputError("scores", "missing: each team's points, like {\"3\": 1204, "
-                                       "\"7\": 740}")
-        loaded = await change(request, cid, lambda c: c.record(k, t, obj["scores"],
-                                                                sheet=obj))
-        check = loaded.concours.check(k, t)
-        return answer(loaded, check=None if check is None else {"ok": check.ok,
-                                                                "reason": check.reason})
-
-    @router.delete("/{cid}/parties/{k}/tables/{t}", summary="Forget a table's result",
-                   openapi_extra=_doc(200, "The concours", *_WRITE, body=False))
-    async def clear(request: Request, cid: str, k: Number, t: Number) -> JSONResponse:
-        return answer(await change(request, cid, lambda c: c.clear(k, t)))
-
-    @router.post("/{cid}/parties/{k}/phones", summary="Open a counter game for each table "
-                 "of the partie (links and QR codes for the phones)",
-                 openapi_extra=_doc(200, "The concours, with each table's counter link",
-                                    *_WRITE, body=False))
-    async def phones(request: Request, cid: str, k: Number) -> JSONResponse:
-        loaded = await call(service.open_tables, cid, bearer(request, cid), k)
-        return answer(loaded)
-
-    return router
+def concours_response(loaded: Loaded, status: int = 200, **extra: Any) -> JSONResponse:
+    """The concours as its organiser reads it, with its version as ``ETag`` (and ``extra``)."""
+    return JSONResponse({**loaded.to_json(private=True), **extra}, status_code=status,
+                        headers={"ETag": f'"{loaded.version}"'})
 
 
-def _holds(loaded: Loaded, secret: str) -> bool:
-    from rebelote.web.security import secret_matches
+async def change(concours: ConcoursService, cid: str, secret: str | None,
+                 fn: Callable[[Concours], Concours]) -> Loaded:
+    """The concours changed by ``fn``, for its organiser (403 for anyone else)."""
+    return await concours.call(concours.change, cid, secret, fn)
 
-    return secret_matches(secret, loaded.secret_hash)
+
+@router.post("", status_code=201, summary="Create a concours",
+             openapi_extra=route_doc(_OBJECT, 201, _OBJECT,
+                                     "The concours, with its organiser's token",
+                                     413, 415, 422, 503, secret=False))
+async def create(request: Request, concours: ConcoursDep) -> JSONResponse:
+    obj = await read_json(request)
+    loaded, token = await concours.call(concours.create, obj)
+    return concours_response(loaded, 201, token=token)
+
+
+@router.get("/{cid}", summary="A concours: teams, parties, ranking",
+            openapi_extra=route_doc(None, 200, _OBJECT, "The concours", 404, secret=False))
+async def get(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> JSONResponse:
+    loaded = await concours.call(concours.get, cid)
+    private = secret is not None and secret_matches(secret, loaded.secret_hash)
+    return JSONResponse(loaded.to_json(private=private), headers={"ETag": f'"{loaded.version}"'})
+
+
+@router.get("/views/{view}", summary="A concours through its room screen's id",
+            openapi_extra=route_doc(None, 200, _OBJECT, "The concours", 404, secret=False))
+async def view(view: str, concours: ConcoursDep) -> JSONResponse:
+    loaded = await concours.call(concours.of_view, view)
+    out = loaded.to_json()
+    del out["id"]
+    return JSONResponse(out)
+
+
+@router.patch("/{cid}", summary="Change the number of parties, the prizes or the name",
+              openapi_extra=route_doc(_OBJECT, 200, _OBJECT, "The concours", *_WRITE))
+async def patch(request: Request, cid: str, concours: ConcoursDep, secret: OrganiserSecretDep
+                ) -> JSONResponse:
+    obj = await read_json(request)
+    if not isinstance(obj, dict):
+        raise InputError("body", "must be a JSON object")
+    unknown = sorted(set(obj) - {"parties", "prizes"})
+    if unknown:
+        raise InputError(unknown[0][:40], "only parties and prizes change once the concours is "
+                                          "created")
+
+    def fn(c: Concours) -> Concours:
+        if "parties" in obj:
+            c = c.set_parties(obj["parties"])
+        if "prizes" in obj:
+            c = c.set_prizes(obj["prizes"])
+        return c
+
+    return concours_response(await change(concours, cid, secret, fn))
+
+
+@router.post("/{cid}/teams", status_code=201, summary="Register a team (plays from the next "
+             "partie)", openapi_extra=route_doc(_OBJECT, 201, _OBJECT,
+                                                "The concours and the team's number", *_WRITE))
+async def add_team(request: Request, cid: str, concours: ConcoursDep,
+                   secret: OrganiserSecretDep) -> JSONResponse:
+    obj = await read_json(request)
+    loaded = await change(concours, cid, secret, lambda c: c.add_entry(obj))
+    return concours_response(loaded, 201, team=len(loaded.concours.entries))
+
+
+@router.patch("/{cid}/teams/{n}", summary="Correct a team's name, players or fee",
+              openapi_extra=route_doc(_OBJECT, 200, _OBJECT, "The concours", *_WRITE))
+async def update_team(request: Request, cid: str, n: Number, concours: ConcoursDep,
+                      secret: OrganiserSecretDep) -> JSONResponse:
+    obj = await read_json(request)
+    return concours_response(await change(concours, cid, secret,
+                                          lambda c: c.update_entry(n, obj)))
+
+
+@router.post("/{cid}/teams/{n}/withdraw", summary="A team withdraws",
+             openapi_extra=route_doc(None, 200, _OBJECT, "The concours", *_WRITE))
+async def withdraw(cid: str, n: Number, concours: ConcoursDep, secret: OrganiserSecretDep
+                   ) -> JSONResponse:
+    return concours_response(await change(concours, cid, secret, lambda c: c.withdraw(n)))
+
+
+@router.post("/{cid}/parties", summary="Draw the next partie",
+             openapi_extra=route_doc(None, 200, _OBJECT, "The partie drawn", *_WRITE))
+async def draw(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> JSONResponse:
+    loaded = await change(concours, cid, secret, lambda c: c.draw_next())
+    c = loaded.concours
+    return JSONResponse(partie_json(c, len(c.parties)), headers={"ETag": f'"{loaded.version}"'})
+
+
+@router.post("/{cid}/parties/{k}/redraw", summary="Draw the last partie again (before its "
+             "first result)", openapi_extra=route_doc(None, 200, _OBJECT, "The partie drawn",
+                                                      *_WRITE))
+async def redraw(cid: str, k: Number, concours: ConcoursDep, secret: OrganiserSecretDep
+                 ) -> JSONResponse:
+    loaded = await change(concours, cid, secret, lambda c: c.redraw(k))
+    return JSONResponse(partie_json(loaded.concours, k))
+
+
+@router.post("/{cid}/parties/{k}/swap", summary="Swap two teams in the last partie (before "
+             "its first result)", openapi_extra=route_doc(_OBJECT, 200, _OBJECT, "The partie",
+                                                         *_WRITE))
+async def swap(request: Request, cid: str, k: Number, concours: ConcoursDep,
+               secret: OrganiserSecretDep) -> JSONResponse:
+    obj = await read_json(request)
+    teams = _field(obj, "teams")
+    if not (isinstance(teams, list) and len(teams) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in teams)):
+        raise InputError("teams", "the two teams' numbers, like [3, 8]")
+    loaded = await change(concours, cid, secret, lambda c: c.swap(k, teams[0], teams[1]))
+    return JSONResponse(partie_json(loaded.concours, k))
+
+
+@router.delete("/{cid}/parties/{k}", status_code=204, summary="Cancel the last draw (before "
+               "its first result)",
+               openapi_extra={"security": SECURITY, "responses": {
+                   "204": {"description": "Cancelled"}, **error_doc(*_WRITE)}})
+async def cancel(cid: str, k: Number, concours: ConcoursDep, secret: OrganiserSecretDep
+                 ) -> Response:
+    await change(concours, cid, secret, lambda c: c.cancel(k))
+    return Response(status_code=204)
+
+
+@router.put("/{cid}/parties/{k}/tables/{t}", summary="A table's result (or its correction)",
+            openapi_extra=route_doc(_OBJECT, 200, _OBJECT, "The concours, ranked again",
+                                    *_WRITE))
+async def result(request: Request, cid: str, k: Number, t: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> JSONResponse:
+    obj = await read_json(request)
+    if not isinstance(obj, dict):
+        raise InputError("body", "must be a JSON object like {\"scores\": {\"3\": 1204, "
+                                 "\"7\": 740}}")
+    unknown = sorted(set(obj) - {"scores", "deals", "belotes", "capots"})
+    if unknown:
+        raise InputError(unknown[0][:40], "unknown field of a result (known: scores, deals, "
+                                          "belotes, capots)")
+    if "scores" not in obj:
+        raise InputError("scores", "missing: each team's points, like {\"3\": 1204, "
+                                   "\"7\": 740}")
+    loaded = await change(concours, cid, secret,
+                          lambda c: c.record(k, t, obj["scores"], sheet=obj))
+    check = loaded.concours.check(k, t)
+    return concours_response(loaded, check=None if check is None else {"ok": check.ok,
+                                                                       "reason": check.reason})
+
+
+@router.delete("/{cid}/parties/{k}/tables/{t}", summary="Forget a table's result",
+               openapi_extra=route_doc(None, 200, _OBJECT, "The concours", *_WRITE))
+async def clear(cid: str, k: Number, t: Number, concours: ConcoursDep,
+                secret: OrganiserSecretDep) -> JSONResponse:
+    return concours_response(await change(concours, cid, secret, lambda c: c.clear(k, t)))
+
+
+@router.post("/{cid}/parties/{k}/phones", summary="Open a counter game for each table of the "
+             "partie (links and QR codes for the phones)",
+             openapi_extra=route_doc(None, 200, _OBJECT,
+                                     "The concours, with each table's counter link", *_WRITE))
+async def phones(cid: str, k: Number, concours: ConcoursDep, secret: OrganiserSecretDep
+                 ) -> JSONResponse:
+    return concours_response(await concours.call(concours.open_tables, cid, secret, k))

@@ -19,15 +19,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
 from rebelote.concours import DRAWS, EXEMPTS, MODES, RANKINGS, TIEBREAKS, WITHDRAWALS, Concours
-from rebelote.errors import RebeloteError
+from rebelote.errors import InputError, RebeloteError
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
 from rebelote.sheets.concours import tr
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
+from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
 from rebelote.web.concours.service import ConcoursForbiddenError, ConcoursService, Loaded
 from rebelote.web.render import Templates
-from rebelote.web.security import KeyRing, bearer
+from rebelote.web.security import KeyRing
 from rebelote.web.share import qr_svg
 
 Number = Annotated[int, Path(ge=1, le=10_000)]
@@ -156,227 +157,252 @@ def room_context(loaded: Loaded) -> dict[str, Any]:
             "lines": c.standings(), "draw_first": partie is not None and not partie.started}
 
 
-def _safe_anchor(raw: str | None) -> str:
-    return raw if raw and raw.replace("-", "").isalnum() and len(raw) <= 30 else ""
+router = APIRouter(include_in_schema=False)
 
 
-def make_concours_pages(service: ConcoursService) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
-    call = service.call
+def missing(request: Request, error: ConcoursNotFoundError | ConcoursForbiddenError
+            ) -> HTMLResponse:
+    """The page of a concours this browser cannot open: unknown (404), or without its
+    organiser's secret (403)."""
+    forbidden = isinstance(error, ConcoursForbiddenError)
+    return templates.render(request, "concours/missing.html", 403 if forbidden else 404,
+                            forbidden=forbidden)
 
-    async def form_of(request: Request) -> dict[str, str]:
-        data = await request.form(max_fields=_FORM_LIMIT + 20)
-        return {k: v for k, v in data.items() if isinstance(v, str)}
 
-    async def organiser(request: Request, cid: str, status: int = 200, **extra: Any
-                        ) -> Response:
-        secret = bearer(request, cid)
+async def form_of(request: Request) -> dict[str, str]:
+    """The posted form's text fields (at most :data:`_FORM_LIMIT` and a few)."""
+    data = await request.form(max_fields=_FORM_LIMIT + 20)
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+async def organiser(request: Request, concours: ConcoursService, cid: str, secret: str | None,
+                    status: int = 200, **extra: Any) -> Response:
+    """The organiser's page (with ``extra``: an error, a notice)."""
+    try:
+        loaded = await concours.call(concours.get, cid, secret, check=True)
+    except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
+        return missing(request, e)
+    lang = i18n.request_lang(request)
+    c = loaded.concours
+    base = str(request.base_url).rstrip("/")
+    join_link = f"{base}/concours/{cid}/join?key={secret}"
+    return templates.render(request, "concours/organiser.html", status, loaded=loaded, c=c,
+                            join_link=join_link, private=loaded.to_json(private=True),
+                            rules_text=rules_name(lang, c.settings.rules),
+                            lines=c.standings(), **extra)
+
+
+async def act(request: Request, concours: ConcoursService, cid: str, secret: str | None,
+              change: Callable[[Concours], Concours], anchor: str = "",
+              notice: Callable[[Loaded], str | None] | None = None) -> Response:
+    """Apply a change from a form; the page again, with the error if any."""
+    lang = i18n.request_lang(request)
+    try:
+        loaded = await concours.call(concours.change, cid, secret, change)
+    except RebeloteError as e:
+        return await organiser(request, concours, cid, secret, 422,
+                               error=error_text(e.field, e.reason, lang))
+    except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
+        return missing(request, e)
+    message = notice(loaded) if notice is not None else None
+    if message:
+        return await organiser(request, concours, cid, secret, 200, notice=message)
+    target = f"/concours/{cid}" + (f"#{anchor}" if anchor else "")
+    return RedirectResponse(target, status_code=303)
+
+
+# -- a new concours -----------------------------------------------------------------------
+@router.get("/concours", response_class=HTMLResponse)
+async def home(request: Request, concours: ConcoursDep) -> Response:
+    mine = await concours.call(concours.mine, list(KeyRing.of(request).keys.values()))
+    return templates.render(request, "concours/new.html", mine=mine, form={}, error=None)
+
+
+@router.post("/concours")
+async def create(request: Request, concours: ConcoursDep) -> Response:
+    form = await form_of(request)
+    lang = i18n.request_lang(request)
+    try:
+        loaded, token = await concours.call(concours.create, new_concours_json(form))
+    except RebeloteError as e:
+        mine = await concours.call(concours.mine, list(KeyRing.of(request).keys.values()))
+        return templates.render(request, "concours/new.html", 422, mine=mine, form=form,
+                                error=error_text(e.field, e.reason, lang))
+    response = RedirectResponse(f"/concours/{loaded.id}", status_code=303)
+    KeyRing.of(request).add(loaded.id, token).store(request, response)
+    return response
+
+
+@router.get("/concours/{cid}/join")
+async def join(request: Request, cid: str, concours: ConcoursDep, key: str = "") -> Response:
+    """The organiser's link for another device: hands it the secret."""
+    try:
+        await concours.call(concours.get, cid, key, check=True)
+    except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
+        return missing(request, e)
+    response = RedirectResponse(f"/concours/{cid}", status_code=303)
+    KeyRing.of(request).add(cid, key).store(request, response)
+    return response
+
+
+# -- the organiser's page -----------------------------------------------------------------
+@router.get("/concours/{cid}", response_class=HTMLResponse)
+async def page(request: Request, cid: str, concours: ConcoursDep, secret: OrganiserSecretDep
+               ) -> Response:
+    return await organiser(request, concours, cid, secret)
+
+
+@router.post("/concours/{cid}/teams")
+async def add_team(request: Request, cid: str, concours: ConcoursDep,
+                   secret: OrganiserSecretDep) -> Response:
+    form = await form_of(request)
+    entry = entry_json(form.get("name", "") + (":" + form["players"]
+                                               if form.get("players") else ""),
+                       paid=form.get("paid") == "on")
+    return await act(request, concours, cid, secret, lambda c: c.add_entry(entry), "teams")
+
+
+@router.post("/concours/{cid}/teams/{n}/withdraw")
+async def withdraw(request: Request, cid: str, n: Number, concours: ConcoursDep,
+                   secret: OrganiserSecretDep) -> Response:
+    return await act(request, concours, cid, secret, lambda c: c.withdraw(n), "teams")
+
+
+@router.post("/concours/{cid}/teams/{n}/paid")
+async def paid(request: Request, cid: str, n: Number, concours: ConcoursDep,
+               secret: OrganiserSecretDep) -> Response:
+    def fn(c: Concours) -> Concours:
+        e = c.entry(n)
+        return c.update_entry(n, {"name": e.name, "players": list(e.players),
+                                  "paid": not e.paid})
+    return await act(request, concours, cid, secret, fn, "teams")
+
+
+@router.post("/concours/{cid}/draw")
+async def draw(request: Request, cid: str, concours: ConcoursDep, secret: OrganiserSecretDep
+               ) -> Response:
+    return await act(request, concours, cid, secret, lambda c: c.draw_next(), "partie")
+
+
+@router.post("/concours/{cid}/parties/{k}/redraw")
+async def redraw(request: Request, cid: str, k: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> Response:
+    return await act(request, concours, cid, secret, lambda c: c.redraw(k), "partie")
+
+
+@router.post("/concours/{cid}/parties/{k}/cancel")
+async def cancel(request: Request, cid: str, k: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> Response:
+    return await act(request, concours, cid, secret, lambda c: c.cancel(k), "partie")
+
+
+@router.post("/concours/{cid}/parties/{k}/swap")
+async def swap(request: Request, cid: str, k: Number, concours: ConcoursDep,
+               secret: OrganiserSecretDep) -> Response:
+    form = await form_of(request)
+
+    def fn(c: Concours) -> Concours:
         try:
-            loaded = await call(service.get, cid, secret, check=True)
-        except ConcoursNotFoundError:
-            return templates.render(request, "concours/missing.html", 404, forbidden=False)
-        except ConcoursForbiddenError:
-            return templates.render(request, "concours/missing.html", 403, forbidden=True)
-        lang = i18n.request_lang(request)
-        c = loaded.concours
-        base = str(request.base_url).rstrip("/")
-        join_link = f"{base}/concours/{cid}/join?key={secret}"
-        return templates.render(request, "concours/organiser.html", status, loaded=loaded, c=c,
-                      join_link=join_link,
-                      private=loaded.to_json(private=True),
-                      rules_text=rules_name(lang, c.settings.rules),
-                      lines=c.standings(), **extra)
+            a, b = int(form.get("a", "")), int(form.get("b", ""))
+        except ValueError:
+            raise InputError("team", "choose the two teams to swap") from None
+        return c.swap(k, a, b)
 
-    async def act(request: Request, cid: str, change: Callable[[Concours], Concours],
-                  anchor: str = "", notice: Callable[[Loaded], str | None] | None = None
-                  ) -> Response:
-        """Apply a change from a form; the page again, with the error if any."""
-        lang = i18n.request_lang(request)
-        try:
-            loaded = await call(service.change, cid, bearer(request, cid), change)
-        except RebeloteError as e:
-            return await organiser(request, cid, 422,
-                                   error=error_text(e.field, e.reason, lang))
-        except ConcoursForbiddenError:
-            return templates.render(request, "concours/missing.html", 403, forbidden=True)
-        except ConcoursNotFoundError:
-            return templates.render(request, "concours/missing.html", 404, forbidden=False)
-        message = notice(loaded) if notice is not None else None
-        if message:
-            return await organiser(request, cid, 200, notice=message)
-        target = f"/concours/{cid}" + (f"#{anchor}" if anchor else "")
-        return RedirectResponse(target, status_code=303)
+    return await act(request, concours, cid, secret, fn, "partie")
 
-    # -- a new concours -------------------------------------------------------------------
-    @router.get("/concours", response_class=HTMLResponse)
-    async def home(request: Request) -> Response:
-        mine = await call(service.mine, list(KeyRing.of(request).keys.values()))
-        return templates.render(request, "concours/new.html", mine=mine, form={}, error=None)
 
-    @router.post("/concours")
-    async def create(request: Request) -> Response:
-        form = await form_of(request)
-        lang = i18n.request_lang(request)
-        try:
-            loaded, token = await call(service.create, new_concours_json(form))
-        except RebeloteError as e:
-            mine = await call(service.mine, list(KeyRing.of(request).keys.values()))
-            return templates.render(request, "concours/new.html", 422, mine=mine, form=form,
-                          error=error_text(e.field, e.reason, lang))
-        response = RedirectResponse(f"/concours/{loaded.id}", status_code=303)
-        KeyRing.of(request).add(loaded.id, token).store(request, response)
-        return response
+@router.post("/concours/{cid}/parties/{k}/tables/{t}")
+async def result(request: Request, cid: str, k: Number, t: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> Response:
+    form = await form_of(request)
+    if form.get("clear"):
+        return await act(request, concours, cid, secret, lambda c: c.clear(k, t), f"p{k}t{t}")
+    sheet: dict[str, Any] = {}
+    for key in ("deals", "belotes", "capots"):
+        raw = form.get(key, "").strip()
+        if raw:
+            sheet[key] = int(raw) if raw.isdigit() else raw
+    scores = [_int_or_text(form.get("a", "")), _int_or_text(form.get("b", ""))]
+    lang = i18n.request_lang(request)
 
-    @router.get("/concours/{cid}/join")
-    async def join(request: Request, cid: str, key: str = "") -> Response:
-        """The organiser's link for another device: hands it the secret."""
-        try:
-            await call(service.get, cid, key, check=True)
-        except ConcoursNotFoundError:
-            return templates.render(request, "concours/missing.html", 404, forbidden=False)
-        except ConcoursForbiddenError:
-            return templates.render(request, "concours/missing.html", 403, forbidden=True)
-        response = RedirectResponse(f"/concours/{cid}", status_code=303)
-        KeyRing.of(request).add(cid, key).store(request, response)
-        return response
+    def notice(loaded: Loaded) -> str | None:
+        check = loaded.concours.check(k, t)
+        if check is None or check.ok:
+            return None
+        return (tr(lang, "Table %(t)s, partie %(k)s: the result is saved, but check the "
+                         "sheet.") % {"t": t, "k": k}) + " " + check.reason
 
-    # -- the organiser's page -------------------------------------------------------------
-    @router.get("/concours/{cid}", response_class=HTMLResponse)
-    async def page(request: Request, cid: str) -> Response:
-        return await organiser(request, cid)
+    return await act(request, concours, cid, secret,
+                     lambda c: c.record(k, t, scores, sheet=sheet), f"p{k}t{t}", notice)
 
-    @router.post("/concours/{cid}/teams")
-    async def add_team(request: Request, cid: str) -> Response:
-        form = await form_of(request)
-        entry = entry_json(form.get("name", "") + (":" + form["players"]
-                                                   if form.get("players") else ""),
-                           paid=form.get("paid") == "on")
-        return await act(request, cid, lambda c: c.add_entry(entry), "teams")
 
-    @router.post("/concours/{cid}/teams/{n}/withdraw")
-    async def withdraw(request: Request, cid: str, n: Number) -> Response:
-        return await act(request, cid, lambda c: c.withdraw(n), "teams")
+@router.post("/concours/{cid}/parties/{k}/phones")
+async def phones(request: Request, cid: str, k: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> Response:
+    try:
+        await concours.call(concours.open_tables, cid, secret, k)
+    except ConcoursForbiddenError as e:
+        return missing(request, e)
+    return RedirectResponse(f"/concours/{cid}/parties/{k}/qr", status_code=303)
 
-    @router.post("/concours/{cid}/teams/{n}/paid")
-    async def paid(request: Request, cid: str, n: Number) -> Response:
-        def fn(c: Concours) -> Concours:
-            e = c.entry(n)
-            return c.update_entry(n, {"name": e.name, "players": list(e.players),
-                                      "paid": not e.paid})
-        return await act(request, cid, fn, "teams")
 
-    @router.post("/concours/{cid}/draw")
-    async def draw(request: Request, cid: str) -> Response:
-        return await act(request, cid, lambda c: c.draw_next(), "partie")
+@router.get("/concours/{cid}/parties/{k}/qr", response_class=HTMLResponse)
+async def qr_page(request: Request, cid: str, k: Number, concours: ConcoursDep,
+                  secret: OrganiserSecretDep) -> Response:
+    """Each table's link and QR code: it opens the counter's form for that table."""
+    try:
+        loaded = await concours.call(concours.get, cid, secret, check=True)
+    except ConcoursForbiddenError as e:
+        return missing(request, e)
+    c = loaded.concours
+    partie = c.partie(k)
+    base = str(request.base_url).rstrip("/")
+    lang = i18n.request_lang(request)
+    tables = []
+    for t in partie.tables:
+        link = f"{base}/join/{t.game}?key={t.key}" if t.game and t.key else None
+        image = None
+        if link:
+            svg = qr_svg(link, tr(lang, "Table %(t)s") % {"t": t.number})
+            image = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
+        tables.append({"t": t, "link": link, "qr": image})
+    return templates.render(request, "concours/qr.html", loaded=loaded, c=c, partie=partie,
+                            tables=tables)
 
-    @router.post("/concours/{cid}/parties/{k}/redraw")
-    async def redraw(request: Request, cid: str, k: Number) -> Response:
-        return await act(request, cid, lambda c: c.redraw(k), "partie")
 
-    @router.post("/concours/{cid}/parties/{k}/cancel")
-    async def cancel(request: Request, cid: str, k: Number) -> Response:
-        return await act(request, cid, lambda c: c.cancel(k), "partie")
+@router.post("/concours/{cid}/settings")
+async def settings(request: Request, cid: str, concours: ConcoursDep,
+                   secret: OrganiserSecretDep) -> Response:
+    form = await form_of(request)
 
-    @router.post("/concours/{cid}/parties/{k}/swap")
-    async def swap(request: Request, cid: str, k: Number) -> Response:
-        form = await form_of(request)
+    def fn(c: Concours) -> Concours:
+        raw = form.get("parties", "").strip()
+        if raw:
+            c = c.set_parties(int(raw) if raw.isdigit() else raw)  # type: ignore[arg-type]
+        if "prizes" in form:
+            c = c.set_prizes([p.strip() for p in form["prizes"].splitlines()])
+        return c
 
-        def fn(c: Concours) -> Concours:
-            try:
-                a, b = int(form.get("a", "")), int(form.get("b", ""))
-            except ValueError:
-                from rebelote.errors import InputError
+    return await act(request, concours, cid, secret, fn, "settings")
 
-                raise InputError("team", "choose the two teams to swap") from None
-            return c.swap(k, a, b)
 
-        return await act(request, cid, fn, "partie")
+# -- the room screen ----------------------------------------------------------------------
+@router.get("/salle/{view}", response_class=HTMLResponse)
+async def room(request: Request, view: str, concours: ConcoursDep) -> Response:
+    try:
+        loaded = await concours.call(concours.of_view, view)
+    except ConcoursNotFoundError as e:
+        return missing(request, e)
+    return templates.render(request, "concours/room.html", **room_context(loaded))
 
-    @router.post("/concours/{cid}/parties/{k}/tables/{t}")
-    async def result(request: Request, cid: str, k: Number, t: Number) -> Response:
-        form = await form_of(request)
-        if form.get("clear"):
-            return await act(request, cid, lambda c: c.clear(k, t), f"p{k}t{t}")
-        sheet: dict[str, Any] = {}
-        for key in ("deals", "belotes", "capots"):
-            raw = form.get(key, "").strip()
-            if raw:
-                sheet[key] = int(raw) if raw.isdigit() else raw
-        scores = [_int_or_text(form.get("a", "")), _int_or_text(form.get("b", ""))]
-        lang = i18n.request_lang(request)
 
-        def notice(loaded: Loaded) -> str | None:
-            check = loaded.concours.check(k, t)
-            if check is None or check.ok:
-                return None
-            return (tr(lang, "Table %(t)s, partie %(k)s: the result is saved, but check the "
-                             "sheet.") % {"t": t, "k": k}) + " " + check.reason
-
-        return await act(request, cid, lambda c: c.record(k, t, scores, sheet=sheet),
-                         f"p{k}t{t}", notice)
-
-    @router.post("/concours/{cid}/parties/{k}/phones")
-    async def phones(request: Request, cid: str, k: Number) -> Response:
-        try:
-            await call(service.open_tables, cid, bearer(request, cid), k)
-        except ConcoursForbiddenError:
-            return templates.render(request, "concours/missing.html", 403, forbidden=True)
-        return RedirectResponse(f"/concours/{cid}/parties/{k}/qr", status_code=303)
-
-    @router.get("/concours/{cid}/parties/{k}/qr", response_class=HTMLResponse)
-    async def qr_page(request: Request, cid: str, k: Number) -> Response:
-        """Each table's link and QR code: it opens the counter's form for that table."""
-        try:
-            loaded = await call(service.get, cid, bearer(request, cid), check=True)
-        except ConcoursForbiddenError:
-            return templates.render(request, "concours/missing.html", 403, forbidden=True)
-        c = loaded.concours
-        partie = c.partie(k)
-        base = str(request.base_url).rstrip("/")
-        lang = i18n.request_lang(request)
-        tables = []
-        for t in partie.tables:
-            link = f"{base}/join/{t.game}?key={t.key}" if t.game and t.key else None
-            image = None
-            if link:
-                svg = qr_svg(link, tr(lang, "Table %(t)s") % {"t": t.number})
-                image = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
-            tables.append({"t": t, "link": link, "qr": image})
-        return templates.render(request, "concours/qr.html", loaded=loaded, c=c, partie=partie,
-                      tables=tables)
-
-    @router.post("/concours/{cid}/settings")
-    async def settings(request: Request, cid: str) -> Response:
-        form = await form_of(request)
-
-        def fn(c: Concours) -> Concours:
-            raw = form.get("parties", "").strip()
-            if raw:
-                c = c.set_parties(int(raw) if raw.isdigit() else raw)  # type: ignore[arg-type]
-            if "prizes" in form:
-                c = c.set_prizes([p.strip() for p in form["prizes"].splitlines()])
-            return c
-
-        return await act(request, cid, fn, "settings")
-
-    # -- the room screen ------------------------------------------------------------------
-    @router.get("/salle/{view}", response_class=HTMLResponse)
-    async def room(request: Request, view: str) -> Response:
-        try:
-            loaded = await call(service.of_view, view)
-        except ConcoursNotFoundError:
-            return templates.render(request, "concours/missing.html", 404, forbidden=False)
-        return templates.render(request, "concours/room.html", **room_context(loaded))
-
-    @router.get("/salle/{view}/live", response_class=HTMLResponse)
-    async def room_live(request: Request, view: str) -> Response:
-        try:
-            loaded = await call(service.of_view, view)
-        except ConcoursNotFoundError:
-            return templates.render(request, "concours/missing.html", 404, forbidden=False)
-        return templates.render(request, "concours/_room.html", **room_context(loaded))
-
-    return router
+@router.get("/salle/{view}/live", response_class=HTMLResponse)
+async def room_live(request: Request, view: str, concours: ConcoursDep) -> Response:
+    try:
+        loaded = await concours.call(concours.of_view, view)
+    except ConcoursNotFoundError as e:
+        return missing(request, e)
+    return templates.render(request, "concours/_room.html", **room_context(loaded))
 
 
 def _int_or_text(raw: str) -> int | str:
@@ -384,5 +410,5 @@ def _int_or_text(raw: str) -> int | str:
     return int(raw) if raw.isdigit() else raw
 
 
-__all__ = ["ROOM_REFRESH", "entry_json", "error_text", "make_concours_pages",
-           "new_concours_json", "room_context"]
+__all__ = ["ROOM_REFRESH", "entry_json", "error_text", "new_concours_json", "room_context",
+           "router"]

@@ -8,10 +8,11 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from rebelote.sheets.concours import draw_pdf, ranking_pdf, sheets_pdf, where_pdf
 from rebelote.web import i18n
-from rebelote.web.concours.service import ConcoursService
+from rebelote.web.concours.deps import ConcoursDep
 
 Number = Annotated[int, Path(ge=1, le=10_000)]
 Lang = Annotated[str | None, Query(pattern="^(fr|en)$")]
@@ -23,29 +24,26 @@ def _pdf(content: bytes, name: str) -> Response:
                     headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 
-def make_concours_printables(service: ConcoursService) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
-    call = service.call
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/concours/{cid}/parties/{k}/{kind}.pdf")
-    async def partie_pdf(request: Request, cid: str, k: Number, kind: str,
-                         lang: Lang = None) -> Response:
-        build = _KINDS.get(kind)
-        if build is None:
-            from starlette.exceptions import HTTPException
 
-            raise HTTPException(404, "Not Found")
-        loaded = await call(service.get, cid)
-        language = lang or i18n.request_lang(request)
-        loaded.concours.partie(k)
-        content = await run_in_threadpool(build, loaded.concours, k, language)
-        return _pdf(content, f"{kind}-{k}.pdf")
+@router.get("/concours/{cid}/parties/{k}/{kind}.pdf")
+async def partie_pdf(request: Request, cid: str, k: Number, kind: str, concours: ConcoursDep,
+                     lang: Lang = None) -> Response:
+    build = _KINDS.get(kind)
+    if build is None:
+        raise HTTPException(404, "Not Found")
+    loaded = await concours.call(concours.get, cid)
+    loaded.concours.partie(k)
+    content = await run_in_threadpool(build, loaded.concours, k,
+                                      lang or i18n.request_lang(request))
+    return _pdf(content, f"{kind}-{k}.pdf")
 
-    @router.get("/concours/{cid}/classement.pdf")
-    async def ranking(request: Request, cid: str, lang: Lang = None) -> Response:
-        loaded = await call(service.get, cid)
-        content = await run_in_threadpool(ranking_pdf, loaded.concours,
-                                          lang or i18n.request_lang(request))
-        return _pdf(content, "classement.pdf")
 
-    return router
+@router.get("/concours/{cid}/classement.pdf")
+async def ranking(request: Request, cid: str, concours: ConcoursDep, lang: Lang = None
+                  ) -> Response:
+    loaded = await concours.call(concours.get, cid)
+    content = await run_in_threadpool(ranking_pdf, loaded.concours,
+                                      lang or i18n.request_lang(request))
+    return _pdf(content, "classement.pdf")
