@@ -99,8 +99,8 @@ def test_the_most_specific_refusal_wins() -> None:
     assert STATUS["illegal"] == REFUSALS[IllegalActionError].status == 409
 
 
-@pytest.mark.parametrize("module", ["rebelote.web.errors", "rebelote.web.render",
-                                    "rebelote.web.security"])
+@pytest.mark.parametrize("module", ["rebelote.secret", "rebelote.web.errors",
+                                    "rebelote.web.render", "rebelote.web.security"])
 def test_docstring_examples_run(module: str) -> None:
     import doctest
     import importlib

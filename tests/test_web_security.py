@@ -361,3 +361,28 @@ def test_serve_on_all_interfaces_warns(tmp_path: Path) -> None:
         proc.terminate()
         out, _ = proc.communicate(timeout=15)
     assert "reachable from the network" in out and "--allowed-hosts" in out
+
+
+def test_every_product_hands_out_secrets_of_one_scheme(client: TestClient) -> None:
+    """A counter game's token, a table seat's, an invitation to a kept seat and a concours's
+    organiser's token: each 192 random bits written in 32 URL-safe characters
+    (rebelote.secret.new_secret), and each one opens what it was made for."""
+    from rebelote.secret import secret_hash
+
+    game = create(client)
+    table = client.post("/api/tables", json={"game": "coinche", "bots": "random",
+                                             "friends": ["N"], "pace": 0}).json()
+    concours = client.post("/api/concours", json={
+        "name": "Concours", "game": "belote", "parties": 2, "deals": 4,
+        "teams": [{"name": f"T{i}"} for i in range(4)]}).json()
+    made = [game["token"], table["token"], table["invites"]["N"], concours["token"]]
+    assert [len(t) for t in made] == [32] * 4
+    assert all(t.replace("-", "").replace("_", "").isalnum() for t in made)
+    assert len({secret_hash(t) for t in made}) == 4
+    auth = [{"Authorization": f"Bearer {t}"} for t in made]
+    assert client.get(f"{API}/{game['id']}", headers=auth[0]).status_code == 200
+    assert client.get(f"/api/tables/{table['id']}", headers=auth[1]).status_code == 200
+    friend = client.post("/api/tables/join", json={"code": table["code"], "invite": made[2]})
+    assert friend.status_code == 201 and friend.json()["seat"] == "N"
+    assert client.post(f"/api/concours/{concours['id']}/parties",
+                       headers=auth[3]).status_code == 200

@@ -12,7 +12,6 @@ from rebelote.table.model import (
     Table,
     bot_spec,
     default_bot,
-    token_hash,
 )
 from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt, verify_record
 from rebelote.table.view import sorted_hand, table_view, turn_seat, turn_team
@@ -30,7 +29,6 @@ __all__ = [
     "new_seed_and_salt",
     "sorted_hand",
     "table_view",
-    "token_hash",
     "turn_seat",
     "turn_team",
     "verify_record",

@@ -30,7 +30,6 @@ rebelote.table.model.NotYourTurnError: E pass: it is S's turn, not E's
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -55,6 +54,7 @@ from rebelote.game import end_deal
 from rebelote.match import DEFAULT_TEAMS, Match, MatchResult
 from rebelote.record import record_of
 from rebelote.rules import Rules
+from rebelote.secret import same_secret, secret_hash, secret_matches
 from rebelote.summary import summary_rules
 from rebelote.table.shuffle import commitment, deck_of, new_seed_and_salt
 
@@ -118,14 +118,10 @@ class InviteError(PermissionError):
     """A seat kept for a friend asked for without its invitation secret."""
 
 
-def token_hash(token: str) -> str:
-    """What the table keeps of a seat's secret: its hex SHA-256."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat: played by a human (``token_hash`` of the secret), by the bot ``bot``, or
+    """One seat: played by a human (``token_hash``: the :func:`~rebelote.secret.secret_hash`
+    of the seat's secret), by the bot ``bot``, or
     ``open``: kept for a friend (the table waits at its turn until a friend takes it or it is
     handed to its bot).
 
@@ -149,7 +145,7 @@ class Seat:
 
     @staticmethod
     def human(token: str, bot: str, name: str = "", from_deal: int = 0) -> Seat:
-        return Seat("human", bot, name, token_hash(token), from_deal=from_deal)
+        return Seat("human", bot, name, secret_hash(token), from_deal=from_deal)
 
     @staticmethod
     def kept(bot: str, invite: str) -> Seat:
@@ -355,8 +351,7 @@ class Table:
         if old.kind == "human":
             raise SeatTakenError(f"seat: {SEATS[seat]} is taken")
         if old.kind == "open":
-            if not invite or not old.invite or not hmac.compare_digest(
-                    invite.encode("utf-8", "surrogatepass"), old.invite.encode()):
+            if not same_secret(invite, old.invite):
                 raise InviteError(f"invite: {SEATS[seat]} is kept for a friend: take it with "
                                   "its own invitation link")
             return self.with_seat(seat, Seat.human(token, old.bot, name, self.deal_number))
@@ -366,11 +361,9 @@ class Table:
         """The seat kept for a friend whose invitation secret is ``invite``."""
         if not invite:
             return None
-        wanted = invite.encode("utf-8", "surrogatepass")
         found = None
         for s, seat in enumerate(self.seats):
-            if seat.kind == "open" and seat.invite and hmac.compare_digest(
-                    seat.invite.encode(), wanted):
+            if seat.kind == "open" and same_secret(invite, seat.invite):
                 found = s
         return found
 
@@ -456,11 +449,9 @@ class Table:
         """The seat whose secret is ``token`` (compared in constant time), else ``None``."""
         if not token:
             return None
-        wanted = token_hash(token)
         found = None
         for s, seat in enumerate(self.seats):
-            if seat.kind == "human" and seat.token_hash is not None and \
-                    hmac.compare_digest(seat.token_hash, wanted):
+            if seat.kind == "human" and secret_matches(token, seat.token_hash):
                 found = s
         return found
 
@@ -590,4 +581,4 @@ def _replay_after(known: Table, table: Table) -> Replay | None:
 
 
 __all__ = ["NEXT", "WAIT", "DealLog", "InviteError", "NotYourTurnError", "Replay", "Seat",
-           "SeatTakenError", "Table", "bot_spec", "default_bot", "token_hash"]
+           "SeatTakenError", "Table", "bot_spec", "default_bot"]

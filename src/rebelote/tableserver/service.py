@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
@@ -37,6 +36,7 @@ from rebelote.bots import player_level, player_levels
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.rules import Rules
+from rebelote.secret import new_secret, secret_hash
 from rebelote.store.play_tables import (
     CodeTakenError,
     TableConflictError,
@@ -44,7 +44,7 @@ from rebelote.store.play_tables import (
     Tables,
     new_code,
 )
-from rebelote.table import Seat, Table, bot_spec, default_bot, table_view, token_hash
+from rebelote.table import Seat, Table, bot_spec, default_bot, table_view
 from rebelote.table.model import InviteError, SeatTakenError
 from rebelote.table.view import turn_seat
 from rebelote.tableserver.bots import BotRunner, Superseded
@@ -171,19 +171,19 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     friends = obj.get("friends") or []
     if not isinstance(friends, list) or any(f not in ("N", "E", "W") for f in friends):
         raise InputError("friends", "a list of the seats kept for friends: N, E, W")
-    token = secrets.token_urlsafe(24)
+    token = new_secret()
     seats = []
     for s in range(4):
         if s == 2:
             seats.append(Seat.human(token, bots[0], _name(obj.get("name"), "name")))
         elif SEATS[s] in friends:  # taken only with its own invitation
-            seats.append(Seat.kept(bots[s], secrets.token_urlsafe(16)))
+            seats.append(Seat.kept(bots[s], new_secret()))
         else:
             seats.append(Seat.bot_seat(bots[s]))
     table = Table.new(rules, target, seats, dealer=3,
                       pace=_int(obj, "pace", 0, 0, MAX_PACE),
                       clock=_int(obj, "clock", ROOM_CLOCK if friends else 0, 0, MAX_CLOCK),
-                      host=token_hash(token),
+                      host=secret_hash(token),
                       between=_int(obj, "between", 0, -1, MAX_BETWEEN))
     return table, token
 
@@ -408,7 +408,7 @@ class TableService:
         if invite is not None and not isinstance(invite, str):
             raise InputError("invite", "the invitation's secret, as text")
         table_id = await self.repo.id_of_code(code)
-        token = secrets.token_urlsafe(24)
+        token = new_secret()
         taken: list[int] = []
 
         def change(loaded: Loaded) -> Table:

@@ -1,7 +1,7 @@
 """The web layer's safety, shared by every route (the counter's and the play table's).
 
-- **Secrets.** :func:`new_secret` makes a game's (or a table seat's) secret; only its SHA-256
-  (:func:`secret_hash`) is stored. A client presents it as ``Authorization: Bearer <secret>``
+- **Secrets.** A game's, a table seat's or a concours's secret (made and checked by
+  :mod:`rebelote.secret`) is presented as ``Authorization: Bearer <secret>``
   (:func:`bearer`); the pages keep the secrets of this browser in one ``HttpOnly``,
   ``SameSite=Lax`` cookie (``Secure`` behind HTTPS), read and written by :class:`KeyRing`.
 - **No cross-site writes.** :class:`SecurityMiddleware` refuses an unsafe request (``POST``,
@@ -16,11 +16,6 @@
   this origin only, no framing), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
   same-origin``, ``X-Frame-Options: DENY`` and ``Cross-Origin-Opener-Policy: same-origin``.
 
->>> token = new_secret()
->>> len(token) >= 32 and secret_matches(token, secret_hash(token))
-True
->>> secret_matches("guess", secret_hash(token))
-False
 >>> check_json({"teams": {"NS": "\\ud800"}})
 Traceback (most recent call last):
 ...
@@ -31,11 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import hmac
 import json
 import math
 import re
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
@@ -80,23 +73,6 @@ SECURITY_HEADERS: Final = (
 
 
 # -- secrets ---------------------------------------------------------------------------------
-def new_secret() -> str:
-    """A fresh secret: 192 random bits, URL-safe (32 characters)."""
-    return secrets.token_urlsafe(24)
-
-
-def secret_hash(secret: str) -> str:
-    """The SHA-256 of a secret (hex), the only form in which it is stored."""
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def secret_matches(secret: str | None, stored_hash: str) -> bool:
-    """``secret`` is the one whose hash is ``stored_hash`` (compared in constant time)."""
-    if not secret or not stored_hash:
-        return False
-    return hmac.compare_digest(secret_hash(secret), stored_hash)
-
-
 def bearer(conn: HTTPConnection, key: str | None = None) -> str | None:
     """The secret a request (or a socket) presents: its ``Authorization: Bearer <secret>``,
     else the one this browser's key ring holds for ``key`` (a game's, a table's or a
@@ -709,13 +685,10 @@ __all__ = [
     "host_allowed",
     "inline_script_hashes",
     "is_https",
-    "new_secret",
     "parse_if_match",
     "parse_json",
     "presented_secrets",
     "read_json",
     "request_kind",
-    "secret_hash",
-    "secret_matches",
     "wants_html",
 ]

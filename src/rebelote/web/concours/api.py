@@ -18,10 +18,11 @@ from fastapi.responses import JSONResponse, Response
 
 from rebelote.concours import Concours
 from rebelote.errors import InputError
+from rebelote.secret import secret_matches
 from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
 from rebelote.web.concours.service import ConcoursService, Loaded
 from rebelote.web.openapi import SECURITY, error_doc, route_doc
-from rebelote.web.security import read_json, secret_matches
+from rebelote.web.security import read_json
 
 Number = Annotated[int, Path(ge=1, le=10_000)]
 _OBJECT: Final = {"type": "object"}

@@ -20,6 +20,7 @@ from rebelote.concours import MAX_SCORE, Concours
 from rebelote.concours.model import Table
 from rebelote.errors import InputError
 from rebelote.match import Match
+from rebelote.secret import new_secret, secret_hash, secret_matches
 from rebelote.store import GameNotFoundError, GameStore, GameSummary
 from rebelote.store.concours import (
     ConcoursConflictError,
@@ -28,7 +29,6 @@ from rebelote.store.concours import (
 )
 from rebelote.web.calls import StoreCalls
 from rebelote.web.errors import BusyError, ForbiddenError
-from rebelote.web.security import new_secret, secret_hash, secret_matches
 
 __all__ = ["COUNTER_TARGET", "ConcoursBusyError", "ConcoursForbiddenError", "ConcoursService",
            "Loaded", "counted_deals"]

@@ -23,11 +23,11 @@ from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match, MatchResult
 from rebelote.rules import next_seat
+from rebelote.secret import new_secret, secret_hash, secret_matches
 from rebelote.store import GameConflictError, GameNotFoundError, GameRow, GameStore, GameSummary
 from rebelote.summary import DealSummary
 from rebelote.web.calls import StoreCalls
 from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
-from rebelote.web.security import new_secret, secret_hash, secret_matches
 
 T = TypeVar("T")
 
