@@ -807,3 +807,17 @@ def test_a_player_may_announce_nothing_before_the_first_card(client: TestClient)
     assert r.status_code == 200 and 'value="no-declaration"' not in r.text
     after = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
     assert after["turn"] == "S" and "no-declaration" not in after["legal"] and after["legal"]
+
+
+def test_an_unknown_table_id_answers_404_on_every_page_never_a_500(tmp_path: Path) -> None:
+    """The web's one error map answers a table that does not exist on the routes that do not
+    catch it themselves (a new game with the same settings, the room's QR code): a 404 page,
+    not the 500 of an unexpected error."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    with TestClient(app, raise_server_exceptions=False) as c:
+        for method, path in (("post", "/tables/0123456789abcdef/again"),
+                             ("get", "/tables/0123456789abcdef/qr.svg"),
+                             ("get", "/tables/0123456789abcdef"),
+                             ("get", "/api/tables/0123456789abcdef")):
+            r = c.request(method, path)
+            assert r.status_code == 404, (path, r.status_code, r.text[:200])
