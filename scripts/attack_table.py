@@ -289,6 +289,19 @@ class Server:
         return Client(self, who, source)
 
     def start(self) -> Server:
+        """Start the server and wait for its ``/healthz`` (on another free port if another
+        program took the one chosen meanwhile)."""
+        for _ in range(3):
+            since = len(self.log())
+            try:
+                return self._start()
+            except CheckFailed:
+                if "Address already in use" not in self.log()[since:]:
+                    raise
+                self.port = free_port()
+        return self._start()
+
+    def _start(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         with self.logfile.open("ab") as log:
             self.proc = subprocess.Popen(
