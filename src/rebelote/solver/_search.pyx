@@ -260,6 +260,25 @@ cdef inline int child(Ctx* c, int tn, int alpha, int beta) noexcept nogil:
     return v
 
 
+cdef inline int leader_claims(Ctx* c, uint32_t rem) noexcept nogil:
+    """Whether the leader takes every trick left, leading his cards one after the other: each
+    is the master of its suit (no card still out that beats it is in another hand) and no
+    opponent holds a trump to ruff with."""
+    cdef int seat = c.tleader
+    cdef uint32_t hand = c.hands[seat]
+    cdef uint32_t others = rem & ~hand
+    cdef uint32_t m = hand
+    cdef int x
+    if c.trump < 4 and (c.hands[(seat + 1) & 3] | c.hands[(seat + 3) & 3]) & suit_mask(c.trump):
+        return 0
+    while m:
+        x = __builtin_ctz(m)
+        m &= m - 1
+        if c.above[x] & others:
+            return 0
+    return 1
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The points ``me`` wins from here on (the cards on the table included), fail-soft."""
     c.nodes += 1
@@ -307,6 +326,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if ehi < beta:
                 beta = ehi
             first = <int> (word >> MOVE_SHIFT)
+        if leader_claims(c, rem):  # every point left (and the capot, if still open) or none
+            return hi if (c.tleader & 1) == c.me else 0
     cdef int moves[8]
     cdef int n = order_moves(c, seat, legal(c, hand), moves, first)
     cdef int maximizing = (seat & 1) == c.me
