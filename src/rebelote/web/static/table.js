@@ -75,12 +75,38 @@
     return inner ? parseInt(inner.dataset.version, 10) || version : version;
   }
   // the first control of a move when it is this seat's turn: a legal card, or the auction's
-  // (the contract's value, else its first call); between two deals, "Next deal"
+  // (the contract's value, else its first call); between two deals, "Next deal". Whose turn it
+  // is is read from .tbl's data-turn, not from #seat-S's class: htmx gives an element with an
+  // id its old class until its swap settles (20 ms or more later), so right after "Next deal"
+  // was answered with this seat's turn #seat-S did not say it yet and the focus stayed on the
+  // page.
   function firstMove() {
     var next = root.querySelector("#next-deal");
     if (next) return next;
-    if (!root.querySelector("#seat-S.turn")) return null;
+    var tbl = root.querySelector(".tbl");
+    if (!tbl || tbl.dataset.turn !== "S") return null;
     return root.querySelector(".cards .pc.legal, .bids select, .bids button:not(.step)");
+  }
+  // Where the focus goes once the table's content was replaced (by a live update or by an
+  // action's answer), from the element focused just before: focus elsewhere on the page (a
+  // link, a field being typed in) is left alone; a control of the table still there (the same
+  // card, the same id) and usable keeps it; else, at the seat's turn, it comes to the first
+  // move, scrolled into view.
+  function focusAfterSwap(was) {
+    if (was && was !== document.body && !root.contains(was) && document.body.contains(was)) {
+      return;
+    }
+    var now = document.activeElement;
+    if (now && now !== document.body && root.contains(now) && !now.disabled) return;
+    var key = was && was !== document.body && was.dataset ? was.dataset.card || was.id : "";
+    var el = !key ? null : was.dataset.card
+      ? root.querySelector('[data-card="' + key + '"]') : document.getElementById(key);
+    if (el && root.contains(el) && !el.disabled) {
+      el.focus();
+      return;
+    }
+    var first = firstMove();
+    if (first) first.focus();
   }
   // the contract's stepper: − and + move the value's select one step down or up
   root.addEventListener("click", function (e) {
@@ -109,30 +135,20 @@
   function refresh() {
     if (loading) { again = true; return; }
     loading = true;
-    var active = document.activeElement;
-    var key = active && active.dataset ? active.dataset.card || active.id : null;
-    // the focus was on the table (or nowhere): it follows the table to the seat's next move
-    var follow = !active || active === document.body || root.contains(active);
     fetch("/tables/" + id + "/fragment?since=" + currentVersion(), {credentials: "same-origin"})
       .then(function (r) { return r.status === 200 ? r.text() : null; })
       .then(function (html) {
         var m = html !== null ? /data-version="(\d+)"/.exec(html) : null;
         // an answer that crossed a newer one (an action's own answer) is dropped
         if (m && parseInt(m[1], 10) > currentVersion()) {
+          // the focus as it is now, not as it was when the fetch left (an action's answer
+          // may have been swapped in meanwhile)
+          var was = document.activeElement;
           root.innerHTML = html;
           if (window.htmx) window.htmx.process(root);
           announce();
           shown();
-          var el = key ? root.querySelector('[data-card="' + key + '"]') ||
-            document.getElementById(key) : null;
-          if (el && !el.disabled) {
-            el.focus();
-          } else if (follow) {
-            // the control it was on is gone (the card was played, the bots answered): at the
-            // seat's turn the focus comes to its first move, scrolled into view
-            var first = firstMove();
-            if (first) first.focus();
-          }
+          focusAfterSwap(was);
         }
       })
       .catch(function () {})
@@ -163,22 +179,27 @@
       backoff = Math.min(backoff * 2, 15000);
     };
   }
+  // the element focused when an action's answer is swapped in (htmx puts the focus back on an
+  // element of the same id itself, before htmx:afterSwap)
+  var focusedBeforeSwap = null;
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     // an action's answer older than what a live update already shows is not swapped in
     var m = /data-version="(\d+)"/.exec(e.detail.serverResponse || "");
     if (m && e.detail.target === root && parseInt(m[1], 10) < currentVersion()) {
       e.detail.shouldSwap = false;
     }
+    focusedBeforeSwap = document.activeElement;
   });
-  document.body.addEventListener("htmx:afterSwap", function () {
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target !== root) return;
     // htmx takes over the forms it swapped in only when the swap settles (20 ms later, or
     // more on a busy machine): a key pressed meanwhile on the card focused below would post
     // its form without htmx, a whole page load. They are made htmx's at once.
     if (window.htmx) window.htmx.process(root);
     announce();
     shown();
-    var first = firstMove();
-    if (first && root.contains(document.activeElement) === false) first.focus();
+    focusAfterSwap(focusedBeforeSwap);
+    focusedBeforeSwap = null;
   });
   // a page loaded by a form posted without htmx (pressed before the scripts ran) says the
   // latest call or card too; when the page loads at this seat's turn, the focus is on its
