@@ -104,7 +104,9 @@
 })();
 
 // "Edit this deal" opens its form at the top of the page: the view goes to it (below the sticky
-// top bar) and the focus to its title, where the view stayed at the sheet before.
+// top bar) and the focus to its title, where the view stayed at the sheet before. This is done
+// when htmx's swap settles (20 ms later, or more on a busy machine): a field of the form the
+// player is already in keeps the focus (what was typed in it after the move was lost).
 (function () {
   "use strict";
   var asked = false;
@@ -116,7 +118,7 @@
     asked = false;
     var form = document.querySelector("#deal-form.editing");
     var title = form ? form.querySelector("h2") : null;
-    if (!title) return;
+    if (!title || form.contains(document.activeElement)) return;
     title.setAttribute("tabindex", "-1");
     form.scrollIntoView({ block: "start" });
     title.focus({ preventScroll: true });
