@@ -279,6 +279,63 @@ cdef inline int leader_claims(Ctx* c, uint32_t rem) noexcept nogil:
     return 1
 
 
+cdef int two_tricks(Ctx* c, int tn, int alpha, int beta) noexcept nogil:
+    """Two tricks left (two cards a hand at the start of the first): the points ``me`` wins
+    from here, fail-soft, by a plain alpha-beta in card order (the last trick is forced):
+    ordering the moves costs more than it saves on trees this small."""
+    c.nodes += 1
+    cdef int seat = (c.tleader + c.step * tn) & 3
+    cdef uint32_t hand = c.hands[seat]
+    cdef uint32_t m = legal(c, hand)
+    cdef int maximizing = (seat & 1) == c.me
+    cdef int best = -INF if maximizing else INF
+    cdef int card, v, winner, won, oldleader, oldflag
+    cdef int oldwin = c.twin
+    while m:
+        card = __builtin_ctz(m)
+        m &= m - 1
+        c.hands[seat] = hand & ~(1u << card)
+        c.tcards[tn] = card
+        if tn == 0:
+            c.twin = 0
+        elif (c.beaters[c.tcards[oldwin]] >> card) & 1:
+            c.twin = tn
+        if tn == 3:
+            winner = (c.tleader + c.step * c.twin) & 3
+            won = (winner & 1) == c.me
+            oldleader = c.tleader
+            oldflag = c.flag
+            c.tleader = winner
+            c.flag = oldflag and won
+            v = last_trick(c)
+            if won:
+                v += (c.values[c.tcards[0]] + c.values[c.tcards[1]] + c.values[c.tcards[2]]
+                      + c.values[card])
+            c.flag = oldflag
+            c.tleader = oldleader
+        else:
+            c.tn = tn + 1
+            v = two_tricks(c, tn + 1, alpha, beta)
+            c.tn = tn
+        c.twin = oldwin
+        c.hands[seat] = hand
+        if maximizing:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+    return best
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The points ``me`` wins from here on (the cards on the table included), fail-soft."""
     c.nodes += 1
@@ -328,6 +385,10 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             first = <int> (word >> MOVE_SHIFT)
         if leader_claims(c, rem):  # every point left (and the capot, if still open) or none
             return hi if (c.tleader & 1) == c.me else 0
+        if c.left == 8:
+            v = two_tricks(c, 0, alpha, beta)
+            tt_store(c, bucket, check, v, alpha0, beta0, 0)
+            return v
     cdef int moves[8]
     cdef int n = order_moves(c, seat, legal(c, hand), moves, first)
     cdef int maximizing = (seat & 1) == c.me
