@@ -273,7 +273,10 @@ class HeuristicBot:
         for s, b in obs.auction:
             if b.is_contract:
                 bidder = s
-        if SURCOINCHE in legal and contract is not None:
+        # the kinds of the legal calls, read once (a frozen dataclass's == is slow, and a
+        # contrée auction offers ~60 calls)
+        kinds = {a.kind for a in legal if isinstance(a, Bid)}
+        if SURCOINCHE.kind in kinds and contract is not None:
             pts = self.evaluate(hand, contract.trump, obs.rules.declarations)
             if bidder == me and pts >= contract.rank + 30:
                 return SURCOINCHE
@@ -283,7 +286,7 @@ class HeuristicBot:
         current = contract.rank if contract is not None else 0
         my_bids = [b for s, b in obs.auction if s == me and b.is_contract]
         partner_bids = [b for s, b in obs.auction if s == (me + 2) % 4 and b.is_contract]
-        if COINCHE in legal and contract is not None \
+        if COINCHE.kind in kinds and contract is not None \
                 and coinche_worthy(hand, contract, self.coinche_trumps):
             return COINCHE  # the opponents' contract, and the defence holds their trumps
         # my own best contract

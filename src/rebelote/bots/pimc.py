@@ -445,7 +445,7 @@ def call_weight(world: DealState, obs: Observation, floor: float) -> float:
     weight = 1.0
     for seat, bid in obs.auction:
         if seat != me:
-            got = _MODEL.act(state.observation(seat), _NO_RNG)
+            got = _CALL_MODEL.act(state.observation(seat), _NO_RNG)
             if got != bid:
                 weight *= floor
         state = state.apply(bid)
@@ -532,6 +532,11 @@ def _evaluation(hand: Mask, trump: int, declarations: bool) -> float:
     """:func:`contract_points`, kept: a seat's auction hand recurs from world to world once
     most of its cards are played."""
     return contract_points(hand, trump, declarations)
+
+
+#: The model of the bidders in :func:`call_weight`: the heuristic, its hand evaluations kept
+#: (a seat's hand of a world is evaluated again at each of its calls).
+_CALL_MODEL: Final = HeuristicBot(evaluate=_evaluation)
 
 
 #: What a world is expected to cost before any was timed (seconds, measured on the 2-core
