@@ -127,6 +127,13 @@ FRENCH = {
                                                 "appareil",
     "Whoever holds it can change the concours: keep it to yourself.":
         "Qui le détient peut modifier le concours : gardez-le pour vous.",
+    "The organiser's link": "Le lien de l’organisateur",
+    "Organise this concours on this device?": "Organiser ce concours sur cet appareil ?",
+    "This organiser's link lets this device change the concours %(name)s. Add it only if its "
+    "organiser gave it to you.":
+        "Ce lien de l’organisateur permet à cet appareil de modifier le concours %(name)s. "
+        "Ajoutez-le seulement si son organisateur vous l’a donné.",
+    "Add this concours": "Ajouter ce concours", "Not now": "Pas maintenant",
     "with %(who)s": "avec %(who)s", "Player": "Joueur",
     "after %(k)s of %(n)s parties": "après %(k)s parties sur %(n)s", "Diff.": "Diff.",
 }

@@ -1,7 +1,8 @@
 """axe-core on every page of the concours, at 390x844 and 1280x900: zero violations of WCAG
-2.1 A and AA and of axe's best practices (the new concours form, the organiser's page through
-a partie with typed, phone-counted and to-check tables, the QR page, the room screen with the
-draw and then the ranking, the missing page), and nothing wider than a phone's screen."""
+2.1 A and AA and of axe's best practices (the new concours form, the organiser's link's
+question, the organiser's page through a partie with typed, phone-counted and to-check tables,
+the QR page, the room screen with the draw and then the ranking, the missing page), and
+nothing wider than a phone's screen."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ def test_the_concours_pages(browser: Any, server: str, axe: Axe, screen: str) ->
     axe.check(page, "new concours")
     no_overflow(page)
     page.goto(f"{server}/concours/{cid}/join?key={token}")
+    axe.check(page, "the organiser's link asks first")
+    no_overflow(page)
+    page.click("#add-concours")
     page.wait_for_selector("#draw")
     axe.check(page, "organiser, before the draw")
     page.click("#draw")
@@ -66,5 +70,5 @@ def test_the_concours_pages(browser: Any, server: str, axe: Axe, screen: str) ->
     page.goto(f"{server}/concours/ffffffffffffffff")
     axe.check(page, "missing concours")
     ctx.close()
-    assert len(axe.checked) == 7
+    assert len(axe.checked) == 8
     axe.assert_clean()

@@ -227,6 +227,55 @@ def test_pages_room_screen_and_pdfs(client: TestClient) -> None:
     assert t["scores"] is None
 
 
+def test_the_organisers_link_asks_before_it_hands_over_the_secret(client: TestClient) -> None:
+    cid, auth = create(client, name="Concours du comité")
+    token = auth["Authorization"].removeprefix("Bearer ")
+    link = f"/concours/{cid}/join?key={token}"
+    with TestClient(client.app) as other:
+        # GET only asks (login CSRF: another site could send a browser here), in French...
+        r = other.get(link, follow_redirects=False)
+        assert r.status_code == 200 and "set-cookie" not in r.headers
+        assert "Organiser ce concours sur cet appareil ?" in r.text
+        assert "Concours du comité" in r.text and f'value="{token}"' in r.text
+        assert f'action="/concours/{cid}/join"' in r.text
+        assert other.get(f"/concours/{cid}").status_code == 403
+        # ... or in English
+        r = other.get(f"{link}&lang=en", follow_redirects=False)
+        assert r.status_code == 200 and "Organise this concours on this device?" in r.text
+        # a wrong key or an unknown concours: no page to confirm
+        assert other.get(f"/concours/{cid}/join?key=wrong").status_code == 403
+        assert other.get(f"/concours/ffffffffffffffff/join?key={token}").status_code == 404
+        # another site's form is refused before it is read
+        r = other.post(f"/concours/{cid}/join", data={"key": token},
+                       headers={"Sec-Fetch-Site": "cross-site"}, follow_redirects=False)
+        assert r.status_code == 403 and "set-cookie" not in r.headers
+        assert other.get(f"/concours/{cid}").status_code == 403
+        r = other.post(f"/concours/{cid}/join", data={"key": "wrong"}, follow_redirects=False)
+        assert r.status_code == 403 and "set-cookie" not in r.headers
+        # the page's own form adds it
+        r = other.post(f"/concours/{cid}/join", data={"key": token}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/concours/{cid}"
+        assert "set-cookie" in r.headers
+        assert other.get(f"/concours/{cid}").status_code == 200
+        # held already: straight to the organiser's page
+        r = other.get(link, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/concours/{cid}"
+
+
+def test_the_access_log_hides_the_organisers_key() -> None:
+    import logging
+
+    from rebelote.web.server import RedactSecrets
+
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
+                               '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5000", "GET", "/concours/c0ffee/join?key=s3cr3tK3y",
+                                "1.1", 200), None)
+    RedactSecrets().filter(record)
+    assert "s3cr3tK3y" not in record.getMessage()
+    assert "/concours/c0ffee/join?key=…" in record.getMessage()
+
+
 def test_a_concours_a_la_melee(client: TestClient) -> None:
     players = [{"name": f"Joueur {i}"} for i in range(1, 11)]
     cid, auth = create(client, mode="melee", teams=players, parties=3)

@@ -235,7 +235,23 @@ async def create(request: Request, concours: ConcoursDep) -> Response:
 
 @router.get("/concours/{cid}/join")
 async def join(request: Request, cid: str, concours: ConcoursDep, key: str = "") -> Response:
-    """The organiser's link for another device: hands it the secret."""
+    """The organiser's link for another device: asks before it hands this browser the secret
+    (a page of another site could send a browser here with its own concours: login CSRF)."""
+    try:
+        loaded = await concours.call(concours.get, cid, key, check=True)
+    except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
+        return missing(request, e)
+    if KeyRing.of(request).get(cid) == key:  # this browser holds it already
+        return RedirectResponse(f"/concours/{cid}", status_code=303)
+    return templates.render(request, "concours/join.html", cid=cid, key=key,
+                            concours_name=loaded.concours.settings.name)
+
+
+@router.post("/concours/{cid}/join")
+async def join_confirmed(request: Request, cid: str, concours: ConcoursDep) -> Response:
+    """The organiser's link's page said yes (a same-site form: the middleware refuses
+    others)."""
+    key = (await form_of(request)).get("key", "")
     try:
         await concours.call(concours.get, cid, key, check=True)
     except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
