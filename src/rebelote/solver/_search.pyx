@@ -8,7 +8,7 @@ wins from the current position on, the opponents minimising it. Positions at the
 trick go through a transposition table: within one solve a position there is fully known by
 the cards still out (each card keeps its owner), the leader and whether ``me`` has won every
 trick so far (a capot is still possible), so the key is exact. The table is stamped by epoch
-(one per solve) instead of being cleared. Moves: the table's best move first, then a static
+(one per solve) instead of being cleared. Moves: for a lead the killer first, then a static
 order; of several equivalent cards (same hand, same suit, same points, nothing still in play
 between them in strength) only one is searched.
 """
@@ -29,20 +29,19 @@ cdef enum:
     # (32 bytes, in one cache line), 512 KB in all. A word holds the check (the position's key
     # above the bucket's BUCKET_BITS bits, which the bucket's index gives back, and the
     # epoch), the lower and upper bounds (9 bits each: values are at most 348, all-trump at
-    # the trump scale), the best move and the cards left / 4 (which entry a full bucket
-    # keeps).
+    # the trump scale) and the cards left / 4 (which entry a full bucket keeps). No move:
+    # the killers and the static order do better without it.
     TT_BITS = 16
     WAY_BITS = 2
     WAYS = 1 << WAY_BITS
     BUCKET_BITS = TT_BITS - WAY_BITS
     BUCKET_MASK = (1 << BUCKET_BITS) - 1
     KEY_HI_BITS = 35 - BUCKET_BITS  # the key is 35 bits: the cards, the leader, the flag
-    EPOCH_BITS = 64 - 27 - KEY_HI_BITS
+    EPOCH_BITS = 64 - 22 - KEY_HI_BITS
     CHECK_BITS = KEY_HI_BITS + EPOCH_BITS
     LO_SHIFT = CHECK_BITS
     HI_SHIFT = CHECK_BITS + 9
-    MOVE_SHIFT = CHECK_BITS + 18
-    DEPTH_SHIFT = CHECK_BITS + 23
+    DEPTH_SHIFT = CHECK_BITS + 18
     NO_HI = 511
 
 cdef extern from *:
@@ -134,7 +133,7 @@ cdef inline int equivalent_below(Ctx* c, int card, uint32_t hand) noexcept nogil
     return best
 
 
-cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noexcept nogil:
+cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out) noexcept nogil:
     """The cards of ``moves`` in search order; returns how many."""
     cdef int n = 0
     cdef int scores[8]
@@ -157,9 +156,7 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
         m &= m - 1
         if redundant(c, card, hand):
             continue
-        if card == first:
-            s = 100000
-        elif tn == 0:
+        if tn == 0:
             # lead: the master of a suit first, else the cheapest card
             if not (c.above[card] & ~c.gone & ~hand):
                 s = 1000 + c.values[card] * 4 + c.power[card]
@@ -174,7 +171,7 @@ cdef int order_moves(Ctx* c, int seat, uint32_t moves, int* out, int first) noex
             s = 200 + c.values[card] * 4 - c.power[card]
         else:
             s = -c.values[card] * 4 - c.power[card]
-        if card == killer and card != first:
+        if card == killer:
             s += 5000
         # insertion sort, highest score first
         i = n
@@ -350,7 +347,6 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int i, card, v, w
     cdef int elo = 0
     cdef int ehi = NO_HI
-    cdef int first = -1
     cdef int alpha0 = alpha
     cdef int beta0 = beta
     cdef int hi
@@ -382,15 +378,14 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 alpha = elo
             if ehi < beta:
                 beta = ehi
-            first = <int> (word >> MOVE_SHIFT)
         if leader_claims(c, rem):  # every point left (and the capot, if still open) or none
             return hi if (c.tleader & 1) == c.me else 0
         if c.left == 8:
             v = two_tricks(c, 0, alpha, beta)
-            tt_store(c, bucket, check, v, alpha0, beta0, 0)
+            tt_store(c, bucket, check, v, alpha0, beta0)
             return v
     cdef int moves[8]
-    cdef int n = order_moves(c, seat, legal(c, hand), moves, first)
+    cdef int n = order_moves(c, seat, legal(c, hand), moves)
     cdef int maximizing = (seat & 1) == c.me
     cdef int best = -INF if maximizing else INF
     cdef int best_card = moves[0]
@@ -447,16 +442,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                     beta = v
                     if alpha >= beta:
                         break
-    if tn == 0 and best_card != first and (
+    if tn == 0 and (
             (maximizing and best >= beta) or (not maximizing and best <= alpha)):
         c.killer[(c.left >> 2) * 4 + seat] = best_card
     if tn == 0:
-        tt_store(c, bucket, check, best, alpha0, beta0, best_card)
+        tt_store(c, bucket, check, best, alpha0, beta0)
     return best
 
 
 cdef inline void tt_store(Ctx* c, uint64_t* bucket, uint64_t check, int best, int alpha0,
-                          int beta0, int best_card) noexcept nogil:
+                          int beta0) noexcept nogil:
     """The search's result in the position's entry (merged with the bounds it had); a new
     entry takes, in its bucket, an entry of an older solve, else the entry of the fewest
     cards."""
@@ -493,7 +488,7 @@ cdef inline void tt_store(Ctx* c, uint64_t* bucket, uint64_t check, int best, in
         elo = best
         ehi = best
     bucket[slot] = check | (<uint64_t> elo << LO_SHIFT) | (<uint64_t> ehi << HI_SHIFT) \
-        | (<uint64_t> best_card << MOVE_SHIFT) | (<uint64_t> (c.left >> 2) << DEPTH_SHIFT)
+        | (<uint64_t> (c.left >> 2) << DEPTH_SHIFT)
 
 
 cdef void setup(Ctx* c, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int leader,
