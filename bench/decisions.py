@@ -138,6 +138,8 @@ class ServerRun:
     #: bot moves the heuristic played instead: out of the runner's time cap, a bot that failed
     out_of_time: int = 0
     failed: int = 0
+    #: decisions with a choice told their time was up, that answered from what they had
+    cut: int = 0
     #: the search's own heuristic answers for want of time (a time-limited budget), of searched
     own_fallbacks: int = 0
     searched: int = 0
@@ -175,6 +177,7 @@ def _observe(run: ServerRun, decided: Any) -> None:
         return
     run.times["auction" if table.deal.phase == AUCTION else "play"].append(decided.seconds)
     run.waited.append(decided.waited)
+    run.cut += decided.cut
 
 
 async def _human_table(service: Any, n: int, run: ServerRun, game: str, deals: int,
@@ -261,8 +264,9 @@ def server_main(args: argparse.Namespace) -> int:
               f"{run.workers}): median {_ms(run.waited).split()[0] if run.waited else '-'} ms, "
               f"max {max(run.waited, default=0) * 1000:.0f} ms")
         print(f"{run.level:>9}: fell back to the heuristic: {run.fell_back} ({run.out_of_time} "
-              f"out of the runner's {run.cap:g} s cap, {run.failed} failed); the search's own "
-              f"heuristic answers for want of time: {run.own_fallbacks} of "
+              f"out of the runner's {run.cap:g} s cap, {run.failed} failed); cut short at "
+              f"their time (answered from the worlds solved by then): {run.cut}; the "
+              f"search's own heuristic answers for want of time: {run.own_fallbacks} of "
               f"{run.own_fallbacks + run.searched} searched decisions")
         print(f"{run.level:>9}: the human's wait for the bots' answer to a move (up to 3 bot "
               f"moves): median/p99/max {_ms(run.human_waits)} ms over "

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,13 +23,20 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from rebelote.bots import _REGISTRY, PLAYER_LEVELS, make_bot, register_bot
+from rebelote.bots import (
+    _REGISTRY,
+    DEFAULT_LEVEL,
+    PLAYER_LEVELS,
+    make_bot,
+    player_level,
+    register_bot,
+)
 from rebelote.bots.base import STOP
 from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.random_bot import RandomBot
 from rebelote.rules import Rules
 from rebelote.table import Seat, Table
-from rebelote.tableserver.bots import BotRunner, Decided, Superseded
+from rebelote.tableserver.bots import GRACE, THINK_SHARE, BotRunner, Decided, Superseded
 from rebelote.web.app import create_app
 from web_fixtures import free_port
 
@@ -68,6 +76,12 @@ def test_a_table_takes_named_levels_only_never_a_budget(client: TestClient) -> N
         assert t["seats"]["N"]["bot"] == level.spec
     t = new_table(client, bots={"N": "Expert", "E": "pimc:fast", "W": "heuristic"}, pace=5000)
     assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:expert", "pimc:fast", "heuristic"]
+    # the seats not said, and a table that says none: the table's default level
+    default = player_level(DEFAULT_LEVEL).spec
+    t = new_table(client, bots={"N": "club"}, pace=5000)
+    assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:fast", default, default]
+    r = client.post("/api/tables", json={"game": "coinche", "pace": 5000})
+    assert [r.json()["seats"][s]["bot"] for s in "NEW"] == [default] * 3
 
 
 def test_targets_stop_at_ten_thousand(client: TestClient) -> None:
@@ -99,11 +113,12 @@ class Searching(RandomBot):
         try:
             while stop is None or not stop():
                 time.sleep(0.005)
+            time.sleep(0.05)  # the world it was solving when told
             cls.stopped += 1
         finally:
             with cls.lock:
                 cls.now -= 1
-        return super().act(observation, rng)
+        return observation.legal[-1]  # the best it found (never the heuristic's call here)
 
 
 @pytest.fixture()
@@ -116,30 +131,87 @@ def searching() -> Iterator[type[Searching]]:
         _REGISTRY.pop("searching", None)
 
 
-def test_decisions_run_in_a_bounded_pool_and_out_of_time_play_the_heuristic(
+def test_decisions_run_in_a_bounded_pool_each_within_its_time(
         searching: type[Searching], caplog: pytest.LogCaptureFixture) -> None:
+    """Five decisions asked at once, two workers, 0.3 s each from when it is asked, of which
+    a decision thinks half once a worker takes it: two think 0.15 s, are told their time is up
+    and answer from what they found a world later (cut short: their own move); the next two
+    start then, and think until their 0.3 s; the fifth waited for a worker past its time, never
+    starts, and plays the heuristic's move."""
     runner = BotRunner(workers=2, seconds=0.3)
     table = bots_table("searching")
-    expected = table.bot_action(HeuristicBot(), random.Random(0))
+    heuristic = table.bot_action(HeuristicBot(), random.Random(0))
+    own = str(table.deal.observation(table.turn).legal[-1])
+    assert own != heuristic
+    told: list[Decided] = []
+    runner.listeners.append(told.append)
 
     async def main() -> list[str]:
         start = time.monotonic()
         moves = await asyncio.gather(*(runner.decide(f"t{i}", 1, table) for i in range(5)))
-        assert time.monotonic() - start < 5 * 0.3 + 2  # each waited its turn, then its 0.3 s
+        assert time.monotonic() - start < 0.3 + GRACE  # what a player waits: its time at most
         return list(moves)
 
-    with caplog.at_level(logging.WARNING, "rebelote.table"):
+    with caplog.at_level(logging.INFO, "rebelote.table"):
         moves = asyncio.run(main())
     runner.close()
     assert searching.most == 2  # never more thinking at once than workers
-    # each search stopped when its time was spent; those that waited for a worker for as long
-    # as a decision may think never started
-    assert searching.started >= 2 and searching.stopped == searching.started
+    assert searching.started == searching.stopped == 4  # each search stopped at its time
     time.sleep(0.1)
     assert searching.now == 0
-    assert runner.fell_back == 5
-    assert all(m == expected for m in moves)  # the heuristic's move, never the random bot's
-    assert caplog.text.count("ran out of time") == 5 and "the heuristic plays" in caplog.text
+    # the heuristic's move for the one out of time, never the random bot's
+    assert sorted(moves) == sorted([own] * 4 + [heuristic])
+    assert runner.fell_back == 1
+    assert Counter((d.cut, d.fell_back) for d in told) == {(True, None): 4, (False, "time"): 1}
+    first = sorted(told, key=lambda d: d.seconds)[:2]
+    assert all(THINK_SHARE * 0.3 <= d.seconds < 0.3 for d in first)  # half its cap, a world
+    assert caplog.text.count("ran out of time") == 1 and "the heuristic plays" in caplog.text
+    assert caplog.text.count("cut short") == 4
+
+
+def test_a_bot_deaf_to_stop_plays_the_heuristic_once_the_grace_is_over() -> None:
+    class Deaf(RandomBot):
+        name = "deaf"
+
+        def act(self, observation: Any, rng: random.Random) -> Any:
+            time.sleep(0.2 + GRACE + 0.5)
+            return observation.legal[-1]
+
+    register_bot("deaf", Deaf)
+    try:
+        runner = BotRunner(workers=1, seconds=0.2)
+        table = bots_table("deaf")
+        start = time.monotonic()
+        move = asyncio.run(runner.decide("t", 1, table))
+        took = time.monotonic() - start
+        runner.close()
+    finally:
+        _REGISTRY.pop("deaf", None)
+    assert move == table.bot_action(HeuristicBot(), random.Random(0))
+    assert runner.fell_back == 1 and 0.2 + GRACE <= took < 0.2 + GRACE + 0.4
+
+
+def test_the_strongest_level_at_its_time_cap_answers_from_the_worlds_it_solved() -> None:
+    """A real search of the strongest level at the first lead (48 worlds a card, seconds of
+    work): at its cap it stops drawing worlds and plays the best card of those it solved, its
+    own move (the search answered, not the heuristic), within a world of its time."""
+    runner = BotRunner(workers=1, seconds=3.0)
+    spec = player_level("expert").spec
+    table = bots_table(spec)
+    rng = random.Random(4)
+    while table.deal.phase == 0:  # the auction, then the first lead
+        table = table.act(table.turn, table.bot_action(HeuristicBot(), rng))
+    told: list[Decided] = []
+    runner.listeners.append(told.append)
+    start = time.monotonic()
+    move = asyncio.run(runner.decide("t", 1, table))
+    took = time.monotonic() - start
+    bot = runner.bot(spec)
+    runner.close()
+    assert move in {str(a) for a in table.deal.observation(table.turn).legal}
+    assert runner.fell_back == 0 and told[0].fell_back is None and told[0].cut
+    assert (bot.searched, bot.fell_back) == (1, 0)  # type: ignore[attr-defined]
+    assert THINK_SHARE * 3.0 <= took < THINK_SHARE * 3.0 + GRACE
 
 
 def test_a_decision_stops_when_the_table_moves_on(searching: type[Searching]) -> None:

@@ -6,12 +6,18 @@ plays the bots' and engines' moves of a round).
   (:attr:`BotRunner.workers`); decisions beyond wait their turn, so the bots of every table
   together never use more than the machine's cores.
 - Each decision has **its own budget**: the level's worlds, counted, with a time cap
-  (:data:`DECISION_SECONDS`, counted from when the decision starts to think). It is stopped,
-  and really stops, when its time is spent, when the table moves on (another move was written
-  meanwhile) or when the server stops: the search checks :data:`rebelote.bots.base.STOP`
-  between two worlds (a world's solve is the longest thing it cannot interrupt).
-- A decision out of time, or a bot that fails, plays the **heuristic's move** (never the random
-  bot's) and the log says so; only a heuristic that fails too is replaced by the random bot.
+  (:data:`DECISION_SECONDS`, counted from when the move is asked for: waiting for a worker
+  included, so that it bounds what a player waits), of which it thinks at most
+  :data:`THINK_SHARE` once a worker takes it. The search checks
+  :data:`rebelote.bots.base.STOP` between two worlds (a world's solve is the longest thing it
+  cannot interrupt): when its time is up it stops drawing worlds and **answers from those it
+  solved** (the decision is *cut short*: :attr:`Decided.cut`); when the table moves on
+  (another move was written meanwhile) or the server stops, it stops and its answer is
+  dropped.
+- A decision that could not start within its cap (every worker busy all along), that does not
+  answer within :data:`GRACE` after it, or whose bot fails, plays the **heuristic's move**
+  (never the random bot's) and the log says so; only a heuristic that fails too is replaced by
+  the random bot.
 """
 
 from __future__ import annotations
@@ -36,14 +42,20 @@ log = logging.getLogger("rebelote.table")
 
 T = TypeVar("T")
 
-#: Seconds one decision may think (from its start in the pool) before the heuristic's move is
-#: played instead; ``$REBELOTE_BOT_SECONDS`` overrides it. The strongest level's slowest
-#: decisions take a few seconds on a busy 2-core machine.
+#: Seconds one decision may take from when it is asked for (waiting for a worker included):
+#: then its search answers from the worlds it solved; ``$REBELOTE_BOT_SECONDS`` overrides it.
+#: The strongest level's slowest decisions take a few seconds on a busy 2-core machine.
 DECISION_SECONDS: Final = 15.0
 SECONDS_ENV: Final = "REBELOTE_BOT_SECONDS"
-#: Seconds given past the cap to a bot that does not watch :data:`~rebelote.bots.base.STOP`
-#: before its answer is no longer waited for.
+#: Seconds past the cap that a decision's answer is waited for (the world being solved when the
+#: cap came, or a bot that does not watch :data:`~rebelote.bots.base.STOP`) before the
+#: heuristic's move is played instead.
 GRACE: Final = 1.0
+#: The share of its cap a decision may think once a worker takes it: one waiting for a worker
+#: behind it then still has the rest. With at most two decisions a worker (four tables at pace
+#: 0 on two cores: one decision each), each starts within half its cap of being asked, and
+#: answers from its own search, never the heuristic's move for want of a worker.
+THINK_SHARE: Final = 0.5
 #: Bots that do not search (a few hundredths of a millisecond a move, bounded): their moves
 #: are played on the event loop, with no thread hop.
 QUICK_BOTS: Final = frozenset({"random", "heuristic"})
@@ -58,9 +70,10 @@ class Decided:
     """One bot move as the runner made it, told to its :attr:`BotRunner.listeners` (the
     benches time the levels with it): the table as the bot saw it, the bot's spec, the seconds
     from when the move was asked for to its answer (waiting for a worker included: what a
-    player waits) and of these the seconds waited for a worker, and ``fell_back``: why the
+    player waits) and of these the seconds waited for a worker, ``fell_back``: why the
     heuristic played it instead (``"time"``: out of time, ``"failed"``), ``None`` when the bot
-    answered."""
+    answered, and ``cut``: the bot answered after being told its time was up (a search, from
+    the worlds it had solved by then)."""
 
     table_id: str
     table: Table
@@ -68,6 +81,7 @@ class Decided:
     seconds: float
     waited: float = 0.0
     fell_back: str | None = None
+    cut: bool = False
 
 
 class Superseded(Exception):
@@ -76,15 +90,32 @@ class Superseded(Exception):
 
 @dataclass(eq=False)
 class Decision:
-    """One bot decision in the pool: its table's version, and what stops it."""
+    """One bot decision in the pool: its table's version, its time, and what stops it."""
 
     version: int
     #: Set when the server stops (the runner's, when the decision was made).
     closing: threading.Event
+    #: When the move was asked for, and when its time is up (``time.monotonic()``); once a
+    #: worker takes it, when its thinking is: :data:`THINK_SHARE` of the cap at most.
+    asked: float
+    deadline: float
+    think_until: float = 0.0
+    #: Set when the decision is dropped: the table moved on, the server stops, or its answer is
+    #: no longer waited for.
     stop: threading.Event = field(default_factory=threading.Event)
     started: float | None = None
     #: The table moved on from :attr:`version` (the decision is dropped, not replaced).
     superseded: bool = False
+    #: The bot answered after its time was up (a search: from the worlds it had solved).
+    cut: bool = False
+
+    def dropped(self) -> bool:
+        return self.stop.is_set() or self.closing.is_set()
+
+    def time_is_up(self) -> bool:
+        """What :data:`~rebelote.bots.base.STOP` answers the decision's bot."""
+        return self.dropped() or time.monotonic() > (
+            self.deadline if self.started is None else self.think_until)
 
 
 def decision_seconds() -> float:
@@ -188,7 +219,7 @@ class BotRunner:
         except Exception as e:
             return self.fallback_move(table, rng, f"it cannot be made ({e})")
         asked = time.monotonic()
-        decision = Decision(version, self._closing)
+        decision = Decision(version, self._closing, asked, asked + self.seconds)
         self._live.setdefault(table_id, set()).add(decision)
         try:
             future = self._pool.submit(self._think, decision, table, bot, rng)
@@ -216,23 +247,27 @@ class BotRunner:
                                                     f"({self.seconds:g} s)")
         else:
             action = str(got)
+            if decision.cut:
+                log.info("bot %s at a table: its decision was cut short at its time cap "
+                         "(%g s): it answered from the worlds it had solved", spec,
+                         self.seconds)
         if self.listeners:
             now = time.monotonic()
             waited = (now if decision.started is None else decision.started) - asked
-            self._tell(Decided(table_id, table, spec, now - asked, waited, fell_back))
+            self._tell(Decided(table_id, table, spec, now - asked, waited, fell_back,
+                               decision.cut and fell_back is None))
         return action
 
     async def _wait(self, decision: Decision, future: Future[Any]) -> Any:
         """The decision's answer: its action, ``None`` when it ran out of time or was stopped,
         or the exception its bot raised. Cancelled from outside, it stops the thinking."""
         wrapped = asyncio.wrap_future(future)
-        queued = time.monotonic()
         try:
             while True:
-                # thinking: its time cap, plus a grace for a bot deaf to STOP; waiting for a
-                # worker (the pool busy with bots that cannot be stopped): as long again
-                limit = (queued + self.seconds if decision.started is None
-                         else decision.started + self.seconds + GRACE) - time.monotonic()
+                # waiting for a worker: until its time is up; thinking: a grace more, for the
+                # world being solved at the cap (or a bot deaf to STOP) to answer
+                limit = decision.deadline + (0.0 if decision.started is None else GRACE) \
+                    - time.monotonic()
                 if limit <= 0:
                     decision.stop.set()  # its answer is no longer waited for
                     future.cancel()
@@ -250,23 +285,25 @@ class BotRunner:
 
     def _think(self, decision: Decision, table: Table, bot: Bot, rng: random.Random
                ) -> str | BaseException | None:
-        """In a worker thread: the bot's move, or ``None`` when it was stopped or ran out of
-        time before it answered (its answer is then not played)."""
-        if decision.stop.is_set() or decision.closing.is_set():
+        """In a worker thread: the bot's move (told by STOP when its time is up, a search
+        answers from the worlds it solved), or ``None`` when the decision was dropped, or its
+        time was up before a worker took it."""
+        if decision.time_is_up():
             return None
-        decision.started = start = time.monotonic()
-        deadline = start + self.seconds
-        stop: Callable[[], bool] = lambda: (decision.stop.is_set() or  # noqa: E731
-                                            decision.closing.is_set() or
-                                            time.monotonic() > deadline)
-        token = STOP.set(stop)
+        now = time.monotonic()
+        decision.think_until = min(decision.deadline, now + THINK_SHARE * self.seconds)
+        decision.started = now
+        token = STOP.set(decision.time_is_up)
         try:
             action = table.bot_action(bot, rng)
         except Exception as e:
             return e
         finally:
             STOP.reset(token)
-        return None if stop() else action
+        if decision.dropped():
+            return None
+        decision.cut = time.monotonic() > decision.think_until
+        return action
 
     def moved_on(self, table_id: str, version: int) -> None:
         """``table_id`` is at ``version`` now: the decisions made for an older one stop."""
@@ -291,4 +328,5 @@ class BotRunner:
         self._closing = threading.Event()
 
 
-__all__ = ["DECISION_SECONDS", "QUICK_BOTS", "BotRunner", "Decided", "Superseded"]
+__all__ = ["DECISION_SECONDS", "GRACE", "QUICK_BOTS", "THINK_SHARE", "BotRunner", "Decided",
+           "Superseded"]

@@ -32,7 +32,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
-from rebelote.bots import player_level, player_levels
+from rebelote.bots import DEFAULT_LEVEL, player_level, player_levels
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.rules import Rules
@@ -44,7 +44,7 @@ from rebelote.store.play_tables import (
     Tables,
     new_code,
 )
-from rebelote.table import Seat, Table, bot_spec, default_bot, table_view
+from rebelote.table import Seat, Table, bot_spec, table_view
 from rebelote.table.model import InviteError, SeatTakenError
 from rebelote.table.view import turn_seat
 from rebelote.tableserver.bots import BotRunner, Superseded
@@ -129,9 +129,10 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     """A new table from ``POST /api/tables``'s body, and the creator's secret (seat S).
 
     ``{"game", "rules"?, "options"?, "target"? (at most :data:`MAX_TARGET`), "bots"?: a level
-    or {"N": level, ...}, "friends"?: ["N", "E", "W"] (seats kept for friends, played by bots
-    until taken), "name"?, "pace"? (ms), "clock"? (s), "between"? (ms after a deal before the
-    next one; -1: until a player goes on; 0, the default: at once)}``."""
+    or {"N": level, ...} (the seats not said: :data:`~rebelote.bots.DEFAULT_LEVEL`),
+    "friends"?: ["N", "E", "W"] (seats kept for friends, played by bots until taken),
+    "name"?, "pace"? (ms), "clock"? (s), "between"? (ms after a deal before the next one; -1:
+    until a player goes on; 0, the default: at once)}``."""
     if not isinstance(obj, Mapping):
         raise InputError("body", "a table is a JSON object like {\"game\": \"coinche\"}")
     allowed = {"game", "rules", "options", "target", "bots", "friends", "name", "pace",
@@ -153,7 +154,7 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
         field = "rules" if str(e).startswith("rules") else "options"
         raise InputError(field, str(e).removeprefix("rules: ")) from None
     target = _int(obj, "target", min(rules.target, MAX_TARGET), 1, MAX_TARGET)
-    bots_raw = obj.get("bots") or default_bot()
+    bots_raw = obj.get("bots") or DEFAULT_LEVEL
     per_seat: dict[int, object] = {}
     if isinstance(bots_raw, str):
         per_seat = dict.fromkeys((0, 1, 3), bots_raw)
@@ -166,7 +167,7 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
         raise InputError("bots", "a bot name, or an object {\"N\": name, \"E\": ..., \"W\": ...}")
     bots = {}
     for s in (0, 1, 3):
-        b = per_seat.get(s, default_bot())
+        b = per_seat.get(s, DEFAULT_LEVEL)
         bots[s] = table_bot(b, f"bots.{SEATS[s]}" if isinstance(bots_raw, Mapping) else "bots")
     friends = obj.get("friends") or []
     if not isinstance(friends, list) or any(f not in ("N", "E", "W") for f in friends):
