@@ -31,8 +31,9 @@ from rebelote.bots import (
     player_level,
     register_bot,
 )
-from rebelote.bots.base import STOP
+from rebelote.bots.base import DEADLINE, STOP, Deadline
 from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.pimc import Clock
 from rebelote.bots.random_bot import RandomBot
 from rebelote.rules import Rules
 from rebelote.table import Seat, Table
@@ -191,12 +192,13 @@ def test_a_bot_deaf_to_stop_plays_the_heuristic_once_the_grace_is_over() -> None
     assert runner.fell_back == 1 and 0.2 + GRACE <= took < 0.2 + GRACE + 0.4
 
 
-def test_the_strongest_level_at_its_time_cap_answers_from_the_worlds_it_solved() -> None:
-    """A real search of the strongest level at the first lead (48 worlds a card, seconds of
-    work): at its cap it stops drawing worlds and plays the best card of those it solved, its
-    own move (the search answered, not the heuristic), within a world of its time."""
-    runner = BotRunner(workers=1, seconds=3.0)
-    spec = player_level("expert").spec
+def test_a_search_at_its_time_cap_answers_from_the_worlds_it_solved() -> None:
+    """A real search (400 worlds a card counted, seconds of work at the first lead, the
+    strongest level's kind of budget) told by the runner that its time is up: it plays the
+    best card of the worlds it solved, its own move (the search answered, not the heuristic),
+    within its time."""
+    runner = BotRunner(workers=1, seconds=2.0)
+    spec = "pimc:400"
     table = bots_table(spec)
     rng = random.Random(4)
     while table.deal.phase == 0:  # the auction, then the first lead
@@ -211,7 +213,30 @@ def test_the_strongest_level_at_its_time_cap_answers_from_the_worlds_it_solved()
     assert move in {str(a) for a in table.deal.observation(table.turn).legal}
     assert runner.fell_back == 0 and told[0].fell_back is None and told[0].cut
     assert (bot.searched, bot.fell_back) == (1, 0)  # type: ignore[attr-defined]
-    assert THINK_SHARE * 3.0 <= took < THINK_SHARE * 3.0 + GRACE
+    assert took < THINK_SHARE * 2.0 + GRACE
+
+
+def test_a_search_starts_no_world_it_cannot_end_before_the_runner_s_deadline() -> None:
+    """Whatever its budget (the strongest level's counts worlds, with no time of its own), a
+    search under the runner's deadline does not start a world expected to end after it: it
+    answers in time rather than past the grace."""
+    table = bots_table(player_level("expert").spec)
+    rng = random.Random(4)
+    while table.deal.phase == 0:  # the auction, then the first lead
+        table = table.act(table.turn, table.bot_action(HeuristicBot(), rng))
+    obs = table.deal.observation(table.turn)
+    clock = Clock()
+    clock.cost[("play", 8)] = 0.5  # a first lead's world takes half a second here
+    for within, drawn in ((0.2, False), (5.0, True)):
+        deadline = Deadline(time.monotonic() + within)
+        token = DEADLINE.set(deadline)
+        try:
+            draw = clock.sampler(("play", 8), obs, random.Random(1), 48, None, 4)
+            assert (draw() is not None) == drawn
+        finally:
+            DEADLINE.reset(token)
+        assert deadline.cut != drawn  # the runner learns that its decision was cut short
+    assert clock.sampler(("play", 8), obs, random.Random(1), 48, None, 4)() is not None
 
 
 def test_a_decision_stops_when_the_table_moves_on(searching: type[Searching]) -> None:

@@ -43,7 +43,7 @@ from typing import Final
 
 from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS, Action, Declare, Play
 from rebelote.auction import PASS, Bid
-from rebelote.bots.base import STOP
+from rebelote.bots.base import DEADLINE, STOP
 from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import DealState
@@ -557,12 +557,15 @@ class Clock:
                 ) -> Callable[[], tuple[DealState | None, float] | None]:
         """A source of weighted worlds: ``None`` once ``count`` are drawn, or (with a time
         limit) when the next world is not expected to end in time; with ``least`` > 1 the
-        first worlds are drawn only if ``least`` of them are expected to fit."""
+        first worlds are drawn only if ``least`` of them are expected to fit. Under the
+        runner's :data:`~rebelote.bots.base.DEADLINE`, whatever the budget, no world is drawn
+        that is not expected to end before it."""
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         drawn = 0
         last = start
         stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
+        due = DEADLINE.get()  # the runner's deadline
         dealer = Worlds(obs)
 
         def next_world() -> tuple[DealState | None, float] | None:
@@ -574,6 +577,8 @@ class Clock:
                 self.cost[key] = took if old is None else 0.7 * old + 0.3 * took
             last = now
             if drawn >= count or (stop is not None and stop()):
+                return None
+            if due is not None and not due.allows(self.cost.get(key, 0.0)):
                 return None
             if deadline is not None:
                 expect = self.cost.get(key, 0.0)

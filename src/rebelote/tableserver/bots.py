@@ -10,7 +10,8 @@ plays the bots' and engines' moves of a round).
   included, so that it bounds what a player waits), of which it thinks at most
   :data:`THINK_SHARE` once a worker takes it. The search checks
   :data:`rebelote.bots.base.STOP` between two worlds (a world's solve is the longest thing it
-  cannot interrupt): when its time is up it stops drawing worlds and **answers from those it
+  cannot interrupt) and starts no world it expects to end after its time
+  (:data:`rebelote.bots.base.DEADLINE`): when its time is up it **answers from the worlds it
   solved** (the decision is *cut short*: :attr:`Decided.cut`); when the table moves on
   (another move was written meanwhile) or the server stops, it stops and its answer is
   dropped.
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from rebelote.bots import Bot, make_bot
-from rebelote.bots.base import STOP
+from rebelote.bots.base import DEADLINE, STOP, Deadline
 from rebelote.table import Table
 
 log = logging.getLogger("rebelote.table")
@@ -294,15 +295,18 @@ class BotRunner:
         decision.think_until = min(decision.deadline, now + THINK_SHARE * self.seconds)
         decision.started = now
         token = STOP.set(decision.time_is_up)
+        deadline = Deadline(decision.think_until)  # a search starts no world it cannot end
+        due = DEADLINE.set(deadline)
         try:
             action = table.bot_action(bot, rng)
         except Exception as e:
             return e
         finally:
+            DEADLINE.reset(due)
             STOP.reset(token)
         if decision.dropped():
             return None
-        decision.cut = time.monotonic() > decision.think_until
+        decision.cut = deadline.cut or time.monotonic() > decision.think_until
         return action
 
     def moved_on(self, table_id: str, version: int) -> None:
