@@ -33,7 +33,7 @@ from rebelote.bots import (
 )
 from rebelote.bots.base import DEADLINE, STOP, Deadline
 from rebelote.bots.heuristic import HeuristicBot
-from rebelote.bots.pimc import Clock
+from rebelote.bots.pimc import LEVELS, Clock, _resample
 from rebelote.bots.random_bot import RandomBot
 from rebelote.rules import Rules
 from rebelote.table import Seat, Table
@@ -237,6 +237,16 @@ def test_a_search_starts_no_world_it_cannot_end_before_the_runner_s_deadline() -
             DEADLINE.reset(token)
         assert deadline.cut != drawn  # the runner learns that its decision was cut short
     assert clock.sampler(("play", 8), obs, random.Random(1), 48, None, 4)() is not None
+    # the expert's worlds, drawn by their likelihood from many candidates, the same
+    expert = LEVELS["expert"]
+    for within, drawn in ((-0.1, False), (5.0, True)):
+        deadline = Deadline(time.monotonic() + within)
+        token = DEADLINE.set(deadline)
+        try:
+            assert (_resample(obs, random.Random(1), expert, 8)() is not None) == drawn
+        finally:
+            DEADLINE.reset(token)
+        assert deadline.cut != drawn
 
 
 def test_a_decision_stops_when_the_table_moves_on(searching: type[Searching]) -> None:

@@ -717,9 +717,16 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
                 picked.append(world)
                 i += 1
     it = iter(picked)
+    due = DEADLINE.get()  # the runner's deadline: no world begun that would end after it
+    took = [0.0, time.perf_counter()]  # the longest world so far, when the last one began
 
     def next_world() -> tuple[DealState | None, float] | None:
-        world = None if stop is not None and stop() else next(it, None)
+        now = time.perf_counter()
+        took[0] = max(took[0], now - took[1])
+        took[1] = now
+        if (stop is not None and stop()) or (due is not None and not due.allows(took[0])):
+            return None
+        world = next(it, None)
         return None if world is None else (world, 1.0)
 
     return next_world
