@@ -483,6 +483,70 @@ def test_pages_start_play_and_join(client: TestClient) -> None:
     assert "Invite friends" in english.text
 
 
+def start_form_defaults(html: str) -> dict[str, str]:
+    """What a browser sends for the start form as it first shows (its checked radios, each
+    select's selected option or else its first, the text fields' values): boxes unticked."""
+    from html.parser import HTMLParser
+
+    class Form(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.data: dict[str, str] = {}
+            self.select: str | None = None
+            self.chosen = False
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = dict(attrs)
+            name = a.get("name") or ""
+            sent = a.get("type") in (None, "text") or (a.get("type") == "radio" and "checked" in a)
+            if tag == "input" and sent:
+                self.data[name] = a.get("value") or ""
+            elif tag == "select":
+                self.select, self.chosen = name, False
+            elif tag == "option" and self.select is not None and not self.chosen and (
+                    self.select not in self.data or "selected" in a):
+                self.data[self.select] = a.get("value") or ""
+                self.chosen = "selected" in a
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "select":
+                self.select = None
+
+    form = Form()
+    form.feed(html.split('class="start-table"', 1)[1].split("</form>", 1)[0])
+    return form.data
+
+
+def test_a_room_started_from_the_page_gets_the_room_clock_unless_one_is_chosen(
+        client: TestClient) -> None:
+    """The start form's clock is the tables' default at first (no clock sent): a room (a seat
+    kept for a friend) gets ROOM_CLOCK as through the API, a table alone none; a clock chosen,
+    "none" included, is the table's. (The form sent 0 before: a room started from the page had
+    no clock.)"""
+    from rebelote.tableserver.service import ROOM_CLOCK
+
+    page = client.get("/tables/new").text
+    assert f"{ROOM_CLOCK} s avec des amis, sinon aucun" in page
+    defaults = start_form_defaults(page)
+    assert defaults["clock"] == "" and defaults["game"] == "coinche", defaults
+
+    def clock_of(**form: str) -> int:
+        r = client.post("/tables", data={**defaults, "bots": "debutant", **form},
+                        follow_redirects=False)
+        assert r.status_code == 303, r.text
+        tid = r.headers["location"].rsplit("/", 1)[1]
+        return int(client.get(f"/api/tables/{tid}").json()["clock"])
+
+    assert clock_of(friends="N") == ROOM_CLOCK
+    assert clock_of(friends="EW") == ROOM_CLOCK
+    assert clock_of() == 0  # a table alone
+    assert clock_of(friends="N", clock="0") == 0  # "none", chosen
+    assert clock_of(friends="N", clock="30") == 30
+    assert clock_of(clock="60") == 60
+    english = client.get("/tables/new?lang=en").text
+    assert f"{ROOM_CLOCK} s with friends, else none" in english
+
+
 def test_the_start_form_offers_contrees_presets(client: TestClient) -> None:
     page = client.get("/tables/new").text
     for name in ("ffb", "ffb-ludique", "cannes-2016", "annonces", "exact"):

@@ -34,6 +34,7 @@ from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
 from rebelote.table.view import sorted_hand
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
+from rebelote.tableserver.service import ROOM_CLOCK
 from rebelote.web import i18n
 from rebelote.web.errors import error_response, refusal_of
 from rebelote.web.render import Templates
@@ -43,6 +44,9 @@ from rebelote.web.table import words
 from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
 
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
+#: The turn clocks (s) the start form offers after its first choice, the default: that one sends
+#: no clock, so a room (seats kept for friends) gets ROOM_CLOCK and a table alone none, as
+#: through the API.
 CLOCKS: Final = (0, 30, 60, 120)
 #: After a deal: wait for the player's "Next deal" (the default), or go on by itself after a few
 #: seconds (ms; the page's script presses the button then).
@@ -58,7 +62,8 @@ CHANGED: Final = ("The table moved on meanwhile (this was already played, or ano
 def _helpers(env: Environment, lang: str) -> None:
     """What the table's templates call: its words, cards and lists of choices in ``lang``."""
     env.globals.update(
-        TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS, BETWEENS=BETWEENS,
+        TARGETS=TARGETS, PACES=PACES, CLOCKS=CLOCKS, ROOM_CLOCK=ROOM_CLOCK,
+        BETWEENS=BETWEENS,
         t=lambda text: words.tr(lang, text),
         face=lambda card: words.card_face(card, lang),
         said=lambda card: words.card_words(card, lang),
