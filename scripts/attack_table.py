@@ -2378,9 +2378,10 @@ def c60(ctx: Context) -> str:
 
 
 @check(61, "a locked SQLite file",
-       "while another process holds BEGIN EXCLUSIVE for 4 s, /healthz answers in under "
-       "1.5 s and an action answers 503 'locked' (or succeeds) within 3 s; once the lock is "
-       "gone the action succeeds")
+       "while another process holds BEGIN EXCLUSIVE for 8 s, /healthz answers in under "
+       "1.5 s and an action answers 503 'locked' (or succeeds) within 5 s, each of its store "
+       "calls giving up after the 1 s busy timeout, not after the lock; once the lock is gone "
+       "the action succeeds")
 def c61(ctx: Context) -> str:
     c = ctx.client()
     server = c.server
@@ -2389,7 +2390,7 @@ def c61(ctx: Context) -> str:
         [sys.executable, "-c",
          "import sqlite3, sys, time\n"
          "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-         "c.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\ntime.sleep(4)\n"
+         "c.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\ntime.sleep(8)\n"
          "c.execute('COMMIT')\n", str(server.sqlite_path)], stdout=subprocess.PIPE)
     try:
         assert holder.stdout is not None
@@ -2401,7 +2402,7 @@ def c61(ctx: Context) -> str:
     expect(health.seconds < 1.5, f"/healthz took {health.seconds:.2f} s")
     expect((r.status == 503 and "locked" in r.text) or r.status == 200,
            f"the action: {r.short()}")
-    expect(r.seconds < 3.0, f"the action took {r.seconds:.2f} s")
+    expect(r.seconds < 5.0, f"the action took {r.seconds:.2f} s")
     after = c.act(view["id"], view["token"], "pass") if r.status == 503 else r
     expect(after.status in (200, 409), f"after the lock: {after.short()}")
     return (f"/healthz {health.status} in {health.seconds * 1000:.0f} ms, the action "
