@@ -547,6 +547,57 @@ def test_a_room_started_from_the_page_gets_the_room_clock_unless_one_is_chosen(
     assert f"{ROOM_CLOCK} s with friends, else none" in english
 
 
+def test_the_host_hands_a_seat_back_to_its_bot_with_the_page_s_form(client: TestClient
+                                                                     ) -> None:
+    """The room's host sees, under the room, one form per friend's seat: posted as the page
+    posts it, the seat is its bot's again and the friend's secret stops working. A friend sees
+    no such form, and the same post from a friend's browser changes nothing."""
+    import re
+
+    r = client.post("/tables", data={"game": "coinche", "bots": "debutant", "pace": "0",
+                                     "friends": "N"}, follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    host_page = client.get(f"/tables/{tid}").text
+    link = host_page.split('id="invite-link">')[1].split("<")[0].replace("http://testserver", "")
+    code = host_page.split('id="join-code">')[1].split("<")[0]
+    assert 'class="hand-back"' not in host_page  # no friend seated yet
+    bo, cy = TestClient(client.app), TestClient(client.app)  # two friends' browsers
+    invite = bo.get(link).text.split('name="invite" value="')[1].split('"')[0]
+    assert bo.post(f"/t/{code}", data={"name": "Bo", "seat": "N", "invite": invite},
+                   follow_redirects=False).headers["location"] == f"/tables/{tid}"
+    assert cy.post(f"/t/{code}", data={"name": "Cy"}, follow_redirects=False
+                   ).headers["location"] == f"/tables/{tid}"  # E, a bot's seat, from deal 2
+
+    def seats() -> dict[str, str]:
+        r = client.get(f"/api/tables/{tid}")  # the host's view
+        assert r.status_code == 200, r.text
+        return {s: r.json()["seats"][s]["kind"] for s in "NESW"}
+
+    assert seats() == {"N": "human", "E": "human", "S": "human", "W": "bot"}
+    forms = re.findall(r'<form method="post" action="([^"]+)" class="hand-back"><button '
+                       r'type="submit" class="link" id="hand-back-(\w)">([^<]+)</button>',
+                       client.get(f"/tables/{tid}").text)
+    assert [(f[0], f[1]) for f in forms] == [(f"/tables/{tid}/seats/E/bot", "E"),
+                                            (f"/tables/{tid}/seats/N/bot", "N")], forms
+    assert "Bo" in dict((f[1], f[2]) for f in forms)["N"]
+    # a friend's page offers no such form, and its post (as if it had one) changes nothing
+    for friend in (bo, cy):
+        assert 'class="hand-back"' not in friend.get(f"/tables/{tid}").text
+    for action, _, _ in forms:
+        r = bo.post(action, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/tables/{tid}"
+    r = bo.post(f"/tables/{tid}/seats/S/bot", follow_redirects=False)  # the host's own seat
+    assert r.status_code == 303
+    assert seats() == {"N": "human", "E": "human", "S": "human", "W": "bot"}
+    # the host posts the form of Bo's seat, as the page does, and lands back on the table
+    r = client.post(dict((f[1], f[0]) for f in forms)["N"])
+    assert r.status_code == 200 and r.url.path == f"/tables/{tid}"
+    assert seats() == {"N": "bot", "E": "human", "S": "human", "W": "bot"}
+    assert 'id="hand-back-N"' not in r.text and 'id="hand-back-E"' in r.text
+    assert bo.get(f"/tables/{tid}").status_code == 403  # Bo's secret no longer works
+    assert cy.get(f"/tables/{tid}").status_code == 200
+
+
 def test_the_start_form_offers_contrees_presets(client: TestClient) -> None:
     page = client.get("/tables/new").text
     for name in ("ffb", "ffb-ludique", "cannes-2016", "annonces", "exact"):
