@@ -41,6 +41,8 @@ import statistics
 import sys
 import time
 
+from solver_ab import trick_one_worlds  # bench/, on the path when this file runs
+
 from rebelote.rules import Rules, card_values, legal_cards, trick_winner
 from rebelote.solver import COMPILED, Position, best_value, solve_counted
 
@@ -163,27 +165,7 @@ def worlds_at_trick_one(deals: int, per_card: int = 8) -> list[str]:
     alone, and of dealing and solving. Each world of a suit trump is also solved by colver
     (``Env.deal_with_hands`` with the world's hands as dealt, the first trick's cards played
     by ``step``, ``solve_scores``), side by side, and the values compared."""
-    from rebelote.actions import PLAY
-    from rebelote.bots import make_bot
-    from rebelote.deal import DealState
-    from rebelote.solver import position_of_state
-
-    bot = make_bot("heuristic")
-    deal_cpu = 0.0
-    worlds: list[Position] = []
-    for i in range(deals):
-        state = DealState.new(RULES, i % 4, rng=random.Random(f"arena:1:deal:{i}"))
-        rng = random.Random(i)
-        while not state.is_terminal and len(state.tricks) < 1:
-            if state.phase == PLAY and state.playable.bit_count() > 1:
-                obs = state.observation(state.player)
-                for _ in range(per_card):
-                    c0 = time.process_time()
-                    world = DealState.from_observation(obs, rng)
-                    pos = position_of_state(world)
-                    deal_cpu += time.process_time() - c0
-                    worlds.append(pos)
-            state = state.apply(bot.act(state.observation(state.player), rng))
+    worlds, deal_cpu = trick_one_worlds(deals, per_card)
     if not worlds:
         return ["IS-DD worlds at trick 1: none (every deal passed out)"]
     alone = Tally("IS-DD world, trick 1")
