@@ -122,6 +122,9 @@ def test_the_table_pages_through_a_whole_deal(browser: Any, server: str, axe: Ax
     axe.check(friend, "join page")
     friend.goto(server + "/tables/nosuchtable")
     axe.check(friend, "missing table")
+    friend.goto(server + "/tables/nosuchtable/qr.svg")  # the error map's page
+    assert friend.locator("h1").inner_text() == "Introuvable"
+    axe.check(friend, "an error page")
     friend.context.close()
     ctx.close()
     assert len(axe.checked) >= 10, axe.checked

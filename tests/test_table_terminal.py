@@ -111,3 +111,15 @@ def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
     check = subprocess.run([sys.executable, "-m", "rebelote.cli", "verify", str(records)],
                            capture_output=True, text=True, check=False)
     assert check.returncode == 0 and '"verified": true' in check.stdout, check.stdout
+
+
+def test_the_bots_are_named_by_level_as_on_the_web_table() -> None:
+    # a level for people (accents and case as a player types them) or a registry spec, per seat
+    done = run(["--game", "coinche", "--seed", "3", "--deals", "1",
+                "--bots", "Débutant,random,debutant"], "1\n" * 300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Deal 1:" in done.stdout
+    done = run(["--bots", "maître"], "")
+    assert done.returncode == 2
+    assert "--bots: not a level (debutant, club, fort, expert)" in done.stderr
+    assert "'maître' is not a bot" in done.stderr

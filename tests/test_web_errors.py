@@ -18,6 +18,7 @@ from rebelote.web.errors import (
     DealNotFoundError,
     ForbiddenError,
     GameBusyError,
+    error_page,
     install_error_handlers,
 )
 from rebelote.web.security import UnsupportedMediaError
@@ -88,7 +89,21 @@ def test_a_page_gets_the_refusal_as_a_page_in_its_words(client: TestClient) -> N
     r = client.get("/raise/input")
     assert r.status_code == 422
     assert r.headers["content-type"].startswith("text/html")
-    assert 'role="alert">points: must be a number</p>' in r.text
+    assert '<html lang="fr">' in r.text and "<h1>Saisie refusée</h1>" in r.text
+    # a sentence the catalogs do not know stays in English, marked so for screen readers
+    assert 'role="alert" lang="en">points: must be a number</p>' in r.text
+    assert "Retour à l’accueil" in r.text and "Project-Id-Version" not in r.text
+    r = client.get("/raise/input?lang=en")
+    assert '<html lang="en">' in r.text and "<h1>Input refused</h1>" in r.text
+    assert 'role="alert">Points: must be a number</p>' in r.text
+
+
+def test_a_page_gets_a_known_sentence_in_french() -> None:
+    page = error_page(422, "points.EW: 170 is more than the 162 of a deal", lang="fr")
+    assert 'role="alert">Points : 170 dépasse les 162 points d’une donne.</p>' in page.body.decode()
+    page = error_page(404, "id: there is no table 'ABC'", lang="fr")
+    assert "<h1>Introuvable</h1>" in page.body.decode()
+    assert "Project-Id-Version" not in page.body.decode()  # gettext("") is the catalog's header
 
 
 def test_the_most_specific_refusal_wins() -> None:

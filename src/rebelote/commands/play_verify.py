@@ -64,8 +64,9 @@ def register(app: typer.Typer) -> None:
                                                 "cannes-2016...).")] = "official",
         target: Annotated[int, typer.Option(help="The points the game is played to.")] = 1000,
         bots: Annotated[str | None, typer.Option(
-            help="The bots' name for N, E and W, or three names N,E,W (default: the "
-                 "strongest quick bot).")] = None,
+            help="The bots' level for N, E and W (debutant, club, fort, expert) or a "
+                 "registry spec (heuristic, pimc:fast, engine:...), or three of them N,E,W "
+                 "(default: fort, as the web table).")] = None,
         seed: Annotated[int | None, typer.Option(help="Deal the same game again.")] = None,
         deals: Annotated[int, typer.Option(help="Stop after this many deals (0: the whole "
                                                 "game).", min=0)] = 0,
@@ -89,11 +90,12 @@ def register(app: typer.Typer) -> None:
 
         from rich.console import Console
 
+        from rebelote.bots import DEFAULT_LEVEL, player_level, player_levels
         from rebelote.errors import IllegalActionError, InputError, RulesError
         from rebelote.rules import Rules
         from rebelote.scoring import ResultLine
         from rebelote.summary import DealSummary
-        from rebelote.table.model import bot_spec, default_bot
+        from rebelote.table.model import bot_spec
         from rebelote.table.terminal import LocalTable, RemoteTable, default_records
         from rebelote.table.terminal import play as play_table
         from rebelote.web import i18n
@@ -117,8 +119,20 @@ def register(app: typer.Typer) -> None:
                                         records=kept))
         try:
             chosen = Rules.preset(rules, game)
-            names = [bot_spec(b, "--bots", allow_engine=True)
-                     for b in (bots or default_bot()).split(",")]
+
+            def seat_bot(text: str) -> str:  # a level for people, else a registry spec
+                try:
+                    return player_level(text).spec
+                except ValueError:
+                    pass
+                try:
+                    return bot_spec(text, "--bots", allow_engine=True)
+                except InputError as e:
+                    levels = ", ".join(level.key for level in player_levels())
+                    raise InputError("--bots", f"not a level ({levels}); as a bot "
+                                               f"spec: {e.reason}") from None
+
+            names = [seat_bot(b) for b in (bots or DEFAULT_LEVEL).split(",")]
             if len(names) == 1:
                 names *= 3
             if len(names) != 3:

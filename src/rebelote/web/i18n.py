@@ -259,7 +259,8 @@ def error_text(field: str, reason: str, lang: str) -> str:
     root = re.split(r"[.\[]", field, maxsplit=1)[0] if field else ""
     if field.startswith("deals[") and ".adjust." in field:
         root = "adjust"
-    name = gettext(lang, FIELD_NAMES.get(root, FIELD_NAMES.get(field, ""))) or field
+    known = FIELD_NAMES.get(root, FIELD_NAMES.get(field, ""))
+    name = gettext(lang, known) if known else field  # gettext("") is the catalog's header
     for field_re, reason_re, sentence in ERRORS:
         found = re.fullmatch(reason_re, reason)
         if found and re.fullmatch(field_re, field):

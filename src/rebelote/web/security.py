@@ -632,12 +632,13 @@ def wants_html(scope: Scope) -> bool:
 
 async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
                   close: bool = False, retry_after: float | None = None) -> None:
-    if wants_html(scope):
-        from html import escape
+    if wants_html(scope):  # the error map's page, in the request's language
+        from starlette.requests import Request
 
-        body = (f'<!doctype html><html lang="fr"><meta charset="utf-8"><title>{status}</title>'
-                f'<main><h1>{status}</h1><p role="alert">{escape(message)}</p>'
-                f'<p><a href="/">rebelote</a></p></main></html>').encode()
+        from rebelote.web.errors import error_page
+        from rebelote.web.i18n import request_lang
+
+        body = bytes(error_page(status, message, lang=request_lang(Request(scope))).body)
         kind = b"text/html; charset=utf-8"
     else:
         body = json.dumps({"error": message}).encode()
