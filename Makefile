@@ -29,7 +29,7 @@ test: $(VENV)/.installed
 	bash scripts/test.sh
 
 lint: $(VENV)/.installed
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

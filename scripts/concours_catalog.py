@@ -41,7 +41,8 @@ FRENCH = {
         "Ouvrez le lien de l’organisateur sur cet appareil, ou créez un nouveau concours.",
     "The link is wrong, or the concours was never created here.":
         "Le lien est faux, ou ce concours n’a jamais été créé ici.",
-    "New concours": "Nouveau concours", "Concours: a club tournament": "Concours : un tournoi de club",
+    "New concours": "Nouveau concours",
+    "Concours: a club tournament": "Concours : un tournoi de club",
     "Belote, coinche or contrée: register the teams, draw each partie, let each table count on "
     "a phone or type the paper sheets, show the ranking on the wall.":
         "Belote, coinche ou contrée : inscrivez les équipes, tirez chaque partie, laissez chaque "
@@ -64,7 +65,8 @@ FRENCH = {
     "The partie's average": "La moyenne de la partie",
     "A win, with fixed points": "Une victoire, à points fixes", "Nothing": "Rien",
     "Exempt's points (a win)": "Points de l’exempt (victoire)",
-    "Draw after partie 1": "Tirage après la partie 1", "By ranking order": "Dans l’ordre du classement",
+    "Draw after partie 1": "Tirage après la partie 1",
+    "By ranking order": "Dans l’ordre du classement",
     "At random each time": "Au hasard à chaque fois",
     "A team that withdraws": "Une équipe qui abandonne", "Keeps its points": "Garde ses points",
     "Is ranked last": "Est classée dernière",
@@ -101,7 +103,8 @@ FRENCH = {
     "Register": "Inscrire", "plays from partie %(k)s": "joue dès la partie %(k)s",
     "from partie %(k)s": "dès la partie %(k)s",
     "withdrew after partie %(k)s": "abandon après la partie %(k)s",
-    "paid": "payé", "not paid": "à payer", "Withdraw team %(n)s": "Déclarer l’abandon de l’équipe %(n)s",
+    "paid": "payé", "not paid": "à payer",
+    "Withdraw team %(n)s": "Déclarer l’abandon de l’équipe %(n)s",
     "paid: team %(n)s": "payé : équipe %(n)s", "not paid: team %(n)s": "à payer : équipe %(n)s",
     "withdraw": "déclarer l’abandon", "Parties and prizes": "Parties et lots",
     "Number of parties (add one, or end early)":

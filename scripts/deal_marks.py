@@ -1,5 +1,6 @@
-"""Build ``src/rebelote/web/counter/data/deal_marks.json``: the marks of deals played by the heuristic
-bots, which the counter's chances of winning are estimated from (``rebelote.web.counter.chances``).
+"""Build ``src/rebelote/web/counter/data/deal_marks.json``: the marks of deals played by the
+heuristic bots, which the counter's chances of winning are estimated from
+(``rebelote.web.counter.chances``).
 
 Whole games are played by four heuristic bots (official rules, belote and coinche, the dealer
 moving each deal, the litige reserve carried), and each deal's pair of marks is counted from

@@ -46,7 +46,7 @@ if [ -z "${REBELOTE_TEST_PG_URL:-}" ] && { command -v pg_ctl >/dev/null || [ -x 
 fi
 trap pg_stop EXIT
 
-echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench) scripts/attack_table.py
+echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench) scripts
 echo "== mypy --strict"; "$BIN/mypy"
 echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports"
 echo "== pytest"; "$BIN/pytest" -n 2 --dist loadgroup -q --durations=10 "$@"

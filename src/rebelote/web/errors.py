@@ -52,13 +52,14 @@ log = logging.getLogger("rebelote.web")
 
 
 class ForbiddenError(PermissionError):
-    """The caller does not hold the game's secret."""
+    """The caller does not hold the secret of the game (or of the concours: ``what``)."""
 
-    def __init__(self, game_id: str, secret: str | None) -> None:
+    def __init__(self, game_id: str, secret: str | None, what: str = "game") -> None:
         self.game_id = game_id
-        reason = "this needs the game's secret" if not secret else "this is not the game's secret"
+        reason = f"this needs the {what}'s secret" if not secret else \
+            f"this is not the {what}'s secret"
         super().__init__(f"Authorization: {reason} (Authorization: Bearer <token>, as answered "
-                         "when the game was created)")
+                         f"when the {what} was created)")
 
 
 class BusyError(RuntimeError):

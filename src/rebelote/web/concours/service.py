@@ -44,11 +44,7 @@ class ConcoursForbiddenError(ForbiddenError):
     """The caller does not hold the concours's secret (answered 403)."""
 
     def __init__(self, concours_id: str, secret: str | None) -> None:
-        PermissionError.__init__(
-            self, "Authorization: " + ("this needs the concours's secret" if not secret else
-                                       "this is not the concours's secret")
-            + " (Authorization: Bearer <token>, as answered when the concours was created)")
-        self.game_id = concours_id
+        super().__init__(concours_id, secret, what="concours")
 
 
 class ConcoursBusyError(BusyError):
