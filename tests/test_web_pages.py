@@ -305,6 +305,26 @@ def test_every_french_message_is_translated() -> None:
     assert not missing
 
 
+def test_every_message_of_the_code_has_its_french() -> None:
+    # What babel.cfg extracts from the web's code and templates (the .pot's source), not only
+    # what the .pot lists: a message added to a page but never to the catalogs shows in English.
+    from babel.messages.extract import extract_from_dir
+
+    keywords = {"_": None, "gettext": (2,), "ngettext": (1, 2)}
+    methods = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
+    options = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    found = {(context, msgid if isinstance(msgid, str) else msgid[0])
+             for _, _, msgid, _, context in extract_from_dir(
+                 str(LOCALE.parent / "web"), methods, options, keywords)}
+    translated: set[tuple[str | None, str]] = set()
+    for domain in ("rebelote", "concours"):
+        with (LOCALE / "fr" / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+            translated |= {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                           for m in read_po(f, locale="fr") if m.id and m.string}
+    assert len(found) > 300
+    assert sorted(found - translated, key=str) == []
+
+
 def _sample_scores() -> list[tuple[DealSummary, Any]]:
     belote = Rules.preset("official", "belote")
     coinche = Rules.preset("official", "coinche")

@@ -127,7 +127,8 @@ def deal_badges(deal: Any, lang: str) -> list[str]:
     if any(deal.belote):
         out.append(i18n.gettext(lang, i18n.BELOTE_BADGE))
     if deal.coinche > 1:
-        out.append(i18n.gettext(lang, "coinche" if deal.coinche == 2 else "surcoinche"))
+        word = "coinche" if deal.coinche == 2 else "surcoinche"  # both in the catalogs
+        out.append(i18n.gettext(lang, word))
     return out
 
 
