@@ -13,12 +13,12 @@ from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.store.play_tables import TableConflictError, TableNotFoundError
 from rebelote.table.model import InviteError
 from rebelote.tableserver import SeatForbiddenError, TableFullError
+from rebelote.web.error_page import error_page
 from rebelote.web.errors import (
     REFUSALS,
     DealNotFoundError,
     ForbiddenError,
     GameBusyError,
-    error_page,
     install_error_handlers,
 )
 from rebelote.web.security import UnsupportedMediaError

@@ -39,6 +39,8 @@ from starlette.responses import Response
 
 from rebelote.errors import InputError
 from rebelote.numbers import is_digits
+from rebelote.web.error_page import error_page
+from rebelote.web.i18n import request_lang
 from rebelote.web.limits import Counter, Limits, RateLimiter
 
 Scope = MutableMapping[str, Any]
@@ -633,11 +635,6 @@ def wants_html(scope: Scope) -> bool:
 async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
                   close: bool = False, retry_after: float | None = None) -> None:
     if wants_html(scope):  # the error map's page, in the request's language
-        from starlette.requests import Request
-
-        from rebelote.web.errors import error_page
-        from rebelote.web.i18n import request_lang
-
         body = bytes(error_page(status, message, lang=request_lang(Request(scope))).body)
         kind = b"text/html; charset=utf-8"
     else:
