@@ -98,7 +98,7 @@ def test_the_wheel_installs_in_a_fresh_venv_and_the_sdist_without_a_compiler(
     deal = run([rebelote, "deal", "--count", "2", "--bots", "heuristic"], cwd=tmp_path)
     assert len(deal.stdout.splitlines()) == 2
     # the bots' shipped data too (the learned bidder's weights): every cheap bot plays a deal
-    cheap = [b for b in ("random", "heuristic", "learned") if b in known_bots()]
+    cheap = [b for b in ("random", "heuristic", "learned", "tuned") if b in known_bots()]
     deal = run([rebelote, "deal", "--count", "1", "--bots",
                 ",".join((cheap * 4)[:4])], cwd=tmp_path)
     assert len(deal.stdout.splitlines()) == 1

@@ -14,7 +14,7 @@ starts one (:func:`is_engine_spec` tells them apart).
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nobody' (known bots: heuristic, learned, pimc, random)
+ValueError: unknown bot 'nobody' (known bots: heuristic, learned, pimc, random, tuned)
 >>> str(parse_bot_spec("engine: python3 My Bot.py"))
 'engine:python3 My Bot.py'
 >>> make_bot("random:fast")
@@ -171,6 +171,16 @@ def _make_learned(level: str | None = None) -> Bot:
 
 
 register_bot("learned", _make_learned, levels=("30",))
+
+
+def _make_tuned(level: str | None = None) -> Bot:
+    """The tuned bidder (:func:`rebelote.bots.tuned.make_tuned`)."""
+    from rebelote.bots.tuned import make_tuned
+
+    return make_tuned(level)
+
+
+register_bot("tuned", _make_tuned, levels=("heuristic",))
 
 
 # -- levels for people ---------------------------------------------------------------------------
