@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,7 @@ from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.pimc import (
     ANCHOR_MARGIN,
+    LEVELS,
     Budget,
     Marker,
     PimcBot,
@@ -24,6 +26,7 @@ from rebelote.bots.pimc import (
     tricks_won,
     world_weight,
 )
+from rebelote.bots.tuned import TunedBidder
 from rebelote.cards import HEARTS, cards_mask, parse_cards
 from rebelote.deal import DealState
 from rebelote.observation import observe
@@ -300,6 +303,40 @@ def test_heuristic_bidding_calls_as_the_heuristic(rules: Rules) -> None:
             call = bot.act(obs, rng)
             assert call == heuristic.act(obs, rng)
             state = state.apply(call)
+
+
+@pytest.mark.parametrize("rules", [COINCHE, CONTREE], ids=["coinche", "contree"])
+def test_the_tuned_bidders_calls_with_the_searchs_cards(rules: Rules) -> None:
+    """``+tuned`` (``bidder="tuned"``): ``pimc:cards+tuned`` makes the tuned bidder's calls,
+    which differ from the heuristic's somewhere in these auctions, and plays the search's
+    cards."""
+    bot = make_bot("pimc:cards+tuned")
+    tuned, heuristic = make_bot("tuned"), make_bot("heuristic")
+    differ = 0
+    for seed in range(12):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while state.phase == AUCTION:
+            obs = observe(state, state.player)
+            call = bot.act(obs, rng)
+            assert call == tuned.act(obs, rng)
+            differ += call != heuristic.act(obs, rng)
+            state = state.apply(call)
+    assert differ > 0
+    assert isinstance(bot, PimcBot) and bot.budget == replace(budget_of("cards"), bidder="tuned")
+
+
+def test_any_level_takes_the_tuned_bidders_calls_as_its_prior() -> None:
+    assert budget_of("fast+tuned") == replace(LEVELS["fast"], bidder="tuned")
+    assert budget_of("Expert+Tuned") == replace(LEVELS["expert"], bidder="tuned")
+    assert budget_of("16+tuned") == replace(budget_of("16"), bidder="tuned")
+    assert budget_of("fast").bidder == "heuristic"
+    anchored = make_bot("pimc:fast+tuned")
+    assert isinstance(anchored, PimcBot) and isinstance(anchored.fallback, TunedBidder)
+    assert not isinstance(make_bot("pimc:fast").fallback, TunedBidder)  # type: ignore[attr-defined]
+    for bad in ("+tuned", "fast+heuristic", "tuned"):
+        with pytest.raises(ValueError, match="followed by"):
+            budget_of(bad)
 
 
 def test_belote_bids_by_the_free_simulation_at_every_setting() -> None:

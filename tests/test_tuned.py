@@ -96,6 +96,23 @@ def test_a_weak_hand_passes_and_a_partners_contract_is_raised_as_the_heuristic_d
     assert HeuristicBot().act(raised.observation(2), RNG) == Bid.parse("90 hearts")
 
 
+def test_the_parameters_tried_and_not_kept_do_what_they_say() -> None:
+    # jump_above: a first bid says the hand's value from that value on
+    state = coinche(3, STRONG, [])
+    assert make_tuned("jump_above=130").act(state.observation(0), RNG) == Bid.parse("160 hearts")
+    assert make_tuned("jump_above=170").act(state.observation(0), RNG) == Bid.parse("80 hearts")
+    # support_compete: S raises N's hearts over E's spades on its support (three trumps with
+    # the jack, an ace: 30), where its own evaluation (about 80) would not bid 100
+    over = coinche(3, [("AH", "TH", "KH", "QH", "7S", "8S", "7D", "8D"),
+                       ("AS", "TS", "KS", "QS", "JS", "9S", "KD", "QD"),
+                       ("JH", "8H", "7H", "AD", "KC", "7C", "8C", "9D"),
+                       ("9H", "TC", "JC", "QC", "AC", "TD", "JD", "9C")],
+                   ["80 hearts", "90 spades"])
+    assert make_tuned().act(over.observation(2), RNG) == PASS
+    assert make_tuned("support_compete=1").act(over.observation(2), RNG) == Bid.parse(
+        "100 hearts")
+
+
 @pytest.mark.parametrize("game,preset", [("coinche", "official"), ("contree", "ffb"),
                                          ("belote", "official")])
 def test_the_tuned_bidder_plays_whole_deals_legally(game: str, preset: str) -> None:

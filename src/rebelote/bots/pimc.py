@@ -37,7 +37,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
@@ -45,6 +45,7 @@ from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS, Action, Decla
 from rebelote.auction import PASS, Bid
 from rebelote.bots.base import DEADLINE, STOP
 from rebelote.bots.heuristic import HeuristicBot, contract_points
+from rebelote.bots.tuned import make_tuned
 from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import DealState
 from rebelote.determinize import deals
@@ -112,6 +113,10 @@ class Budget:
     #: The exponent on a world's weight from the auction (:func:`world_weight`) when a card
     #: is searched: 1 as it is, 0 every world alike (uniform worlds), between: softer.
     auction_alpha: float = 1.0
+    #: Whose calls are the prior (``anchored``) or the calls (``bidding="heuristic"``), and the
+    #: fallback when time runs out: ``heuristic`` or ``tuned`` (the tuned bidder,
+    #: :mod:`rebelote.bots.tuned`: the heuristic's cards, its own coinche calls).
+    bidder: str = "heuristic"
 
     def card_worlds(self, cards: int) -> int:
         """The worlds a card with ``cards`` in hand searches (at most)."""
@@ -145,11 +150,19 @@ LEVELS: Final = {
 }
 
 
+#: A level's suffix that makes the tuned bidder's calls the prior (``pimc:fast+tuned``).
+TUNED_SUFFIX: Final = "+tuned"
+
+
 def budget_of(level: str | None) -> Budget:
-    """The budget of a level name or a count of worlds; :class:`ValueError` otherwise."""
+    """The budget of a level name or a count of worlds, with ``+tuned`` the tuned bidder's
+    calls for the heuristic's (``pimc:cards+tuned``, ``pimc:fast+tuned``); :class:`ValueError`
+    otherwise."""
     if level is None:
         return LEVELS["default"]
     key = level.strip().lower()
+    if key.endswith(TUNED_SUFFIX) and key != TUNED_SUFFIX:
+        return replace(budget_of(key[:-len(TUNED_SUFFIX)]), bidder="tuned")
     if key in LEVELS:
         return LEVELS[key]
     if is_digits(key) and 1 <= int(key) <= 10_000:
@@ -161,7 +174,8 @@ def budget_of(level: str | None) -> Budget:
         return Budget(worlds=by[0], bid_worlds=max(1, 2 * by[0]), min_worlds=min(4, *by),
                       tie_break=True, by_cards=by)
     raise ValueError(f"a pimc level is one of {', '.join(LEVELS)}, a count of worlds 1..10000 "
-                     f"or counts by cards in hand (8-7-...: 64-32-16), not {level!r}")
+                     f"or counts by cards in hand (8-7-...: 64-32-16), any of them followed by "
+                     f"+tuned (the tuned bidder's calls), not {level!r}")
 
 
 class PimcBot:
@@ -171,7 +185,7 @@ class PimcBot:
 
     def __init__(self, level: str | None = None, budget: Budget | None = None) -> None:
         self.budget = budget or budget_of(level)
-        self.fallback = HeuristicBot()
+        self.fallback = HeuristicBot() if self.budget.bidder == "heuristic" else make_tuned()
         self.clock = CLOCK
         #: Decisions searched (worlds solved) and answered by the heuristic for want of
         #: time, since the bot was made (for the benches).

@@ -58,11 +58,16 @@ class BidParams:
     margin: float = 10.0
     #: the first bid says the hand's value (the heuristic) or is the cheapest legal value
     jump: bool = True
+    #: with ``jump`` off, a first bid still says the hand's value from this value on (0: never)
+    jump_above: int = 0
     #: later bids outbid the opponents up to the evaluation's value plus this
     compete: float = 0.0
     #: a partner's contract is raised by ``support_scale`` x the support less ``support_margin``
     support_scale: float = 1.0
     support_margin: float = 10.0
+    #: over an opponents' bid that followed the partner's, raise the partner's suit by a step
+    #: while its last bid plus the support (as a raise counts it) reaches the value
+    support_compete: bool = False
     #: a bid of one's own over the partner's contract needs this much more than its value
     over_partner: float = 20.0
     #: coinche an opponents' suit contract holding this many of their trumps
@@ -196,11 +201,20 @@ class TunedBidder(HeuristicBot):
             value = min(160, contract.rank + _floor10(raise_by))
             if value > current and value >= best_value - 10:
                 return _value_bid(legal, value, contract.trump) or PASS
+        if p.support_compete and partner_bids and contract is not None and not my_bids \
+                and bidder != partner and bidder >= 0:
+            mate = partner_bids[-1]
+            raise_by = p.support_scale * _support(hand, mate.trump) - p.support_margin
+            value = min(160, mate.rank + _floor10(raise_by))
+            if current + 10 <= value and value >= best_value - 10:
+                bid = _value_bid(legal, current + 10, mate.trump)
+                if bid is not None:
+                    return bid
         partner_holds = bidder >= 0 and (bidder - me) % 2 == 0
         if best_trump >= 0 and best_value >= 80 and best_value > current and not (
                 partner_holds and (my_bids or best_value < current + p.over_partner)):
             cheapest = max(80, current + 10)
-            if my_bids or not p.jump:
+            if my_bids or not (p.jump or (p.jump_above and best_value >= p.jump_above)):
                 bid = _value_bid(legal, cheapest, best_trump)
                 limit = best_value + (p.compete if my_bids else 0)
             else:  # the heuristic's first bid: the value the hand is worth
