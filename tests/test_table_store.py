@@ -11,6 +11,7 @@ import itertools
 import json
 import os
 import random
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -173,7 +174,10 @@ def test_connections_the_server_closed_are_replaced(pg_url: str,  # noqa: F811
     monkeypatch.setattr(pg, "PING_AFTER", 0.0 if checked else 3600.0)
     from sqlalchemy.engine import make_url
 
-    named = make_url(pg_url).update_query_dict({"application_name": "rebelote-lost"})
+    # a name of this run's own: the tests run in parallel, and the other parametrisation's
+    # kill_ours must not end this one's connections (it did once, during migrate)
+    name = f"rebelote-lost-{secrets.token_hex(4)}"
+    named = make_url(pg_url).update_query_dict({"application_name": name})
     engine = make_engine(named.render_as_string(hide_password=False))
     migrate(engine)
 
@@ -183,7 +187,7 @@ def test_connections_the_server_closed_are_replaced(pg_url: str,  # noqa: F811
         args = {**pg.connect_args(engine), "application_name": "rebelote-killer"}
         with psycopg.connect(**args, autocommit=True) as c:
             c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE application_name = 'rebelote-lost'")
+                      "WHERE application_name = %s", (name,))
 
     async def body() -> None:
         tables = pg.PgTables(pg.connect_args(engine), size=1)
