@@ -163,8 +163,11 @@ def test_the_tuning_command_is_reproducible(tmp_path: Path) -> None:
     first = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=tmp_path)
     again = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=tmp_path)
     assert first.stdout == again.stdout
+    pooled = subprocess.run([*cmd[:-2], "--workers", "2", "", "chosen"], capture_output=True,
+                            text=True, check=True, cwd=tmp_path)
+    assert pooled.stdout == first.stdout  # the same figures on a process pool
     lines = first.stdout.splitlines()
     assert lines[0] == "(heuristic): +0.0 [+0.0, +0.0]" and lines[1].startswith("chosen: ")
     rows = [json.loads(x) for x in out.read_text().splitlines()]
-    assert [r["params"] for r in rows] == ["", "chosen"] * 2
+    assert [r["params"] for r in rows] == ["", "chosen"] * 3
     assert rows[1]["diffs"] == duplicate_results(CHOSEN, "coinche", "official", 3, range(20))
