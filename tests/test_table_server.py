@@ -76,11 +76,13 @@ def test_a_table_takes_named_levels_only_never_a_budget(client: TestClient) -> N
         t = new_table(client, bots=level.key, pace=5000)
         assert t["seats"]["N"]["bot"] == level.spec
     t = new_table(client, bots={"N": "Expert", "E": "pimc:fast", "W": "heuristic"}, pace=5000)
-    assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:expert", "pimc:fast", "heuristic"]
+    assert [t["seats"][s]["bot"] for s in "NEW"] == [
+        player_level("expert").spec, "pimc:fast", "heuristic"]
     # the seats not said, and a table that says none: the table's default level
     default = player_level(DEFAULT_LEVEL).spec
     t = new_table(client, bots={"N": "club"}, pace=5000)
-    assert [t["seats"][s]["bot"] for s in "NEW"] == ["pimc:fast", default, default]
+    assert [t["seats"][s]["bot"] for s in "NEW"] == [
+        player_level("club").spec, default, default]
     r = client.post("/api/tables", json={"game": "coinche", "pace": 5000})
     assert [r.json()["seats"][s]["bot"] for s in "NEW"] == [default] * 3
 

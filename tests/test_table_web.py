@@ -346,8 +346,19 @@ def test_the_start_form_offers_the_levels_for_people_only(client: TestClient) ->
     assert r.status_code == 303, r.text
     tid = r.headers["location"].rsplit("/", 1)[1]
     seats = client.get(f"/api/tables/{tid}").json()["seats"]
-    assert [seats[s]["bot"] for s in "NEW"] == ["pimc:fast"] * 3
+    assert [seats[s]["bot"] for s in "NEW"] == ["pimc:fast+tuned"] * 3
     assert "(robot club)" in client.get(f"/tables/{tid}/fragment").text
+
+
+def test_a_table_made_before_a_level_changed_spec_keeps_its_level_name() -> None:
+    # the level's bots get stronger (club was pimc:fast before the tuned bidder): a table
+    # stored then plays its stored spec and is still named by its level
+    from rebelote.bots import level_of_spec, player_level
+    from rebelote.web.table.words import bot_short
+
+    assert level_of_spec("pimc:fast") is level_of_spec("pimc:fast+tuned") is player_level("club")
+    assert bot_short("pimc", "fr") == bot_short("pimc:default+tuned", "fr") == "robot fort"
+    assert bot_short("pimc:strong", "en") == "expert bot"
 
 
 def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestClient) -> None:

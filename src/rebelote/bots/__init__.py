@@ -195,6 +195,8 @@ class PlayerLevel:
     spec: str
     names: Mapping[str, str]
     about: Mapping[str, str]
+    #: the specs this level played before (tables made then keep them, and are named by it)
+    former: tuple[str, ...] = ()
 
     def name(self, lang: str) -> str:
         return self.names.get(lang, self.names["en"])
@@ -211,22 +213,25 @@ PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
         {"fr": "Joue d'après des règles simples de club, sans calculer ; répond aussitôt.",
          "en": "Plays by simple club rules without calculating; answers at once."}),
     PlayerLevel(
-        "club", "pimc:fast",
+        "club", "pimc:fast+tuned",
         {"fr": "club", "en": "club"},
         {"fr": "Imagine 8 donnes possibles à chaque carte et joue la meilleure en moyenne.",
-         "en": "Imagines 8 possible deals at each card and plays the best on average."}),
+         "en": "Imagines 8 possible deals at each card and plays the best on average."},
+        former=("pimc:fast",)),
     PlayerLevel(
-        "fort", "pimc",
+        "fort", "pimc:default+tuned",
         {"fr": "fort", "en": "strong"},
         {"fr": "Calcule autant de donnes qu'un quart de seconde le permet, à chaque carte.",
-         "en": "Calculates as many deals as a quarter of a second allows, at each card."}),
+         "en": "Calculates as many deals as a quarter of a second allows, at each card."},
+        former=("pimc",)),
     PlayerLevel(
-        "expert", "pimc:expert",
+        "expert", "pimc:expert+tuned",
         {"fr": "expert", "en": "expert"},
         {"fr": "Calcule 48 donnes par carte, les plus vraisemblables d'après le jeu des "
                "autres : le plus fort, et le plus lent à répondre.",
          "en": "Calculates 48 deals a card, the likeliest from how the others played: the "
-               "strongest, and the slowest to answer."}),
+               "strongest, and the slowest to answer."},
+        former=("pimc:expert", "pimc:strong")),
 )
 
 #: The level a new table's bots play at: the strongest that answers a person in 300 ms at the
@@ -265,7 +270,8 @@ def level_of_spec(spec: str) -> PlayerLevel | None:
     >>> level_of_spec("heuristic").key, level_of_spec("random")
     ('debutant', None)
     """
-    return next((level for level in PLAYER_LEVELS if level.spec == spec), None)
+    return next((level for level in PLAYER_LEVELS
+                 if spec == level.spec or spec in level.former), None)
 
 
 __all__ = [
