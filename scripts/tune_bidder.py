@@ -7,7 +7,7 @@ arguments print the same figures.
     nice -n 19 .venv/bin/python scripts/tune_bidder.py --game coinche --seed 101 \\
         --deals 4000 --workers 2 'jump=0;margin=0' 'jump=0;margin=-5' ...
 
-A candidate is ``name=value;...`` changing the heuristic's parameters (rebelote.bots.tuned
+A candidate is ``name=value;...`` changing the heuristic's parameters (rebelote.bots.heuristic
 .BidParams; '' is the heuristic itself, 'chosen' the shipped parameters).
 """
 
@@ -19,7 +19,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from rebelote.arena import mean_ci
-from rebelote.bots.tuned import CHOSEN, BidParams, duplicate_results
+from rebelote.bots.heuristic import BidParams
+from rebelote.bots.tuned import CHOSEN, duplicate_results
 
 CHUNK = 50
 

@@ -18,7 +18,8 @@ from rebelote.actions import AUCTION
 from rebelote.arena import ArenaConfig, play_duplicate_deal
 from rebelote.auction import PASS, Bid
 from rebelote.bots import HeuristicBot, make_bot
-from rebelote.bots.tuned import CHOSEN, BidParams, TunedBidder, duplicate_results, make_tuned
+from rebelote.bots.heuristic import BidParams
+from rebelote.bots.tuned import CHOSEN, TunedBidder, duplicate_results, make_tuned
 from rebelote.cards import cards_mask, parse_cards
 from rebelote.deal import DealState
 from rebelote.rules import Rules
