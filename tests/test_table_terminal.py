@@ -79,7 +79,9 @@ def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
     record of the deal is written to a file the last line names, which rebelote verify
     checks."""
     records = tmp_path / "deals.jsonl"
-    done = subprocess.run([*PLAY, "--seed", "3", "--deals", "1", "--records", str(records)],
+    # the heuristic's calls (débutant): the same auction from the seed whatever the default
+    done = subprocess.run([*PLAY, "--seed", "3", "--deals", "1", "--bots", "debutant",
+                           "--records", str(records)],
                           input="2\n2\n" + "1\n" * 40, capture_output=True, text=True,
                           timeout=60, check=False,
                           env={"COLUMNS": "100", "PATH": "/usr/bin",
