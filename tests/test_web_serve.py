@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from web_fixtures import free_port, live_server
 
@@ -37,3 +38,21 @@ def test_serve_with_a_bad_database_url_says_so(tmp_path: Path) -> None:
         assert done.returncode == 2
         assert "--db" in done.stderr and words in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_the_tests_server_moves_off_a_port_taken_before_it_binds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a free port picked, then bound by another socket before the server binds it (a client's
+    # ephemeral port can be it): the fixture takes another port, never the other socket's
+    import socket
+
+    import web_fixtures
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        ports = iter([taken.getsockname()[1], free_port()])
+        monkeypatch.setattr(web_fixtures, "free_port", lambda: next(ports))
+        with live_server(f"sqlite:///{tmp_path / 'moved.db'}") as base:
+            assert base != f"http://127.0.0.1:{taken.getsockname()[1]}"
+            assert httpx.get(f"{base}/healthz").status_code == 200

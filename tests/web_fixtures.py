@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,33 +37,48 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@contextmanager
-def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator[str]:
-    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more);
-    yields its base URL and stops it with SIGTERM (checking it exits cleanly)."""
-    port = port or free_port()
+def _serve(db_url: str, port: int, options: Sequence[str]) -> subprocess.Popen[bytes] | None:
+    """``rebelote serve`` on ``port``, answering ``/healthz``; ``None`` when the port was
+    taken meanwhile (a free port picked, then bound by another socket before the server:
+    a client's own ephemeral port can be it)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "rebelote.cli", "serve", "--port", str(port), "--db", db_url,
          "--log-level", "warning", *options],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90  # a busy machine starts it slowly
+    while True:
+        try:  # ours only while it runs: another server could hold the port
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200 \
+                    and proc.poll() is None:
+                return proc
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            if proc.poll() is None:  # alive but silent: stop it, or its output never ends
+                proc.kill()
+            out = proc.stdout.read().decode() if proc.stdout else ""
+            if "address already in use" in out:
+                return None
+            raise RuntimeError(f"the server did not start: {out}")
+        time.sleep(0.1)
+
+
+@contextmanager
+def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator[str]:
+    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more);
+    yields its base URL and stops it with SIGTERM (checking it exits cleanly). A free port
+    taken before the server binds it is replaced by another (a given ``port`` is not)."""
+    for _ in range(5):
+        chosen = port or free_port()
+        proc = _serve(db_url, chosen, options)
+        if proc is not None or port:
+            break
+    if proc is None:
+        raise RuntimeError(f"the server did not start: port {chosen} already in use")
     try:
-        deadline = time.monotonic() + 90  # a busy machine starts it slowly
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                if proc.poll() is None:  # alive but silent: stop it, or its output never ends
-                    proc.kill()
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                raise RuntimeError(f"the server did not start: {out}")
-            time.sleep(0.1)
-        yield base
+        yield f"http://127.0.0.1:{chosen}"
     finally:
         proc.terminate()
         try:
