@@ -495,7 +495,11 @@ def test_players_dealer_badges_list_and_statistics(browser: Any, tmp_path: Path)
                      "button").first.click()
         wait_until(page, "document.querySelectorAll('.games li').length === 1")
         page.click("#archived-link")
-        assert page.locator(".games li").count() == 1
+        # waited for, not read at once: the click returns before the next page is parsed
+        # (read at once, a loaded CI machine counted the list still empty)
+        from playwright.sync_api import expect
+
+        expect(page.locator(".games li")).to_have_count(1)
         page.click("#stats-link")
         page.wait_for_selector("#stats-table")
         assert page.inner_text("#biggest").startswith("Plus grosse donne : 272 pour Nous")
