@@ -75,7 +75,7 @@ def test_the_learned_bidder_plays_whole_deals_legally(game: str, preset: str) ->
 
 
 def test_the_learned_bidders_level_is_its_margin() -> None:
-    assert make_bot("learned").bid_margin == 30.0  # type: ignore[attr-defined]
-    assert make_bot("learned:20").bid_margin == 20.0  # type: ignore[attr-defined]
+    assert make_bot("learned").bid_params.margin == 30.0  # type: ignore[attr-defined]
+    assert make_bot("learned:20").bid_params.margin == 20.0  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="margin in card points"):
         make_bot("learned:lots")

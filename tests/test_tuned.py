@@ -143,9 +143,9 @@ def test_the_tunings_deals_and_results_are_the_arenas() -> None:
 def test_parameters_are_read_from_a_spec_and_bad_ones_refused() -> None:
     bot = make_bot("tuned:margin=0;compete=0")
     assert isinstance(bot, TunedBidder)
-    assert bot.params == CHOSEN.with_text("margin=0,compete=0")
-    assert bot.params.margin == 0.0 and bot.params.jump is False
-    assert make_bot("tuned:heuristic").params == BidParams()  # type: ignore[attr-defined]
+    assert bot.bid_params == CHOSEN.with_text("margin=0,compete=0")
+    assert bot.bid_params.margin == 0.0 and bot.bid_params.jump is False
+    assert make_bot("tuned:heuristic").bid_params == BidParams()  # type: ignore[attr-defined]
     assert CHOSEN.text() == "margin=-5;jump=0;compete=10;over_partner=10;plain_offset=20"
     assert BidParams().with_text(CHOSEN.text()) == CHOSEN
     assert BidParams().with_text("last_margin=none;coinche_trumps=5").coinche_trumps == 5

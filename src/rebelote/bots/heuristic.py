@@ -378,18 +378,17 @@ class HeuristicBot:
 
     def __init__(self, bid_margin: float = BID_MARGIN, take: float = BELOTE_TAKE,
                  coinche_trumps: int = COINCHE_TRUMPS,
-                 evaluate: Callable[[Mask, int, bool], float] | None = None) -> None:
-        self.bid_margin = bid_margin
+                 evaluate: Callable[[Mask, int, bool], float] | None = None,
+                 bid_params: BidParams | None = None) -> None:
         self.take = take
-        self.coinche_trumps = coinche_trumps
         #: The coinche hand evaluation (hand, trump mode, declarations counted): what a
         #: contract may be counted on; :func:`contract_points` unless another is given (the
         #: learned bidder's, :mod:`rebelote.bots.learned`).
         self.evaluate = evaluate or contract_points
-        #: The coinche auction's choices: the heuristic's, at its margin and coinche rule
-        #: (the tuned bidder sets its own).
-        self.bid_params = BidParams(margin=bid_margin, support_margin=bid_margin,
-                                    coinche_trumps=coinche_trumps)
+        #: The coinche auction's choices: ``bid_params`` (the tuned bidder's), else the
+        #: heuristic's at ``bid_margin`` and ``coinche_trumps``.
+        self.bid_params = bid_params or BidParams(
+            margin=bid_margin, support_margin=bid_margin, coinche_trumps=coinche_trumps)
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal

@@ -52,15 +52,13 @@ class TunedBidder(HeuristicBot):
     name = "tuned"
 
     def __init__(self, params: BidParams | None = None) -> None:
-        self.params = params or BidParams()
+        params = params or BidParams()
         evaluate = None
-        if self.params.learned:
+        if params.learned:
             from rebelote.bots.learned import LearnedEvaluation, shipped_model
 
             evaluate = LearnedEvaluation(shipped_model())
-        super().__init__(bid_margin=self.params.margin,
-                         coinche_trumps=self.params.coinche_trumps, evaluate=evaluate)
-        self.bid_params = self.params
+        super().__init__(evaluate=evaluate, bid_params=params)
 
 
 def make_tuned(level: str | None = None) -> TunedBidder:
