@@ -19,16 +19,13 @@ import sys
 import time
 
 from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
-from rebelote.bots import player_level
+from rebelote.bots import level_spec
 from rebelote.rules import Rules
 
 
 def spec_of(text: str) -> str:
     """A registry spec, or the spec of a level for people (``expert``)."""
-    try:
-        return player_level(text).spec
-    except ValueError:
-        return text
+    return level_spec(text) or text
 
 
 def elo(diffs: list[float]) -> tuple[float, float, float, float]:

@@ -263,6 +263,20 @@ def player_level(key: object) -> PlayerLevel:
                      f"{', '.join(lv.key for lv in PLAYER_LEVELS)})")
 
 
+def level_spec(text: object) -> str | None:
+    """The registry spec of the level for people ``text`` names (as :func:`player_level` reads
+    it), ``None`` when it names none: the half that ``rebelote play --bots``, a table's bots
+    and the benches share before reading ``text`` as a registry spec.
+
+    >>> level_spec("Débutant"), level_spec("pimc:fast")
+    ('heuristic', None)
+    """
+    try:
+        return player_level(text).spec
+    except ValueError:
+        return None
+
+
 def level_of_spec(spec: str) -> PlayerLevel | None:
     """The level for people that ``spec`` plays (``pimc:fast`` is ``club``), ``None`` for a
     spec no level uses (``random``).
@@ -290,6 +304,7 @@ __all__ = [
     "known_bots",
     "known_specs",
     "level_of_spec",
+    "level_spec",
     "make_bot",
     "parse_bot_spec",
     "player_level",

@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
 
         from rich.console import Console
 
-        from rebelote.bots import DEFAULT_LEVEL, player_level, player_levels
+        from rebelote.bots import DEFAULT_LEVEL, level_spec, player_levels
         from rebelote.errors import IllegalActionError, InputError, RulesError
         from rebelote.rules import Rules
         from rebelote.scoring import ResultLine
@@ -121,10 +121,9 @@ def register(app: typer.Typer) -> None:
             chosen = Rules.preset(rules, game)
 
             def seat_bot(text: str) -> str:  # a level for people, else a registry spec
-                try:
-                    return player_level(text).spec
-                except ValueError:
-                    pass
+                spec = level_spec(text)
+                if spec is not None:
+                    return spec
                 try:
                     return bot_spec(text, "--bots", allow_engine=True)
                 except InputError as e:

@@ -32,7 +32,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
-from rebelote.bots import DEFAULT_LEVEL, player_level, player_levels
+from rebelote.bots import DEFAULT_LEVEL, level_spec, player_levels
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.rules import Rules
@@ -111,9 +111,9 @@ def table_bot(raw: object, field: str) -> str:
     ``club``, ``fort``, ``expert``: the registry's :data:`~rebelote.bots.PLAYER_LEVELS`), or a
     registry spec with a **named** level (``heuristic``, ``pimc:fast``). Never a budget of the
     caller's choosing (``pimc:10000``): :class:`InputError` on ``field``."""
-    if isinstance(raw, str):
-        with contextlib.suppress(ValueError):
-            return player_level(raw).spec
+    spec = level_spec(raw)
+    if spec is not None:
+        return spec
     spec = bot_spec(raw, field)
     name, _, level = spec.partition(":")
     from rebelote.bots import bot_levels
