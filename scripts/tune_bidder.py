@@ -18,15 +18,35 @@ import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from rebelote.arena import mean_ci
-from rebelote.bots.heuristic import BidParams
-from rebelote.bots.tuned import CHOSEN, duplicate_results
+from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
+from rebelote.bots import Bot
+from rebelote.bots.heuristic import BidParams, HeuristicBot
+from rebelote.bots.tuned import CHOSEN, TunedBidder
+from rebelote.rules import Rules
 
 CHUNK = 50
 
 
 def params_of(text: str) -> BidParams:
     return CHOSEN if text.strip() == "chosen" else BidParams().with_text(text)
+
+
+def duplicate_results(params: BidParams, game: str, preset: str, seed: int,
+                      indices: range) -> list[float]:
+    """For each deal number of ``indices``, the bidder at ``params`` against the heuristic: its
+    mark minus the heuristic's, the mean of the two plays with the teams swapped. The arena's
+    duplicate deals (:func:`rebelote.arena.play_duplicate_deal`) with the bots made here, so
+    ``bench/strength.py --a tuned:... --b heuristic`` gives the same numbers."""
+    rules = Rules.preset(preset, game)
+    config = ArenaConfig(a="tuned", b="heuristic", game=game, rules=preset, seed=seed)
+    a: Bot = TunedBidder(params)
+    b: Bot = HeuristicBot()
+
+    def seats(a_side: int) -> list[Bot]:
+        return [a if s % 2 == a_side else b for s in range(4)]
+
+    return [play_duplicate_deal(config, rules, index, seat_bots=seats)[0].diff
+            for index in indices]
 
 
 def _chunk(args: tuple[str, str, str, int, int, int]) -> list[float]:

@@ -295,9 +295,14 @@ def _seat_bots(config: ArenaConfig, a_side: int) -> tuple[list[Bot], list[bool]]
 
 
 def play_duplicate_deal(config: ArenaConfig, rules: Rules, index: int,
-                        times: tuple[list[float], list[float]] | None = None
+                        times: tuple[list[float], list[float]] | None = None, *,
+                        seat_bots: Callable[[int], Sequence[Bot]] | None = None
                         ) -> tuple[DealResult, tuple[DealState, DealState]]:
-    """Deal number ``index`` played both ways; also the two finished deals (same cards)."""
+    """Deal number ``index`` played both ways; also the two finished deals (same cards).
+
+    ``seat_bots(a_side)``, when given, seats bots already made instead of the config's specs:
+    the four seats' bots of the play where A sits on the seats of parity ``a_side`` (a tuning
+    that tries bots no spec names, on the arena's very deals and seeds)."""
     times = times if times is not None else ([], [])
     deck_rng = random.Random(f"arena:{config.seed}:deal:{index}")
     dealer = index % 4
@@ -307,7 +312,10 @@ def play_duplicate_deal(config: ArenaConfig, rules: Rules, index: int,
     takers: list[str | None] = []
     made: list[bool | None] = []
     for a_side in (0, 1):
-        bots, is_a = _seat_bots(config, a_side)
+        if seat_bots is None:
+            bots, is_a = _seat_bots(config, a_side)
+        else:
+            bots, is_a = list(seat_bots(a_side)), [s % 2 == a_side for s in range(4)]
         rngs = [random.Random(f"arena:{config.seed}:deal:{index}:{a_side}:{s}")
                 for s in range(4)]
         end: DealState = _play(start, bots, rngs, is_a, times)

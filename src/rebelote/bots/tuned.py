@@ -12,9 +12,9 @@ buys little and risks much; the bidder then competes over the opponents up to 10
 beyond its evaluation and bids no-trump and all-trump on 20 points more than the heuristic's
 evaluation of them.
 
-:func:`duplicate_results` plays the same duplicate deals as ``bench/strength.py`` (the
-arena's deals of a seed), the bidder at ``params`` against the heuristic, fast enough for
-thousands of deals a minute: ``scripts/tune_bidder.py`` runs it for candidate parameters.
+``scripts/tune_bidder.py`` plays candidate parameters against the heuristic on the arena's
+duplicate deals of a seed (the same deals and results as ``bench/strength.py``), thousands of
+deals a minute.
 
 >>> import random
 >>> from rebelote.cards import cards_mask, parse_cards
@@ -32,12 +32,9 @@ thousands of deals a minute: ``scripts/tune_bidder.py`` runs it for candidate pa
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from rebelote.bots.heuristic import BidParams, HeuristicBot
-from rebelote.deal import DealState
-from rebelote.rules import Rules
 
 #: The parameters chosen on the tuning deals (seeds 101, coinche, and 102, contrée; the rounds
 #: and their figures: README, "The tuned bidder").
@@ -69,30 +66,4 @@ def make_tuned(level: str | None = None) -> TunedBidder:
     return TunedBidder(CHOSEN if level is None else CHOSEN.with_text(level))
 
 
-# -- tuning --------------------------------------------------------------------------------------
-def duplicate_results(params: BidParams, game: str, preset: str, seed: int,
-                      indices: range) -> list[float]:
-    """For each deal number of ``indices``, the bidder at ``params`` against the heuristic: its
-    mark minus the heuristic's, the mean of the two plays with the teams swapped. The deals,
-    seats and results are the arena's (``bench/strength.py --a tuned:... --b heuristic``
-    gives the same numbers), only faster: no timing, no records."""
-    rules = Rules.preset(preset, game)
-    a = TunedBidder(params)
-    b = HeuristicBot()
-    out: list[float] = []
-    for index in indices:
-        start = DealState.new(rules, index % 4, rng=random.Random(f"arena:{seed}:deal:{index}"))
-        total = 0
-        for a_side in (0, 1):
-            bots = [a if s % 2 == a_side else b for s in range(4)]
-            rngs = [random.Random(f"arena:{seed}:deal:{index}:{a_side}:{s}") for s in range(4)]
-            state = start
-            while not state.is_terminal:
-                seat = state.current_player
-                state = state.apply(bots[seat].act(state.observation(seat), rngs[seat]))
-            total += state.returns()[a_side]
-        out.append(total / 2)
-    return out
-
-
-__all__ = ["CHOSEN", "TunedBidder", "duplicate_results", "make_tuned"]
+__all__ = ["CHOSEN", "TunedBidder", "make_tuned"]
