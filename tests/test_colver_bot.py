@@ -3,7 +3,6 @@ without colver (the yardstick, never a dependency: ``pip install colver``)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import sys
@@ -11,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from program_loader import load_program
 
 colver = pytest.importorskip("colver")
 
@@ -26,11 +27,7 @@ RULES = "contree:ffb-ludique,failure_base=162,rounding=none"
 
 
 def adapter() -> Any:
-    spec = importlib.util.spec_from_file_location("colver_bot", ADAPTER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_program("examples/colver_bot.py")
 
 
 def test_the_arena_plays_whole_matches_against_colver() -> None:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from program_loader import load_program
 from rebelote.actions import Play
 from rebelote.bots import make_bot
 from rebelote.deal import DealState
@@ -17,19 +14,7 @@ from rebelote.observation import Observation
 from rebelote.rules import Rules
 from rebelote.solver import position_of_state, solve
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("judge", BENCH / "judge.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["judge"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-judge = _load()
+judge = load_program("bench/judge.py")
 RULES = Rules.preset("official", "coinche")
 #: The true deal of the test, read by the cheating bots below (only a test can cheat).
 TRUE: dict[str, DealState] = {}

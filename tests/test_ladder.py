@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from program_loader import load_program
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder", BENCH / "ladder.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ladder"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ladder = _load()
+ladder = load_program("bench/ladder.py")
 
 
 def _games(ratings: dict[str, float], pairs: list[tuple[str, str]], n: int,

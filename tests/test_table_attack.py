@@ -10,29 +10,17 @@ other PostgreSQL tests, when ``REBELOTE_TEST_PG_URL`` names a server.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "attack_table.py"
+from program_loader import load_program
+
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("attack_table", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["attack_table"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-attack = _load()
+attack = load_program("scripts/attack_table.py")
 
 
 def _checks(needs: str) -> list[int]:

@@ -5,17 +5,16 @@ from a spec."""
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 import rebelote.bots.tuned
+from program_loader import load_program
 from rebelote.actions import AUCTION
 from rebelote.arena import ArenaConfig, play_duplicate_deal
 from rebelote.auction import PASS, Bid
@@ -30,17 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RNG = random.Random(0)
 
 
-def _load_tuning() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tune_bidder",
-                                                  ROOT / "scripts" / "tune_bidder.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tune_bidder"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-duplicate_results = _load_tuning().duplicate_results
+duplicate_results = load_program("scripts/tune_bidder.py").duplicate_results
 
 
 def coinche(dealer: int, hands: list[tuple[str, ...]], actions: list[str]) -> DealState:

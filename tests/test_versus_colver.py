@@ -7,14 +7,13 @@ without it (``.venv/bin/pip install colver`` to run them).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from program_loader import load_program
 
 colver = pytest.importorskip(
     "colver", reason="colver (the yardstick of bench/versus_colver.py) is not installed: "
@@ -25,19 +24,7 @@ from rebelote.auction import Bid  # noqa: E402
 from rebelote.deal import DealState  # noqa: E402
 from rebelote.rules import parse_rules  # noqa: E402
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("versus_colver", BENCH / "versus_colver.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["versus_colver"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-vc = _load()
+vc = load_program("bench/versus_colver.py")
 RULES = parse_rules(vc.RULES_TEXT)
 
 
