@@ -27,11 +27,12 @@ import json
 import math
 import random
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
+from strength import play_line, write
+
+from rebelote.arena import ArenaConfig, mean_ci
 from rebelote.bots import level_spec
 from rebelote.rules import Rules
 
@@ -189,21 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for index in range(args.start, args.start + args.deals):
             for (a, b), config in configs.items():
-                times: tuple[list[float], list[float]] = ([], [])
-                start = time.perf_counter()
-                result, _ = play_duplicate_deal(config, rules, index, times)
-                line = {"a": a, "b": b, "spec_a": specs[a], "spec_b": specs[b], "bots": names,
-                        "game": args.game, "rules": args.rules, "seed": args.seed,
-                        "deal": index, "diffs": list(result.diffs), "diff": result.diff,
-                        "takers": list(result.takers), "made": list(result.made),
-                        "a_ms": sum(times[0]) * 1000, "b_ms": sum(times[1]) * 1000,
-                        "seconds": time.perf_counter() - start}
-                lines.append(line)
-                text = json.dumps(line)
-                print(text, flush=True)
-                if out:
-                    out.write(text + "\n")
-                    out.flush()
+                line = play_line(config, rules, index)
+                lines.append(write({**line, "a": a, "b": b, "spec_a": specs[a],
+                                    "spec_b": specs[b], "bots": names}, out))
     finally:
         if out:
             out.close()

@@ -17,6 +17,7 @@ import math
 import statistics
 import sys
 import time
+from typing import TextIO
 
 from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
 from rebelote.bots import level_spec
@@ -76,6 +77,33 @@ def summary(lines: list[dict[str, object]]) -> str:
             f"{statistics.mean(a_ms):.0f} ms")
 
 
+def play_line(config: ArenaConfig, rules: Rules, index: int,
+              **extra: object) -> dict[str, object]:
+    """Duplicate deal ``index`` of ``config`` played, as a result line: both plays' mark
+    differences (A's team minus B's), their mean, who took and whether it was made, each
+    side's thinking time (ms, decisions with a choice) and the wall-clock seconds; ``extra``
+    fields first."""
+    times: tuple[list[float], list[float]] = ([], [])
+    start = time.perf_counter()
+    result, _ = play_duplicate_deal(config, rules, index, times)
+    return {**extra, "a": config.a, "b": config.b, "game": config.game,
+            "rules": config.rules, "seed": config.seed, "deal": index,
+            "diffs": list(result.diffs), "diff": result.diff, "takers": list(result.takers),
+            "made": list(result.made), "a_ms": sum(times[0]) * 1000,
+            "b_ms": sum(times[1]) * 1000, "seconds": time.perf_counter() - start}
+
+
+def write(line: dict[str, object], out: TextIO | None) -> dict[str, object]:
+    """``line`` printed as JSON on standard output, and appended to ``out`` (flushed: a run
+    stopped keeps every deal it finished)."""
+    text = json.dumps(line)
+    print(text, flush=True)
+    if out:
+        out.write(text + "\n")
+        out.flush()
+    return line
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", default="pimc:fast")
@@ -98,22 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     rules = Rules.preset(args.rules, args.game)
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     lines = []
-    for index in range(args.start, args.start + args.deals):
-        times: tuple[list[float], list[float]] = ([], [])
-        start = time.perf_counter()
-        result, _ = play_duplicate_deal(config, rules, index, times)
-        line = {"a": args.a, "b": args.b, "game": args.game, "rules": args.rules,
-                "seed": args.seed, "deal": index, "diffs": list(result.diffs),
-                "diff": result.diff, "takers": list(result.takers), "made": list(result.made),
-                "a_ms": sum(times[0]) * 1000, "seconds": time.perf_counter() - start}
-        lines.append(line)
-        text = json.dumps(line)
-        print(text, flush=True)
+    try:
+        for index in range(args.start, args.start + args.deals):
+            lines.append(write(play_line(config, rules, index), out))
+    finally:
         if out:
-            out.write(text + "\n")
-            out.flush()
-    if out:
-        out.close()
+            out.close()
     print(summary(lines), file=sys.stderr)
     return 0
 

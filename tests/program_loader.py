@@ -13,8 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def load_program(path: str) -> ModuleType:
     """The program at ``path`` (relative to the repository's root, ``bench/judge.py``) as a
-    module named after its file, registered in ``sys.modules`` (its dataclasses need it)."""
+    module named after its file, registered in ``sys.modules`` (its dataclasses need it); its
+    folder is put on ``sys.path`` as running it does (``bench/ladder.py`` imports
+    ``strength``)."""
     name = Path(path).stem
+    folder = str((ROOT / path).parent)
+    if folder not in sys.path:
+        sys.path.append(folder)
     spec = importlib.util.spec_from_file_location(name, ROOT / path)
     assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
