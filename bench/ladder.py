@@ -30,9 +30,9 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from strength import play_line, write
+from strength import add_parallel_arguments, play_task, ship_to_cluster, write
 
-from rebelote.arena import ArenaConfig, mean_ci
+from rebelote.arena import ArenaConfig, mean_ci, parallel_map
 from rebelote.bots import level_spec
 from rebelote.rules import Rules
 
@@ -164,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", default=None, help="only summarise a results file")
     parser.add_argument("--samples", type=int, default=200, help="bootstrap draws")
     parser.add_argument("--json", action="store_true", help="the summary as JSON")
+    add_parallel_arguments(parser)
     args = parser.parse_args(argv)
     if args.summary:
         with open(args.summary, encoding="utf-8") as f:
@@ -187,12 +188,15 @@ def main(argv: list[str] | None = None) -> int:
         configs[(a, b)] = config
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     lines = []
+    pairs = [(index, pair) for index in range(args.start, args.start + args.deals)
+             for pair in configs]
+    tasks = [(configs[pair], rules, index) for index, pair in pairs]
+    ship_to_cluster(args.scheduler)
     try:
-        for index in range(args.start, args.start + args.deals):
-            for (a, b), config in configs.items():
-                line = play_line(config, rules, index)
-                lines.append(write({**line, "a": a, "b": b, "spec_a": specs[a],
-                                    "spec_b": specs[b], "bots": names}, out))
+        results = parallel_map(play_task, tasks, args.workers, args.scheduler)
+        for (_, (a, b)), line in zip(pairs, results, strict=False):  # in the tasks' order
+            lines.append(write({**line, "a": a, "b": b, "spec_a": specs[a],
+                                "spec_b": specs[b], "bots": names}, out))
     finally:
         if out:
             out.close()

@@ -19,7 +19,7 @@ import sys
 import time
 from typing import TextIO
 
-from rebelote.arena import ArenaConfig, mean_ci, play_duplicate_deal
+from rebelote.arena import ArenaConfig, mean_ci, parallel_map, play_duplicate_deal
 from rebelote.bots import level_spec
 from rebelote.rules import Rules
 
@@ -93,6 +93,11 @@ def play_line(config: ArenaConfig, rules: Rules, index: int,
             "b_ms": sum(times[1]) * 1000, "seconds": time.perf_counter() - start}
 
 
+def play_task(task: tuple[ArenaConfig, Rules, int]) -> dict[str, object]:
+    """:func:`play_line` of ``(config, rules, index)``: one task of a pool or a cluster."""
+    return play_line(*task)
+
+
 def write(line: dict[str, object], out: TextIO | None) -> dict[str, object]:
     """``line`` printed as JSON on standard output, and appended to ``out`` (flushed: a run
     stopped keeps every deal it finished)."""
@@ -102,6 +107,25 @@ def write(line: dict[str, object], out: TextIO | None) -> dict[str, object]:
         out.write(text + "\n")
         out.flush()
     return line
+
+
+def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--workers`` and ``--scheduler``: where the deals are played (the results are the same
+    for count-based bots; time-limited ones search less on a loaded machine)."""
+    parser.add_argument("--workers", type=int, default=1,
+                        help="deals played on a pool of this many processes")
+    parser.add_argument("--scheduler", default=None,
+                        help="deals played on the Dask cluster of this scheduler "
+                        "(tcp://host:port; its workers need rebelote)")
+
+
+def ship_to_cluster(scheduler: str | None) -> None:
+    """With a Dask ``scheduler``, this bench's code goes to the workers by value (they have
+    rebelote installed, not the repository's bench/)."""
+    if scheduler is not None:
+        import cloudpickle
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="append each deal's result here too")
     parser.add_argument("--summary", default=None, help="only summarise a results file")
+    add_parallel_arguments(parser)
     args = parser.parse_args(argv)
     if args.summary:
         with open(args.summary, encoding="utf-8") as f:
@@ -126,9 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     rules = Rules.preset(args.rules, args.game)
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     lines = []
+    tasks = [(config, rules, index) for index in range(args.start, args.start + args.deals)]
+    ship_to_cluster(args.scheduler)
     try:
-        for index in range(args.start, args.start + args.deals):
-            lines.append(write(play_line(config, rules, index), out))
+        for line in parallel_map(play_task, tasks, args.workers, args.scheduler):
+            lines.append(write(line, out))
     finally:
         if out:
             out.close()

@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rebelote.actions import NO_DECLARATION, PLAYS, Action, Play
-from rebelote.arena import mean_ci, percentile
+from rebelote.arena import mean_ci, parallel_map, percentile
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
 from rebelote.bots import Bot, make_bot, parse_bot_spec
 from rebelote.deal import DealState
@@ -348,6 +348,12 @@ def play_deal(ours_spec: str, theirs: str, rules: Rules, seed: int, index: int,
     return line
 
 
+def play_task(task: tuple[str, str, Rules, int, int, str]) -> dict[str, Any]:
+    """:func:`play_deal` of ``(ours, theirs, rules, seed, index, calls)``: one task of a pool
+    or a cluster."""
+    return play_deal(*task)
+
+
 # -- the report ---------------------------------------------------------------------------------
 def _ci(values: list[float]) -> dict[str, Any]:
     mean, low, high = mean_ci(values)
@@ -464,6 +470,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", default=None, help="only summarise a results file")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="deals played on a pool of this many processes (each needs colver)")
+    parser.add_argument("--scheduler", default=None,
+                        help="deals played on the Dask cluster of this scheduler "
+                        "(tcp://host:port; its workers need rebelote and colver)")
     args = parser.parse_args(argv)
     if args.summary:
         with open(args.summary, encoding="utf-8") as f:
@@ -480,8 +491,11 @@ def main(argv: list[str] | None = None) -> int:
     rules = parse_rules(args.rules)
     lines = []
     t0 = time.perf_counter()
-    for i in range(args.start, args.start + args.deals):
-        line = play_deal(args.ours, args.theirs, rules, args.seed, i, args.calls)
+    tasks = [(args.ours, args.theirs, rules, args.seed, i, args.calls)
+             for i in range(args.start, args.start + args.deals)]
+    for i, line in zip(range(args.start, args.start + args.deals),
+                       parallel_map(play_task, tasks, args.workers, args.scheduler),
+                       strict=False):
         lines.append(line)
         if args.out:
             with open(args.out, "a", encoding="utf-8") as f:

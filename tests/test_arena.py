@@ -15,6 +15,7 @@ import rebelote.arena
 from rebelote.arena import (
     ArenaConfig,
     mean_ci,
+    parallel_map,
     percentile,
     play_duplicate_deal,
     run_arena,
@@ -100,6 +101,36 @@ def test_a_match_on_a_dask_cluster_gives_the_same_results() -> None:
         on_dask = run_arena(config, scheduler=cluster.scheduler_address)
     assert on_dask.deals == run_arena(config).deals
     assert on_dask.summary()["scheduler"] == cluster.scheduler_address
+
+
+def _square_after(x: int) -> int:
+    """x squared, the small ones slower: a pool finishes them out of order."""
+    import time
+
+    time.sleep(0.02 * (5 - x) if x < 5 else 0)
+    if x == 99:
+        raise RuntimeError("item 99 fails")
+    return x * x
+
+
+def test_parallel_map_keeps_the_order_everywhere_and_raises_a_failure() -> None:
+    distributed = pytest.importorskip("distributed")
+    items = list(range(8))
+    expected = [x * x for x in items]
+    assert list(parallel_map(_square_after, items)) == expected
+    assert list(parallel_map(_square_after, items, workers=2)) == expected
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert list(parallel_map(_square_after, items, scheduler=address)) == expected
+        assert list(parallel_map(_square_after, items, scheduler=address,
+                                 closing=True)) == expected
+        with pytest.raises(RuntimeError, match="item 99 fails"):
+            list(parallel_map(_square_after, [1, 99, 2], scheduler=address))
+    with pytest.raises(RuntimeError, match="item 99 fails"):
+        list(parallel_map(_square_after, [1, 99, 2], workers=2))
+    with pytest.raises(ValueError, match="workers: must be 1 or more"):
+        list(parallel_map(_square_after, items, workers=0))
 
 
 def test_bad_configurations_name_the_field() -> None:

@@ -89,6 +89,24 @@ def test_a_run_plays_every_pair_on_each_deal_and_resumes(tmp_path: Path,
     assert summary["deals"] == 2 and len(summary["pairs"]) == 3
 
 
+def test_a_pool_and_a_cluster_play_the_same_lines_in_the_same_order(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    args = ["--bots", "debutant,random,tuned", "--deals", "3", "--seed", "6", "--samples", "5"]
+
+    def run(*extra: str) -> list[tuple[object, ...]]:
+        out = tmp_path / f"run{len(list(tmp_path.iterdir()))}.jsonl"
+        assert ladder.main([*args, "--out", str(out), *extra]) == 0
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        return [(r["deal"], r["a"], r["b"], r["spec_b"], r["diffs"]) for r in rows]
+
+    alone = run()
+    assert len(alone) == 9
+    assert run("--workers", "2") == alone
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert run("--scheduler", cluster.scheduler_address) == alone
+
+
 def test_the_bots_must_be_two_different_ones() -> None:
     with pytest.raises(SystemExit):
         ladder.main(["--bots", "fort,fort"])

@@ -104,6 +104,13 @@ def test_short_match_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     # the summary of the file is the run's
     assert vc.main(["--summary", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["mark_diff"] == s["mark_diff"]
+    # on a pool of two processes: the same deals in the same order, the same results
+    pooled = tmp_path / "pooled.jsonl"
+    assert vc.main(["--ours", "heuristic", "--theirs", "heuristic", "--deals", "3",
+                    "--seed", "7", "--out", str(pooled), "--json", "--workers", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["mark_diff"] == s["mark_diff"]
+    two = [json.loads(x) for x in pooled.read_text().splitlines()]
+    assert [(r["deal"], r["diffs"]) for r in two] == [(r["deal"], r["diffs"]) for r in lines]
 
 
 def test_card_play_alone_has_the_same_auction_in_both_plays(tmp_path: Path) -> None:

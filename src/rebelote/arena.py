@@ -20,14 +20,15 @@ whatever the number of workers (decision times apart).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from rebelote.actions import NO_DECLARATION
 from rebelote.bots import Bot, is_engine_spec, make_bot, parse_bot_spec
@@ -134,6 +135,9 @@ class ArenaConfig:
         except RulesError as e:
             raise ValueError(str(e)) from None
 
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
@@ -383,18 +387,15 @@ def run_arena(config: ArenaConfig, workers: int = 1, scheduler: str | None = Non
     cluster whose scheduler is at ``scheduler`` (``tcp://host:port``; the workers need
     rebelote installed). ``progress(done, total)`` is called as tasks finish."""
     config.check()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers: must be 1 or more, not {workers!r}")
     tasks = tasks_of(config)
     t0 = time.perf_counter()
-    results: Iterable[_TaskResult]
+    results: list[_TaskResult] = []
     try:
-        if scheduler is not None:
-            results = _run_dask(tasks, scheduler, progress)
-        elif workers == 1:
-            results = _run_local(tasks, progress)
-        else:
-            results = _run_pool(tasks, workers, progress)
+        for done, result in enumerate(parallel_map(run_task, tasks, workers, scheduler,
+                                                   closing=scheduler is not None), start=1):
+            results.append(result)
+            if progress:
+                progress(done, len(tasks))
     finally:
         close_engines()
     merged = _TaskResult()
@@ -415,31 +416,31 @@ def run_arena(config: ArenaConfig, workers: int = 1, scheduler: str | None = Non
     )
 
 
-def _run_local(tasks: list[Task], progress: Callable[[int, int], None] | None
-               ) -> list[_TaskResult]:
-    out = []
-    for i, task in enumerate(tasks):
-        out.append(run_task(task))
-        if progress:
-            progress(i + 1, len(tasks))
-    return out
+def parallel_map(fn: Callable[[T], R], items: Sequence[T], workers: int = 1,
+                 scheduler: str | None = None, closing: bool = False) -> Iterator[R]:
+    """``fn`` over ``items``, each result yielded in the items' order as soon as it and those
+    before it are done: in this process (``workers`` 1), on a local pool of ``workers``
+    processes, or on the Dask cluster whose scheduler is at ``scheduler`` (``tcp://host:port``;
+    its workers need rebelote installed, and what ``fn`` imports). ``fn`` must be picklable
+    (a module's function) for a pool or a cluster. ``closing``: each item's outside bots are
+    stopped after it (a Dask worker outlives the match; a pool's worker stops its own when it
+    exits). A failure stops the rest (not started) and is raised."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers: must be 1 or more, not {workers!r}")
+    if scheduler is not None:
+        yield from _dask_map(fn, items, scheduler, closing)
+    elif workers == 1:
+        for item in items:
+            yield fn(item)
+    else:
+        from concurrent.futures import ProcessPoolExecutor  # here: `rebelote deal` starts faster
 
-
-def _run_pool(tasks: list[Task], workers: int, progress: Callable[[int, int], None] | None
-              ) -> list[_TaskResult]:
-    from concurrent.futures import ProcessPoolExecutor  # here: `rebelote deal` starts faster
-
-    out = []
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start) as pool:
-        try:
-            for i, r in enumerate(pool.map(run_task, tasks)):
-                out.append(r)
-                if progress:
-                    progress(i + 1, len(tasks))
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)  # a broken bot: the rest not played
-            raise
-    return out
+        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start) as pool:
+            try:
+                yield from pool.map(fn, items)
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)  # a broken bot: the rest not played
+                raise
 
 
 def _worker_start() -> None:
@@ -449,16 +450,16 @@ def _worker_start() -> None:
     util.Finalize(None, close_engines, exitpriority=10)
 
 
-def run_task_closing(task: Task) -> _TaskResult:
-    """:func:`run_task`, then its outside bots stopped (a Dask worker outlives the match)."""
+def _closing(fn: Callable[[T], R], item: T) -> R:
+    """``fn(item)``, then the outside bots it started stopped."""
     try:
-        return run_task(task)
+        return fn(item)
     finally:
         close_engines()
 
 
-def _run_dask(tasks: list[Task], scheduler: str, progress: Callable[[int, int], None] | None
-              ) -> list[_TaskResult]:
+def _dask_map(fn: Callable[[T], R], items: Sequence[T], scheduler: str, closing: bool
+              ) -> Iterator[R]:
     try:
         dist: Any = importlib.import_module("distributed")
     except ImportError:
@@ -470,13 +471,12 @@ def _run_dask(tasks: list[Task], scheduler: str, progress: Callable[[int, int], 
         raise ValueError(f"scheduler: cannot reach the Dask scheduler at {scheduler}: {e}"
                          ) from None
     try:
-        futures = client.map(run_task_closing, tasks, pure=False)
-        results: list[_TaskResult] = []
-        for done, future in enumerate(futures, start=1):  # in order: progress is a lower bound
-            results.append(future.result())
-            if progress:
-                progress(done, len(tasks))
-        return results
+        if closing:
+            futures = client.map(functools.partial(_closing, fn), items, pure=False)
+        else:
+            futures = client.map(fn, items, pure=False)
+        for future in futures:  # in order: a later item may be done first, and waits
+            yield future.result()
     finally:
         client.close()
 
@@ -487,6 +487,7 @@ __all__ = [
     "DealResult",
     "GameResult",
     "mean_ci",
+    "parallel_map",
     "play_duplicate_deal",
     "play_duplicate_game",
     "run_arena",
