@@ -1,5 +1,6 @@
-"""The learned bidder: examples from played-out deals, a model reproducible from a seed, the
-shipped weights read with NumPy, legal calls."""
+"""The hand-only learned bidder (``learned:hand``; ``learned`` is the bidder in context,
+tests/test_contextual.py): examples from played-out deals, a model reproducible from a seed,
+the shipped weights read with NumPy, legal calls."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def test_the_shipped_model_values_strong_hands_above_weak_ones() -> None:
                                          ("belote", "official")])
 def test_the_learned_bidder_plays_whole_deals_legally(game: str, preset: str) -> None:
     rules = Rules.preset(preset, game)
-    bot = make_bot("learned")
+    bot = make_bot("learned:hand")
     contracts = 0
     for seed in range(12):
         state = DealState.new(rules, seed % 4, seed=seed)
@@ -74,8 +75,8 @@ def test_the_learned_bidder_plays_whole_deals_legally(game: str, preset: str) ->
     assert contracts >= 4
 
 
-def test_the_learned_bidders_level_is_its_margin() -> None:
-    assert make_bot("learned").bid_params.margin == 30.0  # type: ignore[attr-defined]
+def test_the_hand_only_bidders_level_is_its_margin() -> None:
+    assert make_bot("learned:hand").bid_params.margin == 30.0  # type: ignore[attr-defined]
     assert make_bot("learned:20").bid_params.margin == 20.0  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="margin in card points"):
-        make_bot("learned:lots")
+        make_bot("learned:99")

@@ -163,14 +163,21 @@ register_bot("pimc", PimcBot, levels=tuple(LEVELS))
 
 
 def _make_learned(level: str | None = None) -> Bot:
-    """The learned bidder (:func:`rebelote.bots.learned.make_learned`), imported when first
-    made: it loads NumPy, which costs more than 3000 random deals of ``rebelote deal``."""
-    from rebelote.bots.learned import make_learned
+    """The learned bidder in context (:func:`rebelote.bots.contextual.make_contextual`; a
+    level ``name=value;...`` changes its choices), or the hand-only one before it
+    (:func:`rebelote.bots.learned.make_learned`: ``learned:hand``, ``learned:M`` a margin),
+    imported when first made: they load NumPy, which costs more than 3000 random deals of
+    ``rebelote deal``."""
+    if level is not None and (level.strip() == "hand" or level.strip().isdigit()):
+        from rebelote.bots.learned import make_learned
 
-    return make_learned(level)
+        return make_learned(None if level.strip() == "hand" else level)
+    from rebelote.bots.contextual import make_contextual
+
+    return make_contextual(level)
 
 
-register_bot("learned", _make_learned, levels=("30",))
+register_bot("learned", _make_learned, levels=("hand",))
 
 
 def _make_tuned(level: str | None = None) -> Bot:

@@ -114,8 +114,9 @@ class Budget:
     #: is searched: 1 as it is, 0 every world alike (uniform worlds), between: softer.
     auction_alpha: float = 1.0
     #: Whose calls are the prior (``anchored``) or the calls (``bidding="heuristic"``), and the
-    #: fallback when time runs out: ``heuristic`` or ``tuned`` (the tuned bidder,
-    #: :mod:`rebelote.bots.tuned`: the heuristic's cards, its own coinche calls).
+    #: fallback when time runs out: ``heuristic``, ``tuned`` (the tuned bidder,
+    #: :mod:`rebelote.bots.tuned`: the heuristic's cards, its own coinche calls) or
+    #: ``learned`` (:mod:`rebelote.bots.contextual`: the same cards, calls by expected mark).
     bidder: str = "heuristic"
 
     def card_worlds(self, cards: int) -> int:
@@ -152,6 +153,8 @@ LEVELS: Final = {
 
 #: A level's suffix that makes the tuned bidder's calls the prior (``pimc:fast+tuned``).
 TUNED_SUFFIX: Final = "+tuned"
+#: ... and the learned bidder's (:mod:`rebelote.bots.contextual`, ``pimc:fast+learned``).
+LEARNED_SUFFIX: Final = "+learned"
 
 
 def budget_of(level: str | None) -> Budget:
@@ -163,6 +166,8 @@ def budget_of(level: str | None) -> Budget:
     key = level.strip().lower()
     if key.endswith(TUNED_SUFFIX) and key != TUNED_SUFFIX:
         return replace(budget_of(key[:-len(TUNED_SUFFIX)]), bidder="tuned")
+    if key.endswith(LEARNED_SUFFIX) and key != LEARNED_SUFFIX:
+        return replace(budget_of(key[:-len(LEARNED_SUFFIX)]), bidder="learned")
     if key in LEVELS:
         return LEVELS[key]
     if is_digits(key) and 1 <= int(key) <= 10_000:
@@ -175,7 +180,18 @@ def budget_of(level: str | None) -> Budget:
                       tie_break=True, by_cards=by)
     raise ValueError(f"a pimc level is one of {', '.join(LEVELS)}, a count of worlds 1..10000 "
                      f"or counts by cards in hand (8-7-...: 64-32-16), any of them followed by "
-                     f"+tuned (the tuned bidder's calls), not {level!r}")
+                     f"+tuned or +learned (the tuned or the learned bidder's calls), not "
+                     f"{level!r}")
+
+
+def _bidder(name: str) -> HeuristicBot:
+    """The bot whose calls are a level's prior and its fallback (all play the heuristic's
+    cards): ``heuristic``, ``tuned`` or ``learned`` (imported when first made: NumPy)."""
+    if name == "learned":
+        from rebelote.bots.contextual import make_contextual
+
+        return make_contextual()
+    return HeuristicBot() if name == "heuristic" else make_tuned()
 
 
 class PimcBot:
@@ -185,7 +201,7 @@ class PimcBot:
 
     def __init__(self, level: str | None = None, budget: Budget | None = None) -> None:
         self.budget = budget or budget_of(level)
-        self.fallback = HeuristicBot() if self.budget.bidder == "heuristic" else make_tuned()
+        self.fallback = _bidder(self.budget.bidder)
         self.clock = CLOCK
         #: Decisions searched (worlds solved) and answered by the heuristic for want of
         #: time, since the bot was made (for the benches).
