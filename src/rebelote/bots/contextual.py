@@ -34,9 +34,17 @@ own belote and declarations), our mark minus theirs:
 * coinche: the opponents' contract at twice its multiplier, against us; surcoinche: ours.
 
 It makes the call of highest expected mark, a bid only when it beats pass by ``bid_margin``
-marks and a coinche when it beats pass by ``coinche_margin`` (the auction does not end on the
-call: the margins are what that costs, chosen on tuning deals). No-trump and all-trump are
-not bid (no examples of them); belote (take or pass) and the card play are the heuristic's.
+marks and a coinche when it beats pass by ``coinche_margin``, and counts ``risk`` of its own
+uncoinched contracts' falls as coinched (the examples are played uncoinched, and the
+opponents coinche what they expect to fall): the auction does not end on the call, and these
+are what that costs, chosen by game on tuning deals (:data:`CHOSEN`; README, "The learned
+bidder"). No-trump and all-trump are not bid (no examples of them); belote (take or pass)
+and the card play are the heuristic's.
+
+Make the examples and train (the commands of the shipped weights: README):
+
+    .venv/bin/python scripts/train_context_bidder.py data --deals 20000 --seed 1 --out x.npz
+    .venv/bin/python scripts/train_context_bidder.py train --data x.npz --seed 1 --out w.npz
 """
 
 from __future__ import annotations
