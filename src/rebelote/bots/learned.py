@@ -1,5 +1,6 @@
-"""The learned bidder: the heuristic's coinche and contrée calls on a hand evaluation learned
-from played-out deals instead of hand-set rules.
+"""The hand-only learned bidder (``learned:hand``; ``learned`` is now the bidder in context,
+:mod:`rebelote.bots.contextual`): the heuristic's coinche and contrée calls on a hand
+evaluation learned from played-out deals instead of hand-set rules.
 
 **What is learned.** For a hand of 8 cards, a suit trump mode and the hand's place in the
 play (0 = it leads the first trick), the card points its team makes as the taker (dix de der
@@ -15,7 +16,7 @@ units, one output) fitted by full-batch Adam on the squared error, from a seed: 
 seed and examples give the same weights. NumPy only; the weights ship in the package
 (``bots/data/bidder.npz``, a few kilobytes) and are read with ``numpy.load``.
 
-**The bidder** (``make_bot("learned")``): :class:`~rebelote.bots.heuristic.HeuristicBot`
+**The bidder** (``make_bot("learned:hand")``): :class:`~rebelote.bots.heuristic.HeuristicBot`
 whose coinche evaluation (``evaluate``) is the model's points for the suits, with the
 belote and declarations added as :func:`~rebelote.bots.heuristic.contract_points` adds them;
 no-trump and all-trump keep the heuristic's evaluation (no examples of them). Cards are the
