@@ -7,7 +7,8 @@ pool, and train its model from a seed; both deterministic.
         --seed 1 --out src/rebelote/bots/data/contextual.npz
 
 ``data`` plays deals ``--start`` .. ``--start + --deals - 1`` of ``--seed`` in chunks of
-50 on ``--workers`` processes (the same examples on any number of workers); ``train`` holds
+50 on the arena's pool of ``--workers`` processes (rebelote.arena.parallel_map; or a Dask
+cluster, ``--scheduler``): the same examples on any number of workers; ``train`` holds
 out the last fifth of the examples' deals and prints the held-out cross-entropy beside the
 class frequencies'.
 """
@@ -18,7 +19,6 @@ import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 # one BLAS thread: the small products of the training run 15 times faster than with a thread
 # a core on a machine whose cores are busy (and as fast on an idle one)
@@ -27,6 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
+from rebelote.arena import parallel_map
 from rebelote.bots.contextual import (
     base_log_loss,
     examples,
@@ -49,14 +50,11 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(deal)
 
 
-def make_data(seed: int, start: int, deals: int, workers: int
+def make_data(seed: int, start: int, deals: int, workers: int, scheduler: str | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The examples of the deals, in chunks on the arena's pool (or Dask cluster)."""
     tasks = [(seed, i, min(CHUNK, start + deals - i)) for i in range(start, start + deals, CHUNK)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_chunk, tasks))
-    else:
-        parts = [_chunk(t) for t in tasks]
+    parts = list(parallel_map(_chunk, tasks, workers=workers, scheduler=scheduler))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
             np.concatenate([p[2] for p in parts]))
 
@@ -69,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--start", type=int, default=0)
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--workers", type=int, default=1)
+    d.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://host:port")
     d.add_argument("--out", required=True)
     t = sub.add_parser("train", help="train the model on examples")
     t.add_argument("--data", nargs="+", required=True)
@@ -79,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     if args.command == "data":
-        x, y, deal = make_data(args.seed, args.start, args.deals, args.workers)
+        x, y, deal = make_data(args.seed, args.start, args.deals, args.workers,
+                               args.scheduler)
         np.savez_compressed(args.out, x=x, y=y, deal=deal)
         print(f"{len(y)} examples from {args.deals} deals in {time.perf_counter() - t0:.0f} s",
               file=sys.stderr)

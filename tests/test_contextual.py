@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from program_loader import load_program
 from rebelote.actions import AUCTION
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
 from rebelote.bots import make_bot
@@ -224,3 +226,24 @@ def test_the_search_takes_the_learned_bidders_calls_as_its_prior() -> None:
             call = bot.act(obs, rng)
             assert call == learned.act(obs, rng)
             state = state.apply(call)
+
+
+def test_the_data_command_makes_the_same_examples_on_a_pool(tmp_path: Path) -> None:
+    """scripts/train_context_bidder.py: the examples of a few deals are the same in this
+    process and on a pool of two workers (each deal seeded by its number), and ``train``
+    writes weights the bidder loads."""
+    program = load_program("scripts/train_context_bidder.py")
+    one = program.make_data(4, 10, 52, workers=1)  # two chunks: 50 deals and 2
+    two = program.make_data(4, 10, 52, workers=2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+    assert sorted(set(one[2].tolist())) == list(range(10, 62))
+    data = tmp_path / "x.npz"
+    weights = tmp_path / "w.npz"
+    assert program.main(["data", "--deals", "12", "--seed", "2", "--out", str(data)]) == 0
+    assert program.main(["train", "--data", str(data), "--epochs", "2", "--hidden", "8",
+                         "--out", str(weights)]) == 0
+    with np.load(weights) as got:
+        model = {k: np.asarray(got[k], dtype=np.float64) for k in got.files}
+    bot = ContextBidder(model)
+    obs = _state().observation(0)
+    assert bot.act(obs, random.Random(0)) in obs.legal
