@@ -103,6 +103,15 @@ def place_of(obs: Observation) -> int:
     return ((obs.seat - obs.first) * obs.step) % 4
 
 
+def contract_holder(obs: Observation) -> int:
+    """The seat whose bid is the standing contract (-1 before any bid)."""
+    holder = -1
+    for s, b in obs.auction:
+        if b.is_contract:
+            holder = s
+    return holder
+
+
 def context(obs: Observation, trump: int, role: int) -> list[float]:
     """The calls so far as the seat sees them, for a contract in suit ``trump`` taken by the
     seat ``role`` places after it in the order of play (0 the seat itself, 1 or 3 an
@@ -131,10 +140,7 @@ def context(obs: Observation, trump: int, role: int) -> list[float]:
         elif who != "me":
             other[who] = 1.0
     contract = obs.contract
-    holder = -1
-    for s, b in obs.auction:
-        if b.is_contract:
-            holder = s
+    holder = contract_holder(obs)
     ours = holder >= 0 and (holder - me) % 2 == 0
     return [
         1.0 if obs.rules.game == "contree" else 0.0,
@@ -214,10 +220,7 @@ def deal_examples(seed: int, index: int) -> tuple[list[list[float]], list[int]]:
         for trump in range(4):
             xs.append(inputs(obs, trump, 0))
             ys.append(outcome(me, trump))
-        holder = -1
-        for s, b in obs.auction:
-            if b.is_contract:
-                holder = s
+        holder = contract_holder(obs)
         if holder >= 0 and (holder - me) % 2 == 1:
             role = ((holder - me) * obs.step) % 4
             for trump in range(4):
@@ -450,10 +453,7 @@ class ContextBidder(HeuristicBot):
         me = obs.seat
         rules = obs.rules
         contract = obs.contract
-        holder = -1
-        for s, b in obs.auction:
-            if b.is_contract:
-                holder = s
+        holder = contract_holder(obs)
         ours = holder >= 0 and (holder - me) % 2 == 0
         rows: list[list[float]] = [inputs(obs, t, 0) for t in range(4)]
         role = ((holder - me) * obs.step) % 4 if holder >= 0 and not ours else 0
