@@ -25,8 +25,8 @@ NumPy only; the weights ship in the package (``bots/data/contextual.npz``).
 
 **The bidder** (:class:`ContextBidder`): for each legal call, its expected mark if the auction
 ended on it, computed exactly with the rules' scoring (:func:`rebelote.scoring.score_deal` on
-each outcome: contract values, made or failed, coinche ×2, surcoinche ×4, capot, the seat's
-own belote and declarations), our mark minus theirs:
+each outcome: contract values, made or failed, coinche ×2, surcoinche as the rules multiply
+it, capot, the seat's own belote and declarations), our mark minus theirs:
 
 * a bid of ``v`` in suit ``t``: the outcomes of our team taking in ``t`` at ``v``;
 * pass: the contract standing as it is (ours: its expected mark for us; the opponents': minus
