@@ -299,7 +299,7 @@ class Server:
             try:
                 return self._start()
             except CheckFailed:
-                if "Address already in use" not in self.log()[since:]:
+                if "address already in use" not in self.log()[since:].lower():  # uvicorn: lower
                     raise
                 self.port = free_port()
         return self._start()

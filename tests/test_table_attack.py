@@ -11,7 +11,9 @@ other PostgreSQL tests, when ``REBELOTE_TEST_PG_URL`` names a server.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +64,21 @@ def test_on_servers_of_its_own(ctx: object, number: int) -> None:
 @pytest.mark.parametrize("number", _checks("pg"), ids=lambda n: f"{n:02d}")
 def test_on_postgresql(ctx: object, number: int) -> None:
     _holds(ctx, number)
+
+
+@pytest.mark.xdist_group("attack-own")
+def test_a_server_whose_port_is_taken_meanwhile_moves_to_another(tmp_path: Path) -> None:
+    # another program binds the chosen port before the server does (a loaded CI machine):
+    # uvicorn says "address already in use" in lower case, and the server starts elsewhere
+    server = attack.Server("taken", tmp_path, f"sqlite:///{tmp_path / 'taken.sqlite3'}")
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        server.port = holder.getsockname()[1]
+        try:
+            server.start()
+            assert server.port != holder.getsockname()[1]
+            assert server.client().get("/healthz").status == 200
+            assert "address already in use" in server.log().lower()
+        finally:
+            server.kill()
