@@ -28,6 +28,7 @@ from rebelote.bots.contextual import (
     log_loss,
     mark_table,
     outcome_bin,
+    outcome_bins,
     parse_params,
     predict,
     shipped_model,
@@ -78,6 +79,9 @@ def test_the_inputs_read_the_hand_and_the_calls_so_far() -> None:
 def test_outcome_classes() -> None:
     assert [outcome_bin(o) for o in (0, 9, 10, 81, 162, 249, 250, 262, CAPOT)] == \
         [0, 0, 1, 8, 16, 24, 25, 25, 26]
+    # the vectorised classes (training's) are the plain function's, outcome by outcome
+    every = np.arange(CAPOT + 1, dtype=np.int64)
+    assert outcome_bins(every).tolist() == [outcome_bin(int(o)) for o in every]
 
 
 def test_examples_and_training_are_reproducible_and_learn() -> None:

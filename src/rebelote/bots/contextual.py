@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Final
@@ -61,7 +61,7 @@ import numpy.typing as npt
 
 from rebelote.actions import AUCTION, OVER, Action
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
-from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.heuristic import HeuristicBot, with_text
 from rebelote.bots.learned import FEATURES
 from rebelote.bots.learned import features as hand_features
 from rebelote.bots.tuned import make_tuned
@@ -95,6 +95,12 @@ ROLES: Final = (0, 1, 3)
 def outcome_bin(outcome: int) -> int:
     """The model's class of an outcome (a total 0..262, or :data:`CAPOT`)."""
     return BINS - 1 if outcome == CAPOT else min(outcome // 10, BINS - 2)
+
+
+def outcome_bins(y: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:func:`outcome_bin` of every outcome of ``y`` at once (training reads millions)."""
+    y = np.asarray(y, dtype=np.int64)
+    return np.where(y == CAPOT, BINS - 1, np.minimum(y // 10, BINS - 2)).astype(np.int64)
 
 
 # -- features ----------------------------------------------------------------------------------
@@ -248,7 +254,7 @@ def within_bins(y: npt.NDArray[np.int64]) -> Array:
     counts = np.zeros((BINS, OUTCOMES), dtype=np.float64)
     for o in range(OUTCOMES):
         counts[outcome_bin(o), o] += 1.0  # a count of one: every outcome of a class possible
-    np.add.at(counts, (np.array([outcome_bin(int(o)) for o in y], dtype=np.int64), y), 1.0)
+    np.add.at(counts, (outcome_bins(y), y), 1.0)
     return np.asarray(counts / counts.sum(axis=1, keepdims=True), dtype=np.float64)
 
 
@@ -263,7 +269,7 @@ def train(x: Array, y: npt.NDArray[np.int64], seed: int, hidden: int = 64, epoch
     scale[scale == 0] = 1.0
     f32 = np.float32
     z = ((x - mean) / scale).astype(f32)  # single precision: twice as fast, as deterministic
-    target = np.array([outcome_bin(int(o)) for o in y], dtype=np.int64)
+    target = outcome_bins(y)
     w1 = gen.normal(0.0, np.sqrt(2.0 / d), (d, hidden)).astype(f32)
     b1 = np.zeros(hidden, dtype=f32)
     w2 = gen.normal(0.0, np.sqrt(1.0 / hidden), (hidden, BINS)).astype(f32)
@@ -322,15 +328,15 @@ def predict(model: dict[str, Array], x: Array) -> Array:
 def log_loss(model: dict[str, Array], x: Array, y: npt.NDArray[np.int64]) -> float:
     """The mean cross-entropy of the model's classes on ``(x, y)``."""
     p = predict_bins(model, x)
-    target = np.array([outcome_bin(int(o)) for o in y], dtype=np.int64)
+    target = outcome_bins(y)
     return float(-np.mean(np.log(p[np.arange(len(y)), target] + 1e-12)))
 
 
 def base_log_loss(y_train: npt.NDArray[np.int64], y: npt.NDArray[np.int64]) -> float:
     """The cross-entropy of the training classes' frequencies on ``y`` (no input at all)."""
-    freq = np.bincount([outcome_bin(int(o)) for o in y_train], minlength=BINS) + 1.0
+    freq = np.bincount(outcome_bins(y_train), minlength=BINS) + 1.0
     freq /= freq.sum()
-    return float(-np.mean(np.log(freq[[outcome_bin(int(o)) for o in y]])))
+    return float(-np.mean(np.log(freq[outcome_bins(y)])))
 
 
 WEIGHTS: Final = "contextual.npz"
@@ -524,24 +530,9 @@ class ContextBidder(HeuristicBot):
 
 
 def parse_params(text: str, params: CallParams | None = None) -> CallParams:
-    """``name=value;...`` changing ``params`` (the defaults of :class:`CallParams`)."""
-    params = params or CallParams()
-    for part in filter(None, (p.strip() for p in text.replace(",", ";").split(";"))):
-        name, sep, value = part.partition("=")
-        name = name.strip()
-        if not sep or name not in CallParams.__dataclass_fields__:
-            raise ValueError(f"a learned bidder's parameter is name=value "
-                             f"({', '.join(CallParams.__dataclass_fields__)}), not {part!r}")
-        try:
-            if name == "cheapest":
-                params = replace(params, cheapest=value.strip() in ("1", "true"))
-            elif name == "top":
-                params = replace(params, top=int(value))
-            else:
-                params = replace(params, **{name: float(value)})  # type: ignore[arg-type]
-        except ValueError:
-            raise ValueError(f"a learned bidder's {name} is a number, not {value!r}") from None
-    return params
+    """``name=value;...`` changing ``params`` (the defaults of :class:`CallParams`), read as
+    the tuned bidder's are (:func:`rebelote.bots.heuristic.with_text`)."""
+    return with_text(params or CallParams(), text, "a learned bidder")
 
 
 #: The choices made on the tuning deals, by game (seeds 111, coinche, and 112, contrée;

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Final
+from typing import Final, TypeVar
 
 from rebelote.actions import AUCTION, NO_DECLARATION, PLAYS, Action, Play
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, TAKE, Bid
@@ -247,35 +247,47 @@ class BidParams:
         >>> BidParams().with_text("margin=0; jump=0").margin
         0.0
         """
-        kinds = {f.name: str(f.type) for f in fields(self)}
-        changes: dict[str, object] = {}
-        for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
-            name, sep, value = part.partition("=")
-            name, value = name.strip(), value.strip().lower()
-            if not sep or name not in kinds:
-                raise ValueError(f"a tuned bidder's parameter is name=value "
-                                 f"({', '.join(kinds)}), not {part!r}")
-            kind = kinds[name]
-            try:
-                if kind == "bool":
-                    if value not in ("0", "1", "true", "false"):
-                        raise ValueError(value)
-                    changes[name] = value in ("1", "true")
-                elif kind == "int":
-                    changes[name] = int(value)
-                elif value == "none" and "None" in kind:
-                    changes[name] = None
-                else:
-                    changes[name] = float(value)
-            except ValueError:
-                raise ValueError(f"a tuned bidder's {name} is {kind}, not {value!r}") from None
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return with_text(self, text, "a tuned bidder")
 
     def text(self) -> str:
         """The parameters that differ from the heuristic's, as :meth:`with_text` reads them."""
         base = BidParams()
         return ";".join(f"{f.name}={_show(getattr(self, f.name))}" for f in fields(self)
                         if getattr(self, f.name) != getattr(base, f.name))
+
+
+P = TypeVar("P")
+
+
+def with_text(params: P, text: str, what: str) -> P:
+    """The parameters dataclass ``params`` with some fields changed by ``name=value;...``
+    (``,`` too), each read by its type (``bool`` as 0/1/true/false, ``int``, ``float``, and
+    ``none`` where the field may be ``None``); :class:`ValueError` naming ``what``'s field
+    and its type otherwise. The tuned bidder's :class:`BidParams` and the learned bidder's
+    parameters are read by it."""
+    kinds = {f.name: str(f.type) for f in fields(params)}  # type: ignore[arg-type]
+    changes: dict[str, object] = {}
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        name, sep, value = part.partition("=")
+        name, value = name.strip(), value.strip().lower()
+        if not sep or name not in kinds:
+            raise ValueError(f"{what}'s parameter is name=value ({', '.join(kinds)}), "
+                             f"not {part!r}")
+        kind = kinds[name]
+        try:
+            if kind == "bool":
+                if value not in ("0", "1", "true", "false"):
+                    raise ValueError(value)
+                changes[name] = value in ("1", "true")
+            elif kind == "int":
+                changes[name] = int(value)
+            elif value == "none" and "None" in kind:
+                changes[name] = None
+            else:
+                changes[name] = float(value)
+        except ValueError:
+            raise ValueError(f"{what}'s {name} is {kind}, not {value!r}") from None
+    return replace(params, **changes)  # type: ignore[type-var]
 
 
 def _show(value: object) -> str:
