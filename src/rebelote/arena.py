@@ -40,6 +40,8 @@ from rebelote.rules import GAMES, Rules
 
 #: Deals per task: fixed, so that results do not depend on the number of workers.
 DEALS_PER_TASK: Final = 10
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: Student's t quantiles at 97.5% for 1..30 degrees of freedom.
 _T975: Final = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
@@ -135,9 +137,6 @@ class ArenaConfig:
         except RulesError as e:
             raise ValueError(str(e)) from None
 
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
