@@ -21,7 +21,9 @@ Two ways to choose the positions:
   colver``): colver's agents (bench/versus_colver.py's bots) make every call and play every
   card of colver's deals in contrée by bench/versus_colver.py's rule set, the two engines in
   lockstep, and the judged bots answer at each card with a choice: the positions and the
-  auctions of the match against colver (``--calls colver``), judged paired.
+  auctions of the match against colver (``--calls colver``), judged paired. colver's own
+  cards are judged too, as the first bot (named as the driver): each of ours is then compared
+  with colver's agent decision by decision, cost and time.
 
 Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). A bot is a
 registry spec (``pimc:fast``) or a level for people (``fort``, :data:`rebelote.bots.PLAYER_LEVELS`).
@@ -182,15 +184,21 @@ def judge_deal_colver(seed: int, index: int, bots: Sequence[str], driver: str
     out: list[Decision] = []
     while not state.is_terminal:
         seat = state.player
-        if has_choice(state):
+        judged = has_choice(state)
+        if judged:
             costs, mark_costs = true_costs(state)
             phase = phase_of(state)
             side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
             for b in bots:
                 card, dt = choose_card(judges[b], state, judge_rngs[b])
                 out.append(Decision(b, phase, side, costs[card], mark_costs[card], dt * 1000))
+        t0 = time.perf_counter()
         code = int(agents[seat].decide(env)["action"])
+        dt = time.perf_counter() - t0
         action = vc.to_ours(code, env.phase(), to_ours_cards)
+        if judged and isinstance(action, Play):  # colver's own card, judged the same way
+            out.insert(len(out) - len(bots), Decision(driver, phase, side, costs[action.card],
+                                                      mark_costs[action.card], dt * 1000))
         for agent in agents:
             agent.observe(env, code)
         env.step(code)

@@ -94,8 +94,13 @@ def test_budget_fields_make_a_measured_search_player() -> None:
 def test_a_colver_driver_plays_colvers_deals_and_judges_ours() -> None:
     pytest.importorskip("colver", reason="colver (the yardstick) is not installed")
     decisions = judge.judge_deal(RULES, 2, 0, ["heuristic", "pimc:2"], "colver:heuristic")
-    by_bot = {b: [d for d in decisions if d.bot == b] for b in ("heuristic", "pimc:2")}
-    assert len(by_bot["heuristic"]) == len(by_bot["pimc:2"]) > 8
+    names = ("colver:heuristic", "heuristic", "pimc:2")
+    by_bot = {b: [d for d in decisions if d.bot == b] for b in names}
+    # colver's own cards are judged too, first at each position: the match's other side
+    assert len(by_bot["colver:heuristic"]) == len(by_bot["heuristic"]) \
+        == len(by_bot["pimc:2"]) > 8
+    assert [d.bot for d in decisions[:3]] == list(names)
+    assert all(d.ms >= 0 for d in by_bot["colver:heuristic"])
     assert all(d.cost >= 0 and d.mark_cost >= 0 for d in decisions)
     # the same deal, driver and bots give the same decisions (colver seeded by the deal)
     again = judge.judge_deal(RULES, 2, 0, ["heuristic", "pimc:2"], "colver:heuristic")
