@@ -145,9 +145,11 @@ LEVELS: Final = {
     "expert": Budget(worlds=48, bid_worlds=32, infer=0.1, pool=10, stop_z=2.5,
                      tie_break=True),
     # the match against colver's IS-DD with 20 worlds a card at no more time a card
-    # (docs/versus-colver.md): worlds by the cards in hand, the play weighed from 6 cards on
-    "match": Budget(worlds=64, bid_worlds=32, by_cards=(64, 48, 24, 12, 8), infer=0.35,
-                    infer_least=6, tie_break=True),
+    # (docs/versus-colver.md): worlds by the cards in hand, drawn from 10 times as many by the
+    # play's inference (floor 0.1) while 6 cards or more are in hand, the auction's weight
+    # softened (colver's bidder is not ours), tie-breaks
+    "match": Budget(worlds=64, bid_worlds=32, by_cards=(64, 48, 24, 12, 8), infer=0.1,
+                    pool=10, infer_least=6, auction_alpha=0.5, tie_break=True),
 }
 
 
