@@ -33,7 +33,12 @@ taker's team or the defence.
 
     nice -n 19 .venv/bin/python bench/judge.py --bots heuristic,pimc:fast,club --deals 40 \\
         --seed 1 [--driver heuristic | --driver colver:isdd:8] [--selfplay] \\
-        [--game coinche --rules official] [--out judge.jsonl] [--json]
+        [--game coinche --rules official] [--out judge.jsonl] [--json] \\
+        [--workers 2 | --scheduler tcp://host:port]
+
+The deals are independent: ``--workers N`` judges them on a pool of N processes,
+``--scheduler`` on a Dask cluster (:func:`rebelote.arena.parallel_map`), their lines written in
+the deals' order and, for count-based bots, the same as one process writes.
     .venv/bin/python bench/judge.py --summary judge.jsonl
 """
 
@@ -49,8 +54,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from strength import add_parallel_arguments, ship_to_cluster
+
 from rebelote.actions import PLAY, Declare, Play
-from rebelote.arena import t975
+from rebelote.arena import parallel_map, t975
 from rebelote.bots import Bot, make_bot, player_level
 from rebelote.bots.pimc import Budget, Marker, PimcBot, budget_of, tricks_won
 from rebelote.deal import DealState
@@ -247,6 +254,12 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
     return out
 
 
+def judge_task(task: tuple[Rules, int, int, tuple[str, ...], str | None]) -> list[Decision]:
+    """:func:`judge_deal` of one ``(rules, seed, index, bots, driver)``: a deal for a worker."""
+    rules, seed, index, bots, driver = task
+    return judge_deal(rules, seed, index, bots, driver)
+
+
 # -- summary ---------------------------------------------------------------------------------
 def ratio_ci(sums: Sequence[float], counts: Sequence[int]) -> tuple[float, float, float]:
     """The pooled mean ``sum(sums) / sum(counts)`` over clusters (deals) and its 95% interval
@@ -372,6 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out")
     parser.add_argument("--summary")
     parser.add_argument("--json", action="store_true")
+    add_parallel_arguments(parser)
     args = parser.parse_args(argv)
     if args.summary:
         with open(args.summary) as fh:
@@ -392,8 +406,12 @@ def main(argv: list[str] | None = None) -> None:
         rows = []
         sink = open(args.out, "a") if args.out else None  # noqa: SIM115
         t0 = time.perf_counter()
-        for i in range(args.start, args.start + args.deals):
-            for d in judge_deal(rules, args.seed, i, bots, driver):
+        ship_to_cluster(args.scheduler, __name__)
+        indices = range(args.start, args.start + args.deals)
+        tasks = [(rules, args.seed, i, tuple(bots), driver) for i in indices]
+        for i, decisions in zip(indices, parallel_map(judge_task, tasks, args.workers,
+                                                      args.scheduler), strict=True):
+            for d in decisions:
                 row = {**head, "deal": i, **d.__dict__}
                 rows.append(row)
                 if sink:

@@ -119,13 +119,15 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
                         "(tcp://host:port; its workers need rebelote)")
 
 
-def ship_to_cluster(scheduler: str | None) -> None:
-    """With a Dask ``scheduler``, this bench's code goes to the workers by value (they have
-    rebelote installed, not the repository's bench/)."""
+def ship_to_cluster(scheduler: str | None, *also: str) -> None:
+    """With a Dask ``scheduler``, this bench's code (and the modules named ``also``: the
+    calling bench's own, ``__name__``) goes to the workers by value (they have rebelote
+    installed, not the repository's bench/)."""
     if scheduler is not None:
         import cloudpickle
 
-        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        for name in (__name__, *also):
+            cloudpickle.register_pickle_by_value(sys.modules[name])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,22 @@ def test_a_colver_driver_plays_colvers_deals_and_judges_ours() -> None:
     again = judge.judge_deal(RULES, 2, 0, ["heuristic", "pimc:2"], "colver:heuristic")
     assert [(d.bot, d.cost, d.phase) for d in again] == [(d.bot, d.cost, d.phase)
                                                           for d in decisions]
+
+
+def test_a_pool_and_a_cluster_judge_the_same_cards_in_the_same_order(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    args = ["--bots", "heuristic,pimc:2", "--deals", "3", "--seed", "6", "--json"]
+
+    def run(*extra: str) -> list[tuple[object, ...]]:
+        out = tmp_path / f"run{len(list(tmp_path.iterdir()))}.jsonl"
+        judge.main([*args, "--out", str(out), *extra])
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        return [(r["deal"], r["bot"], r["phase"], r["side"], r["cost"], r["mark_cost"])
+                for r in rows]  # all but the time a card
+
+    alone = run()
+    assert {r[0] for r in alone} == {0, 1, 2} and len(alone) > 30
+    assert run("--workers", "2") == alone
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert run("--scheduler", cluster.scheduler_address) == alone
