@@ -12,9 +12,8 @@ Two ways to choose the positions:
 
 - **paired** (default): a driver bot (``--driver``, the heuristic) plays the four seats and
   makes every call; at each of its cards with a choice, every judged bot is asked what it would
-  play there (from that seat's observation only, its own ``rng``), and the driver's card is
-  played. All the judged bots answer the same positions, so their difference is paired
-  decision by decision.
+  play there (from that seat's observation only), and the driver's card is played. All the
+  judged bots answer the same positions, so their difference is paired decision by decision.
 - **self-play** (``--selfplay``): each judged bot plays the four seats itself (auction
   included) and its own cards are judged: the positions it reaches.
 - **colver's driver** (``--driver colver:SPEC``, e.g. ``colver:isdd:8``; needs ``pip install
@@ -25,7 +24,11 @@ Two ways to choose the positions:
   cards are judged too, as the first bot (named as the driver): each of ours is then compared
   with colver's agent decision by decision, cost and time.
 
-Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). A bot is a
+Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). The judged
+bots draw common random numbers: at each decision every one of them starts from the same
+random state (:func:`asked_rng`), so bots that sample worlds alike see the same worlds there
+(a variance reduction for their paired difference; before 2 December, later, each bot had its
+own draws and two equal budgets differed by their luck alone). A bot is a
 registry spec (``pimc:fast``) or a level for people (``fort``, :data:`rebelote.bots.PLAYER_LEVELS`).
 Means come with 95% intervals computed over deals (a deal's decisions are not independent:
 the ratio estimator, Student's t), phases are the tricks 1-2, 3-5 and 6-8, and the side is the
@@ -132,6 +135,15 @@ def choose_card(bot: Bot, state: DealState, rng: random.Random) -> tuple[int, fl
     return action.card, dt
 
 
+def asked_rng(seed: int, index: int, state: DealState) -> random.Random:
+    """The random draws of every judged bot asked at ``state`` (common random numbers): the
+    same for all of them at a decision, so that two bots that sample alike draw the same
+    worlds there, and their difference is the difference of their choices, not of their
+    luck."""
+    played = sum(len(t) for _, t in state.tricks) + len(state.trick)
+    return random.Random(f"judge:{seed}:{index}:asked:{played}")
+
+
 def has_choice(state: DealState) -> bool:
     return state.phase == PLAY and state.playable.bit_count() > 1
 
@@ -187,7 +199,6 @@ def judge_deal_colver(seed: int, index: int, bots: Sequence[str], driver: str
     for agent in agents:
         agent.init_deal(env)
     judges = {b: make_judged(b) for b in bots}
-    judge_rngs = {b: random.Random(f"judge:{seed}:{index}:{b}:asked") for b in bots}
     out: list[Decision] = []
     while not state.is_terminal:
         seat = state.player
@@ -197,7 +208,7 @@ def judge_deal_colver(seed: int, index: int, bots: Sequence[str], driver: str
             phase = phase_of(state)
             side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
             for b in bots:
-                card, dt = choose_card(judges[b], state, judge_rngs[b])
+                card, dt = choose_card(judges[b], state, asked_rng(seed, index, state))
                 out.append(Decision(b, phase, side, costs[card], mark_costs[card], dt * 1000))
         t0 = time.perf_counter()
         code = int(agents[seat].decide(env)["action"])
@@ -227,7 +238,6 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
         seat_bots = [make_judged(d) for _ in range(4)]
         seat_rngs = [random.Random(f"judge:{seed}:{index}:{d}:{s}") for s in range(4)]
         judges = {b: make_judged(b) for b in judged}
-        judge_rngs = {b: random.Random(f"judge:{seed}:{index}:{b}:asked") for b in judged}
         state = start
         while not state.is_terminal:
             seat = state.player
@@ -242,7 +252,7 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
                         card, dt = choose_card(seat_bots[seat], state, seat_rngs[seat])
                         played = card
                     else:
-                        card, dt = choose_card(judges[b], state, judge_rngs[b])
+                        card, dt = choose_card(judges[b], state, asked_rng(seed, index, state))
                     out.append(Decision(b, phase, side, costs[card], mark_costs[card],
                                         dt * 1000))
                 if played is None:

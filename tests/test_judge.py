@@ -127,3 +127,11 @@ def test_a_pool_and_a_cluster_judge_the_same_cards_in_the_same_order(tmp_path: P
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
         assert run("--scheduler", cluster.scheduler_address) == alone
+
+
+def test_the_judged_bots_draw_common_random_numbers() -> None:
+    # the same budget under two names: the same worlds at every decision, so the same cards
+    decisions = judge.judge_deal(RULES, 4, 1, ["pimc:3", "pimc:3[min_worlds=3]"], "heuristic")
+    a = [d.cost for d in decisions if d.bot == "pimc:3"]
+    b = [d.cost for d in decisions if d.bot == "pimc:3[min_worlds=3]"]
+    assert len(a) == len(b) > 8 and a == b
