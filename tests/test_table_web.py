@@ -359,6 +359,9 @@ def test_a_table_made_before_a_level_changed_spec_keeps_its_level_name() -> None
     assert level_of_spec("pimc:fast") is level_of_spec("pimc:fast+tuned") is player_level("club")
     assert bot_short("pimc", "fr") == bot_short("pimc:default+tuned", "fr") == "robot fort"
     assert bot_short("pimc:strong", "en") == "expert bot"
+    # expert bid with the tuned bidder before the learned one
+    assert level_of_spec("pimc:expert+tuned") is level_of_spec("pimc:expert+learned") \
+        is player_level("expert")
 
 
 def test_bots_are_chosen_by_the_registry_s_spec_with_their_level(client: TestClient) -> None:

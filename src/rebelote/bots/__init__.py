@@ -232,13 +232,13 @@ PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
          "en": "Calculates as many deals as a quarter of a second allows, at each card."},
         former=("pimc",)),
     PlayerLevel(
-        "expert", "pimc:expert+tuned",
+        "expert", "pimc:expert+learned",
         {"fr": "expert", "en": "expert"},
         {"fr": "Calcule 48 donnes par carte, les plus vraisemblables d'après le jeu des "
                "autres : le plus fort, et le plus lent à répondre.",
          "en": "Calculates 48 deals a card, the likeliest from how the others played: the "
                "strongest, and the slowest to answer."},
-        former=("pimc:expert", "pimc:strong")),
+        former=("pimc:expert+tuned", "pimc:expert", "pimc:strong")),
 )
 
 #: The level a new table's bots play at: the strongest that answers a person in 300 ms at the
