@@ -97,7 +97,7 @@ def test_a_match_on_a_dask_cluster_gives_the_same_results() -> None:
     distributed = pytest.importorskip("distributed")
     config = ArenaConfig(a="heuristic", b="random", game="belote", deals=12, seed=2)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         on_dask = run_arena(config, scheduler=cluster.scheduler_address)
     assert on_dask.deals == run_arena(config).deals
     assert on_dask.summary()["scheduler"] == cluster.scheduler_address
@@ -120,7 +120,7 @@ def test_parallel_map_keeps_the_order_everywhere_and_raises_a_failure() -> None:
     assert list(parallel_map(_square_after, items)) == expected
     assert list(parallel_map(_square_after, items, workers=2)) == expected
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         address = cluster.scheduler_address
         assert list(parallel_map(_square_after, items, scheduler=address)) == expected
         assert list(parallel_map(_square_after, items, scheduler=address,

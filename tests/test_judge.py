@@ -125,7 +125,7 @@ def test_a_pool_and_a_cluster_judge_the_same_cards_in_the_same_order(tmp_path: P
     assert {r[0] for r in alone} == {0, 1, 2} and len(alone) > 30
     assert run("--workers", "2") == alone
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         assert run("--scheduler", cluster.scheduler_address) == alone
 
 

@@ -103,7 +103,7 @@ def test_a_pool_and_a_cluster_play_the_same_lines_in_the_same_order(tmp_path: Pa
     assert len(alone) == 9
     assert run("--workers", "2") == alone
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         assert run("--scheduler", cluster.scheduler_address) == alone
 
 
