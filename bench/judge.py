@@ -202,21 +202,20 @@ def judge_deal_colver(seed: int, index: int, bots: Sequence[str], driver: str
     out: list[Decision] = []
     while not state.is_terminal:
         seat = state.player
-        judged = has_choice(state)
-        if judged:
+        t0 = time.perf_counter()
+        code = int(agents[seat].decide(env)["action"])
+        took = time.perf_counter() - t0
+        action = vc.to_ours(code, env.phase(), to_ours_cards)
+        if has_choice(state) and isinstance(action, Play):
             costs, mark_costs = true_costs(state)
             phase = phase_of(state)
             side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
+            # colver's own card first, then what each of ours would play there
+            out.append(Decision(driver, phase, side, costs[action.card],
+                                mark_costs[action.card], took * 1000))
             for b in bots:
                 card, dt = choose_card(judges[b], state, asked_rng(seed, index, state))
                 out.append(Decision(b, phase, side, costs[card], mark_costs[card], dt * 1000))
-        t0 = time.perf_counter()
-        code = int(agents[seat].decide(env)["action"])
-        dt = time.perf_counter() - t0
-        action = vc.to_ours(code, env.phase(), to_ours_cards)
-        if judged and isinstance(action, Play):  # colver's own card, judged the same way
-            out.insert(len(out) - len(bots), Decision(driver, phase, side, costs[action.card],
-                                                      mark_costs[action.card], dt * 1000))
         for agent in agents:
             agent.observe(env, code)
         env.step(code)
