@@ -54,7 +54,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from strength import add_parallel_arguments, ship_to_cluster
@@ -62,7 +62,7 @@ from strength import add_parallel_arguments, ship_to_cluster
 from rebelote.actions import PLAY, Declare, Play
 from rebelote.arena import parallel_map, t975
 from rebelote.bots import Bot, make_bot, player_level
-from rebelote.bots.pimc import Budget, Marker, PimcBot, budget_of, tricks_won
+from rebelote.bots.pimc import Marker, tricks_won, with_fields
 from rebelote.deal import DealState
 from rebelote.rules import Rules, parse_rules
 from rebelote.solver import position_of_state, solve
@@ -87,24 +87,9 @@ def make_judged(text: str) -> Bot:
     """A bot of a spec (:func:`spec_of`), or a search player with budget fields changed for a
     measurement: ``pimc:LEVEL[field=value;...]`` (``pimc:16[auction_alpha=0;infer=0.35]``:
     the :class:`~rebelote.bots.pimc.Budget` of ``LEVEL`` with those fields)."""
-    head, bracket, rest = text.partition("[")
-    if not bracket:
+    if "[" not in text:
         return make_bot(spec_of(text))
-    name, _, level = head.partition(":")
-    if name.strip() != "pimc" or not rest.endswith("]"):
-        raise ValueError(f"{text!r}: budget fields are for pimc (pimc:16[stop_z=2.5])")
-    budget = budget_of(level or None)
-    fields: dict[str, Any] = {}
-    for item in filter(None, rest[:-1].split(";")):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or key not in Budget.__dataclass_fields__:
-            raise ValueError(f"{text!r}: {item!r} is not field=value of pimc's Budget")
-        old = getattr(budget, key)
-        fields[key] = (tuple(int(x) for x in value.split("-")) if isinstance(old, tuple)
-                       else value.strip().lower() in ("1", "true", "yes")
-                       if isinstance(old, bool) else type(old)(value))
-    return PimcBot(budget=replace(budget, **fields))
+    return with_fields(text)
 
 
 def true_costs(state: DealState) -> tuple[dict[int, int], dict[int, int]]:

@@ -68,7 +68,8 @@ from typing import Any, Final
 from rebelote.actions import NO_DECLARATION, PLAYS, Action, Play
 from rebelote.arena import mean_ci, parallel_map, percentile
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
-from rebelote.bots import Bot, make_bot, parse_bot_spec
+from rebelote.bots import Bot, make_bot
+from rebelote.bots.pimc import with_fields
 from rebelote.deal import DealState
 from rebelote.rules import CONTRACTS, Rules, parse_rules
 
@@ -201,6 +202,12 @@ CALLS_TOML: Final = '[bid]\nstrategy = "improved"\n[play]\nmethod = "heuristic"\
 CALLS: Final = ("own", "colver")
 
 
+def _ours(spec: str) -> Bot:
+    """Our bot of a spec, or a search player with budget fields changed
+    (``pimc:match[uniform=0]``, :func:`rebelote.bots.pimc.with_fields`)."""
+    return with_fields(spec) if "[" in spec else make_bot(spec)
+
+
 def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, dealer: int,
               ours_side: int, times: tuple[Times, Times], calls: str = "own") -> Play1:
     """Deal ``deal_seed`` played once: our bot on the seats of parity ``ours_side`` (0 N-S),
@@ -211,7 +218,7 @@ def play_once(ours_spec: str, theirs_toml: str, rules: Rules, deal_seed: int, de
     env = colver.Env.deal(seed=deal_seed, dealer=dealer)
     hands = [sum(1 << to_ours_cards[c] for c in hand) for hand in env.get_hands()]
     state = DealState.from_hands(rules, dealer, hands)
-    ours: dict[int, Bot] = {s: make_bot(ours_spec) for s in range(4) if s % 2 == ours_side}
+    ours: dict[int, Bot] = {s: _ours(ours_spec) for s in range(4) if s % 2 == ours_side}
     rngs = {s: random.Random(f"versus:{deal_seed}:{ours_side}:{s}") for s in ours}
     agents = {s: colver.Agent(theirs_toml, seat=s, seed=deal_seed * 8 + ours_side * 4 + s)
               for s in range(4) if s % 2 != ours_side}
@@ -485,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/versus_colver.py skipped: it needs colver, the yardstick (not a "
               "dependency of rebelote): .venv/bin/pip install colver", file=sys.stderr)
         return 0
-    parse_bot_spec(args.ours)
+    _ours(args.ours)  # a bad spec fails here, before any deal
     theirs_toml = colver_spec(args.theirs)
     colver.Agent(theirs_toml, seat=0)  # a bad spec fails here, before any deal
     rules = parse_rules(args.rules)

@@ -29,7 +29,7 @@ from rebelote.errors import IllegalActionError
 from rebelote.observation import Observation
 from rebelote.rules import seats_from
 
-__all__ = ["Deal", "deals"]
+__all__ = ["Deal", "deals", "every_deal", "uniform_deal"]
 
 #: A deal as dealt: the four hands (N E S W: 8 cards each in coinche, 5 in belote) and the
 #: belote stock in dealing order (empty in coinche), the arguments of
@@ -47,17 +47,7 @@ def deals(obs: Observation, rng: random.Random, tries: int = 200) -> Iterator[De
     if obs.phase == AUCTION or obs.taker < 0:  # in the auction, or voided by passes
         yield _deal_auction(obs, rng)
         return
-    played = obs.played_by()
-    must, forbid = obs.constraints()
-    me = obs.seat
-    played_all = played[0] | played[1] | played[2] | played[3]
-    known = obs.hand | played_all
-    for s in range(4):
-        if s != me:
-            known |= must[s]
-    pool = mask_cards(FULL_DECK & ~known)
-    need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
-    need[me] = 0
+    pool, need, forbid, must, played = _hidden(obs)
     fitted = False
     for attempt in range(tries):
         if attempt < tries // 4 or not obs.announced:
@@ -74,6 +64,83 @@ def deals(obs: Observation, rng: random.Random, tries: int = 200) -> Iterator[De
     if hidden is None:
         raise IllegalActionError("determinize", "no deal fits what this seat knows")
     yield _deal_played(obs, _start_hands(obs, hidden, must, played), rng)
+
+
+def _hidden(obs: Observation) -> tuple[list[int], list[int], list[Mask], list[Mask], list[Mask]]:
+    """In the play: the hidden cards to deal, how many each seat gets, the cards each may not
+    get, the cards each must hold, and the cards each has played."""
+    played = obs.played_by()
+    must, forbid = obs.constraints()
+    me = obs.seat
+    played_all = played[0] | played[1] | played[2] | played[3]
+    known = obs.hand | played_all
+    for s in range(4):
+        if s != me:
+            known |= must[s]
+    pool = mask_cards(FULL_DECK & ~known)
+    need = [8 - played[s].bit_count() - must[s].bit_count() for s in range(4)]
+    need[me] = 0
+    return pool, need, forbid, must, played
+
+
+def _plain_play(obs: Observation) -> bool:
+    """The play of a deal with nothing announced to fit and no stock: every deal of the hidden
+    cards that keeps the constraints fits the observation."""
+    return obs.phase != AUCTION and obs.taker >= 0 and not obs.announced \
+        and obs.rules.game != "belote"
+
+
+def uniform_deal(obs: Observation, rng: random.Random, tries: int = 200) -> tuple[Deal, float]:
+    """In the play of a game with nothing announced (:func:`_plain_play`), one deal drawn as
+    :func:`deals` draws it (the same random draws) and its weight: the inverse of the chance
+    those draws had of dealing it, given the order they dealt the cards in. Weighted so, the
+    draws are uniform over every deal that fits the observation (the draws alone favour the
+    deals that give the most constrained cards to the seats with the most room).
+    :class:`IllegalActionError` when no deal fits."""
+    if not _plain_play(obs):
+        raise ValueError("uniform_deal: the play of a deal with nothing announced")
+    pool, need, forbid, must, played = _hidden(obs)
+    for _ in range(tries):
+        odds: list[float] = []
+        hidden = _assign(pool, need, forbid, rng, odds)
+        if hidden is not None:
+            return (_start_hands(obs, hidden, must, played), ()), 1.0 / odds[0]
+    hidden = _assign_exact(pool, need, forbid)
+    if hidden is None:
+        raise IllegalActionError("determinize", "no deal fits what this seat knows")
+    return (_start_hands(obs, hidden, must, played), ()), 1.0
+
+
+def every_deal(obs: Observation, limit: int) -> list[Deal] | None:
+    """In the play of a game with nothing announced (:func:`_plain_play`), every deal that fits
+    the observation, in a fixed order; ``None`` when there are more than ``limit``."""
+    if not _plain_play(obs):
+        raise ValueError("every_deal: the play of a deal with nothing announced")
+    pool, need, forbid, must, played = _hidden(obs)
+    found: list[list[Mask]] = []
+    hands = [0, 0, 0, 0]
+    left = list(need)
+
+    def go(i: int) -> bool:  # False once more than ``limit`` are found
+        if i == len(pool):
+            if not any(left):
+                found.append(list(hands))
+            return len(found) <= limit
+        c = pool[i]
+        for s in range(4):
+            if left[s] > 0 and not forbid[s] >> c & 1:
+                left[s] -= 1
+                hands[s] |= 1 << c
+                ok = go(i + 1)
+                left[s] += 1
+                hands[s] &= ~(1 << c)
+                if not ok:
+                    return False
+        return True
+
+    if not go(0):
+        return None
+    return [(_start_hands(obs, h, must, played), ()) for h in found]
 
 
 def _start_hands(obs: Observation, hidden: list[Mask], must: list[Mask], played: list[Mask]
@@ -171,11 +238,13 @@ def _deal_played(obs: Observation, start: list[Mask], rng: random.Random) -> Dea
     return hands, stock_order(received, obs.first, obs.step, obs.taker)
 
 
-def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Random
-            ) -> list[Mask] | None:
+def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Random,
+            odds: list[float] | None = None) -> list[Mask] | None:
     """Deal ``pool`` at random so that seat s gets ``need[s]`` cards, none of ``forbid[s]``;
-    ``None`` if this random try gets stuck."""
+    ``None`` if this random try gets stuck. With ``odds``, the chance these draws had of
+    dealing what they dealt, given the order of the cards, is appended to it."""
     left = list(need)
+    chance = 1.0
     options = []
     for c in pool:
         seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
@@ -192,10 +261,13 @@ def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Ra
             r -= left[s]
             if r < 0:
                 break
+        chance *= left[s] / total
         hands[s] |= 1 << c
         left[s] -= 1
     if any(left):
         return None
+    if odds is not None:
+        odds.append(chance)
     return hands
 
 

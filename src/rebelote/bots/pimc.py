@@ -48,7 +48,7 @@ from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.bots.tuned import make_tuned
 from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import DealState
-from rebelote.determinize import deals
+from rebelote.determinize import deals, every_deal, uniform_deal
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
@@ -118,6 +118,29 @@ class Budget:
     #: :mod:`rebelote.bots.tuned`: the heuristic's cards, its own coinche calls) or
     #: ``learned`` (:mod:`rebelote.bots.contextual`: the same cards, calls by expected mark).
     bidder: str = "heuristic"
+    #: Inference from the play by the learned model of card play
+    #: (:mod:`rebelote.bots.playmodel`) instead of the heuristic's: each card another seat
+    #: played weighs a world by its probability under the model there, no less than this
+    #: floor (0: off), raised to ``play_temper`` (below 1: softer). With ``infer`` and ``pool``
+    #: (the candidates it weighs); contracts in a suit (no-trump and all-trump keep the
+    #: heuristic's model).
+    play_model: float = 0.0
+    play_temper: float = 1.0
+    #: A card's mean mark plus this much a card point its team makes in the world (0: marks
+    #: only): where the worlds agree on the outcome (a contract made or failed in all), the
+    #: cards the marks leave equal are told apart by the points, in case the true deal is
+    #: closer than the worlds said.
+    points_eps: float = 0.0
+    #: Weigh each world by the inverse of the chance the draws had of dealing it
+    #: (:func:`rebelote.determinize.uniform_deal`): the worlds uniform over the deals that fit
+    #: the observation, as the draws alone are not (they favour the deals that give the most
+    #: constrained cards to the seats with the most room). The play of a game with nothing
+    #: announced.
+    uniform: bool = False
+    #: When at most this many deals (or the card's count of worlds, if more) fit the
+    #: observation, solve each of them once instead of drawing (0: never): the last tricks'
+    #: few worlds, all of them, without the draws' noise.
+    every_below: int = 0
 
     def card_worlds(self, cards: int) -> int:
         """The worlds a card with ``cards`` in hand searches (at most)."""
@@ -147,9 +170,11 @@ LEVELS: Final = {
     # the match against colver's IS-DD with 20 worlds a card at no more time a card
     # (docs/versus-colver.md): worlds by the cards in hand, drawn from 10 times as many by the
     # play's inference (floor 0.1) while 6 cards or more are in hand, the auction's weight
-    # softened (colver's bidder is not ours), tie-breaks
+    # softened (colver's bidder is not ours), uniform over the deals that fit, every one of
+    # them when 64 or fewer fit, the points telling apart cards of equal marks, tie-breaks
     "match": Budget(worlds=64, bid_worlds=32, by_cards=(64, 48, 24, 12, 8), infer=0.1,
-                    pool=10, infer_least=6, auction_alpha=0.5, tie_break=True),
+                    pool=10, infer_least=6, auction_alpha=0.5, tie_break=True,
+                    points_eps=0.01, uniform=True, every_below=64),
 }
 
 
@@ -184,6 +209,34 @@ def budget_of(level: str | None) -> Budget:
                      f"or counts by cards in hand (8-7-...: 64-32-16), any of them followed by "
                      f"+tuned or +learned (the tuned or the learned bidder's calls), not "
                      f"{level!r}")
+
+
+def with_fields(text: str) -> PimcBot:
+    """A search player of a level with some of its budget's fields changed, for a
+    measurement: ``pimc:LEVEL[field=value;...]`` (``pimc:match[points_eps=0;uniform=0]``: the
+    :class:`Budget` of ``LEVEL`` with those fields; a tuple field's counts joined by ``-``, a
+    flag 1 or 0). :class:`ValueError` naming the field otherwise."""
+    head, bracket, rest = text.partition("[")
+    name, _, level = head.partition(":")
+    if not bracket or name.strip() != "pimc" or not rest.endswith("]"):
+        raise ValueError(f"{text!r}: budget fields are for pimc (pimc:16[stop_z=2.5])")
+    budget = budget_of(level or None)
+    fields: dict[str, object] = {}
+    for item in filter(None, rest[:-1].split(";")):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in Budget.__dataclass_fields__:
+            raise ValueError(f"{text!r}: {item!r} is not field=value of pimc's Budget")
+        old = getattr(budget, key)
+        try:
+            fields[key] = (tuple(int(x) for x in value.split("-")) if isinstance(old, tuple)
+                           else value.strip().lower() in ("1", "true", "yes")
+                           if isinstance(old, bool) else type(old)(value))
+        except ValueError:
+            kind = ("counts joined by '-' (64-32-8)" if isinstance(old, tuple)
+                    else "whole number" if isinstance(old, int) else "number")
+            raise ValueError(f"{text!r}: {key} must be a {kind}, not {value!r}") from None
+    return PimcBot(budget=replace(budget, **fields))  # type: ignore[arg-type]
 
 
 def _bidder(name: str) -> HeuristicBot:
@@ -585,7 +638,7 @@ class Clock:
         self.cost: dict[tuple[str, int], float] = dict(PRIOR_COST)
 
     def sampler(self, key: tuple[str, int], obs: Observation, rng: random.Random, count: int,
-                seconds: float | None, least: int
+                seconds: float | None, least: int, uniform: bool = False, alpha: float = 1.0
                 ) -> Callable[[], tuple[DealState | None, float] | None]:
         """A source of weighted worlds: ``None`` once ``count`` are drawn, or (with a time
         limit) when the next world is not expected to end in time; with ``least`` > 1 the
@@ -619,11 +672,16 @@ class Clock:
                         self.cost[key] = 0.95 * expect  # bot tries again once load drops
                     return None
             drawn += 1
+            odds = 1.0
             try:
-                world = dealer.deal(rng)
+                if uniform:
+                    world, odds = dealer.uniform(rng)
+                else:
+                    world = dealer.deal(rng)
             except IllegalActionError:  # no deal found to fit: this world weighs nothing
                 return None, 0.0
-            return world, world_weight(world, obs)
+            weight = world_weight(world, obs)
+            return world, (weight if alpha == 1.0 else weight ** alpha) * odds
 
         return next_world
 
@@ -653,10 +711,43 @@ class Worlds:
                 self.template = world
             return world
         start, _stock = next(deals(self.obs, rng))
+        return self._put(start)
+
+    def _put(self, start: list[Mask]) -> DealState:
+        """The template world with the hands ``start`` dealt (the fast path)."""
+        assert self.template is not None
         played = self.played
         hands = (start[0] & ~played[0], start[1] & ~played[1], start[2] & ~played[2],
                  start[3] & ~played[3])
         return self.template.replace(hands=hands, start_hands=tuple(start))
+
+    def _ready(self, rng: random.Random) -> bool:
+        """Whether the fast path holds (its template dealt from ``rng`` if need be)."""
+        if not self.fast or self.obs.announced:
+            return False
+        if self.template is None:
+            world = DealState.from_observation(self.obs, rng)
+            if world.phase != PLAY:
+                return False
+            self.template = world
+        return True
+
+    def uniform(self, rng: random.Random) -> tuple[DealState, float]:
+        """One world and the weight that makes the draws uniform over the deals that fit
+        (:func:`rebelote.determinize.uniform_deal`); the plain :meth:`deal` and weight 1
+        outside the fast path."""
+        if not self._ready(rng):
+            return self.deal(rng), 1.0
+        (start, _stock), weight = uniform_deal(self.obs, rng)
+        return self._put(start), weight
+
+    def every(self, limit: int, rng: random.Random) -> list[DealState] | None:
+        """Every world that fits, once each, if there are at most ``limit`` (the fast path
+        only); ``None`` otherwise."""
+        if not self._ready(rng):
+            return None
+        got = every_deal(self.obs, limit)
+        return None if got is None else [self._put(start) for start, _ in got]
 
 
 #: The process's clock: what a world costs is the machine's, shared by every bot (the arena
@@ -674,7 +765,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     clock = clock or Clock()
     count = budget.card_worlds(obs.hand.bit_count())
     draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, count,
-                         budget.seconds, budget.min_worlds)
+                         budget.seconds, budget.min_worlds, budget.uniform,
+                         budget.auction_alpha)
     contract = obs.contract
     n = 0
     seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
@@ -683,13 +775,16 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     resampled = infer > 0.0 and budget.pool > 1 and budget.seconds is None
     if resampled:
         draw = _resample(obs, rng, budget, count)
+    elif budget.every_below:
+        every = Worlds(obs).every(max(count, budget.every_below), rng)
+        if every is not None:
+            count = len(every)
+            draw = _listed(every, obs, budget.auction_alpha)
     while (got := draw()) is not None:
         world, weight = got
         n += 1
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
-        if budget.auction_alpha != 1.0 and not resampled:
-            weight **= budget.auction_alpha
         if infer > 0.0 and not resampled:
             weight *= play_weight(world, obs, infer, budget.infer_cut)
             if budget.call_infer > 0.0:
@@ -699,8 +794,11 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
         marker = Marker(world, world.taker, contract, obs.multiplier)
         marks: dict[int, float] = {}
+        eps = budget.points_eps
         for card, v in values.items():
-            m = marker.mark(mover, v, won, team)
+            m: float = marker.mark(mover, v, won, team)
+            if eps:
+                m += eps * v
             marks[card] = m
             total[card] = total.get(card, 0.0) + weight * m
         weights += weight
@@ -714,6 +812,22 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     return {c: v / weights for c, v in total.items()}
 
 
+def _listed(worlds: list[DealState], obs: Observation, alpha: float
+            ) -> Callable[[], tuple[DealState | None, float] | None]:
+    """A source of ``worlds``, each once, weighed by the auction (:func:`world_weight` to the
+    power ``alpha``)."""
+    it = iter(worlds)
+    stop = STOP.get()
+
+    def next_world() -> tuple[DealState | None, float] | None:
+        if stop is not None and stop():
+            return None
+        world = next(it, None)
+        return None if world is None else (world, world_weight(world, obs) ** alpha)
+
+    return next_world
+
+
 def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
               ) -> Callable[[], tuple[DealState | None, float] | None]:
     """A source of ``count`` worlds drawn (systematic resampling) from ``budget.pool`` times as
@@ -722,20 +836,33 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     dealer = Worlds(obs)
+    learned = budget.play_model > 0.0 and 0 <= obs.trump < 4
     for _ in range(count * budget.pool):
         if stop is not None and stop():
             break
+        odds = 1.0
         try:
-            world = dealer.deal(rng)
+            if budget.uniform:
+                world, odds = dealer.uniform(rng)
+            else:
+                world = dealer.deal(rng)
         except IllegalActionError:
             continue
-        w = world_weight(world, obs) ** budget.auction_alpha
+        w = world_weight(world, obs) ** budget.auction_alpha * odds
         if w > 0.0 and world.phase == PLAY:
-            w *= play_weight(world, obs, budget.infer, budget.infer_cut)
+            if not learned:
+                w *= play_weight(world, obs, budget.infer, budget.infer_cut)
             if budget.call_infer > 0.0:
                 w *= call_weight(world, obs, budget.call_infer)
             cands.append(world)
             weights.append(w)
+    if learned and cands:
+        from rebelote.bots.playmodel import play_log_weights, shipped_model
+
+        logs = play_log_weights(obs, [c.start_hands for c in cands], shipped_model(),
+                                budget.play_model) * budget.play_temper
+        top = float(logs.max())
+        weights = [w * math.exp(float(x) - top) for w, x in zip(weights, logs, strict=True)]
     picked: list[DealState] = []
     total = sum(weights)
     if total > 0.0:
