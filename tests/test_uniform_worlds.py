@@ -48,16 +48,37 @@ def _replays(obs: Observation, start: list[int]) -> bool:
     """Whether the deal whose hands were ``start`` when the play began gives the seat the
     observation ``obs`` when the auction and cards seen are replayed on it (the engine's
     judgement, no constraint of ours)."""
-    state = DealState.from_hands(obs.rules, obs.dealer, start)
     try:
-        for _, bid in obs.auction:
-            state = state.apply(bid)
-        for _, cards in (*obs.tricks, (obs.leader, obs.trick)):
-            for c in cards:
-                state = state.apply(PLAYS[c])
+        return _replayed(obs, start).observation(obs.seat) == obs
     except IllegalActionError:
         return False
-    return state.observation(obs.seat) == obs
+
+
+def _weighted_means(obs: Observation, worlds: list[tuple[DealState, float]]
+                    ) -> dict[int, float]:
+    """Each legal card's mean mark for the seat's team over ``worlds`` (a world and its
+    weight), computed world by world: the solver's values through the deal's scoring."""
+    team = obs.seat & 1
+    total: dict[int, float] = {}
+    weights = 0.0
+    for world, w in worlds:
+        marker = Marker(world, world.taker, obs.contract, obs.multiplier)
+        won = tricks_won(world.tricks, world.leader)[team] > 0
+        for c, v in solve(position_of_state(world), obs.rules).items():
+            total[c] = total.get(c, 0.0) + w * marker.mark(team, v, won, team)
+        weights += w
+    return {c: t / weights for c, t in total.items()}
+
+
+def _replayed(obs: Observation, start: list[int]) -> DealState:
+    """The deal of hands ``start`` with the observation's calls and cards replayed on it."""
+    world = DealState.from_hands(obs.rules, obs.dealer, start)
+    for _, bid in obs.auction:
+        world = world.apply(bid)
+    for _, cards in (*obs.tricks, (obs.leader, obs.trick)):
+        for c in cards:
+            world = world.apply(PLAYS[c])
+    return world
 
 
 def _plain_every(obs: Observation) -> set[tuple[int, ...]]:
@@ -163,25 +184,14 @@ def test_the_search_solves_every_world_once_when_they_are_few() -> None:
         if every is None:
             continue
         checked += 1
-        team = obs.seat & 1
-        total: dict[int, float] = {}
-        weights = 0.0
+        worlds = []
         for start, _ in every:
-            world = DealState.from_hands(obs.rules, obs.dealer, start)
-            for _, bid in obs.auction:
-                world = world.apply(bid)
-            for _, cards in (*obs.tricks, (obs.leader, obs.trick)):
-                for c in cards:
-                    world = world.apply(PLAYS[c])
-            w = world_weight(world, obs) ** budget.auction_alpha
-            marker = Marker(world, world.taker, obs.contract, obs.multiplier)
-            won = tricks_won(world.tricks, world.leader)[team] > 0
-            for c, v in solve(position_of_state(world), obs.rules).items():
-                total[c] = total.get(c, 0.0) + w * marker.mark(team, v, won, team)
-            weights += w
-        assert got.keys() == total.keys()
+            world = _replayed(obs, start)
+            worlds.append((world, world_weight(world, obs) ** budget.auction_alpha))
+        expected = _weighted_means(obs, worlds)
+        assert got.keys() == expected.keys()
         for c in got:
-            assert got[c] == pytest.approx(total[c] / weights)
+            assert got[c] == pytest.approx(expected[c])
     assert checked >= 5
 
 
@@ -197,22 +207,14 @@ def test_uniform_worlds_are_weighed_by_the_inverse_of_their_draws_chance() -> No
         got = card_marks(obs, random.Random(3), budget)
         dealer = Worlds(obs)
         rng = random.Random(3)
-        team = obs.seat & 1
-        total: dict[int, float] = {}
-        weights = 0.0
-        odds_seen = set()
+        worlds = []
         for _ in range(12):
             world, odds = dealer.uniform(rng)
-            odds_seen.add(round(odds, 9))
-            w = world_weight(world, obs) ** budget.auction_alpha * odds
-            marker = Marker(world, world.taker, obs.contract, obs.multiplier)
-            won = tricks_won(world.tricks, world.leader)[team] > 0
-            for c, v in solve(position_of_state(world), obs.rules).items():
-                total[c] = total.get(c, 0.0) + w * marker.mark(team, v, won, team)
-            weights += w
-        assert got.keys() == total.keys()
+            worlds.append((world, world_weight(world, obs) ** budget.auction_alpha * odds))
+        expected = _weighted_means(obs, worlds)
+        assert got.keys() == expected.keys()
         for c in got:
-            assert got[c] == pytest.approx(total[c] / weights)
+            assert got[c] == pytest.approx(expected[c])
 
 
 def test_a_level_with_fields_changed() -> None:

@@ -40,10 +40,11 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -133,6 +134,55 @@ def examples(deals: int, seed: int) -> tuple[Array, Array]:
 
 
 # -- the model ---------------------------------------------------------------------------------
+def adam_step(params: list[Any], grads: Sequence[Any], m: list[Any], v: list[Any], k: int,
+              rate: float, dtype: type[np.floating[Any]] = np.float64) -> None:
+    """One step of Adam (0.9, 0.999) on ``params`` in place: ``m`` and ``v`` their moments,
+    ``k`` the step's number from 1, in ``dtype`` (``np.float32`` for single precision). The
+    learned models' trainers share it."""
+    f = dtype
+    for i, g in enumerate(grads):
+        m[i] = 0.9 * m[i] + 0.1 * g
+        v[i] = 0.999 * v[i] + 0.001 * g * g
+        mh = m[i] / f(1 - 0.9 ** k)
+        vh = v[i] / f(1 - 0.999 ** k)
+        params[i] -= f(rate) * mh / (np.sqrt(vh) + f(1e-8))
+
+
+def fit_mlp(z: Any, gen: np.random.Generator, hidden: int, b2: Any, epochs: int, batch: int,
+            rate: float, decay: float, logit_grad: Callable[[Any, Any], Any]) -> list[Any]:
+    """One hidden layer of ReLU units fitted by mini-batch Adam in single precision on
+    ``z`` (rows of float32 inputs): ``b2`` the output biases to start from, ``logit_grad``
+    the loss's gradient on a batch's logits (given them and the batch's row numbers, divided
+    by the batch's size), an L2 ``decay`` on the weights. The weights ``[w1, b1, w2, b2]``;
+    the draws (the weights' start, the batches' order) from ``gen``. The learned models'
+    classifiers share it."""
+    f32 = np.float32
+    n, d = z.shape
+    w1 = gen.normal(0.0, np.sqrt(2.0 / d), (d, hidden)).astype(f32)
+    b1 = np.zeros(hidden, dtype=f32)
+    w2 = gen.normal(0.0, np.sqrt(1.0 / hidden), (hidden, len(b2))).astype(f32)
+    params = [w1, b1, w2, b2]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    k = 0
+    for _ in range(epochs):
+        order = gen.permutation(n)
+        for lo in range(0, n, batch):
+            idx = order[lo:lo + batch]
+            xb = z[idx]
+            h_in = xb @ w1 + b1
+            h = np.maximum(h_in, 0.0)
+            g = logit_grad(h @ w2 + b2, idx)
+            g_w2 = h.T @ g + f32(decay) * w2
+            g_b2 = g.sum(axis=0)
+            g_h = (g @ w2.T) * (h_in > 0.0)
+            g_w1 = xb.T @ g_h + f32(decay) * w1
+            g_b1 = g_h.sum(axis=0)
+            k += 1
+            adam_step(params, (g_w1, g_b1, g_w2, g_b2), m, v, k, rate, f32)
+    return params
+
+
 def train(x: Array, y: Array, seed: int, hidden: int = 32, epochs: int = 600,
           rate: float = 0.01) -> dict[str, Array]:
     """An MLP fitted by full-batch Adam on the squared error; reproducible from ``seed``."""
@@ -156,12 +206,7 @@ def train(x: Array, y: Array, seed: int, hidden: int = 32, epochs: int = 600,
         g_h = np.outer(g_out, w2) * (h > 0.0)
         g_w1 = x.T @ g_h
         g_b1 = g_h.sum(axis=0)
-        for i, g in enumerate((g_w1, g_b1, g_w2, g_b2)):
-            m[i] = 0.9 * m[i] + 0.1 * g
-            v[i] = 0.999 * v[i] + 0.001 * g * g
-            mh = m[i] / (1 - 0.9 ** k)
-            vh = v[i] / (1 - 0.999 ** k)
-            params[i] -= rate * mh / (np.sqrt(vh) + 1e-8)
+        adam_step(params, (g_w1, g_b1, g_w2, g_b2), m, v, k, rate)
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "mu": np.array([mu]),
             "sd": np.array([sd])}
 

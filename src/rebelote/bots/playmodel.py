@@ -36,13 +36,14 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from rebelote.actions import PLAY, PLAYS
 from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.learned import fit_mlp
 from rebelote.cards import Mask
 from rebelote.deal import DealState
 from rebelote.observation import Observation
@@ -220,42 +221,19 @@ def train(x: Array, legal: Array, target: Array, seed: int, hidden: int = 128, e
     """An MLP with a softmax over the legal cards, fitted by mini-batch Adam on the
     cross-entropy against ``target`` (and an L2 ``decay``); reproducible from ``seed``."""
     gen = np.random.default_rng(seed)
-    n, d = x.shape
     f32 = np.float32
     xf, lf, tf = x.astype(f32), legal.astype(f32), target.astype(f32)
-    w1 = gen.normal(0.0, math.sqrt(2.0 / d), (d, hidden)).astype(f32)
-    b1 = np.zeros(hidden, dtype=f32)
-    w2 = gen.normal(0.0, math.sqrt(1.0 / hidden), (hidden, 32)).astype(f32)
-    b2 = np.zeros(32, dtype=f32)
-    params = [w1, b1, w2, b2]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    k = 0
-    for _ in range(epochs):
-        order = gen.permutation(n)
-        for lo in range(0, n, batch):
-            idx = order[lo:lo + batch]
-            xb, lb, tb = xf[idx], lf[idx], tf[idx]
-            h_in = xb @ w1 + b1
-            h = np.maximum(h_in, 0.0)
-            logits = h @ w2 + b2
-            logits = np.where(lb > 0.0, logits, f32(-1e9))
-            logits -= logits.max(axis=1, keepdims=True)
-            p = np.exp(logits) * lb
-            p /= p.sum(axis=1, keepdims=True)
-            g = (p - tb) / f32(len(idx))
-            g_w2 = h.T @ g + f32(decay) * w2
-            g_b2 = g.sum(axis=0)
-            g_h = (g @ w2.T) * (h_in > 0.0)
-            g_w1 = xb.T @ g_h + f32(decay) * w1
-            g_b1 = g_h.sum(axis=0)
-            k += 1
-            for i, gr in enumerate((g_w1, g_b1, g_w2, g_b2)):
-                m[i] = 0.9 * m[i] + 0.1 * gr
-                v[i] = 0.999 * v[i] + 0.001 * gr * gr
-                mh = m[i] / f32(1 - 0.9 ** k)
-                vh = v[i] / f32(1 - 0.999 ** k)
-                params[i] -= f32(rate) * mh / (np.sqrt(vh) + f32(1e-8))
+
+    def logit_grad(logits: Any, idx: Any) -> Any:
+        lb = lf[idx]
+        logits = np.where(lb > 0.0, logits, f32(-1e9))
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits) * lb
+        p /= p.sum(axis=1, keepdims=True)
+        return (p - tf[idx]) / f32(len(idx))
+
+    w1, b1, w2, b2 = fit_mlp(xf, gen, hidden, np.zeros(32, dtype=f32), epochs, batch, rate,
+                             decay, logit_grad)
     return {"w1": w1.astype(np.float64), "b1": b1.astype(np.float64),
             "w2": w2.astype(np.float64), "b2": b2.astype(np.float64)}
 
