@@ -96,19 +96,26 @@ def test_a_worker_whose_listener_was_cut_catches_up(pg_url: str,  # noqa: F811
     """A ``NOTIFY`` sent while a worker's listener is cut off is lost; when it listens again
     the worker reads the tables its sockets watch, and a socket shows the move it missed."""
     import psycopg
+    from sqlalchemy.engine import make_url
 
     import rebelote.web.table.api as table_api
     from rebelote.store import make_engine
     from rebelote.store.play_tables_pg import connect_args
 
     monkeypatch.setattr(table_api, "WATCH_POLL", 3600.0)  # no other wake-up than these
+    # this test's connections under a name of their own: the listeners cut below are its
+    # two workers', never those of a test running beside it (which had then read a table)
+    name = "rebelote-test-listener-cut"
+    url = make_url(pg_url).update_query_dict({"application_name": name}).render_as_string(
+        hide_password=False)
     engine = make_engine(pg_url)
     args = connect_args(engine)
     engine.dispose()
-    listeners = "SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN rebelote_tables'"
-    with psycopg.connect(**args, autocommit=True) as admin:  # another test's, if any
+    listeners = ("SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN rebelote_tables' "
+                 f"AND application_name = '{name}'")
+    with psycopg.connect(**args, autocommit=True) as admin:  # a former run's, if any
         before = {pid for (pid,) in admin.execute(listeners).fetchall()}
-    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+    with TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
         host = one.post("/api/tables", json={"game": "coinche", "bots": "random",
                                               "friends": ["N"]}).json()
         friend = two.post("/api/tables/join", json={"code": host["code"],
