@@ -41,8 +41,11 @@ def test_edit_this_deal_brings_its_form_into_view_and_no_swap_breaks_the_policy(
         for deal in DEALS:
             assert page.evaluate(TOUCH_STYLES) > 0
             enter_deal(page, deal)
-        page.locator("#deal-1 summary").scroll_into_view_if_needed()
-        page.click("#deal-1 summary")
+        # the history is swapped in again after each deal (and by the live update): the last
+        # deal's row first, then a click that finds the row again if it was swapped meanwhile
+        # (a scroll on a row about to be replaced had failed: "not attached to the DOM")
+        page.wait_for_selector(f"#deal-{len(DEALS)} summary")
+        page.locator("#deal-1 summary").click()
         assert page.evaluate(TOUCH_STYLES) > 0
         page.click("#deal-1 button.edit")
         page.wait_for_selector("#save-deal")
