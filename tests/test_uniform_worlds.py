@@ -172,6 +172,30 @@ def test_the_weighted_draws_of_real_positions_are_uniform() -> None:
     assert checked >= 2
 
 
+def test_stuck_draws_fall_back_on_a_uniform_choice_weighed_on_the_draws_scale() -> None:
+    """With no random try left, :func:`uniform_deal` draws among the listed deals, each with
+    the weight N (its chance 1/N): on the scale of the draws' inverse chances, not 1."""
+    checked = 0
+    for state in _positions(2, 10):
+        obs = state.observation(state.player)
+        every = every_deal(obs, 50)
+        if every is None or len(every) < 2:
+            continue
+        listed = {tuple(s) for s, _ in every}
+        rng = random.Random(3)
+        seen: Counter[tuple[int, ...]] = Counter()
+        for _ in range(40 * len(every)):
+            (start, _), w = uniform_deal(obs, rng, tries=0)
+            assert w == float(len(every))
+            seen[tuple(start)] += 1
+        assert set(seen) == listed  # every one drawn, none outside
+        # the draws' own weights average N too (an unbiased estimate of the count of deals)
+        drawn = [uniform_deal(obs, rng)[1] for _ in range(3000)]
+        assert abs(sum(drawn) / len(drawn) - len(every)) < 0.1 * len(every)
+        checked += 1
+    assert checked >= 2
+
+
 def test_the_search_solves_every_world_once_when_they_are_few() -> None:
     """``every_below``: each card's value is the mean over every deal that fits, weighed by the
     auction, exactly as computed here world by world."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Final
 
 from rebelote.actions import AUCTION
 from rebelote.cards import FULL_DECK, Mask, mask_cards
@@ -90,6 +91,11 @@ def _plain_play(obs: Observation) -> bool:
         and obs.rules.game != "belote"
 
 
+#: When the random draws of :func:`uniform_deal` keep getting stuck, the deals that fit are
+#: listed if there are at most this many (else one is found by an exact search).
+EXACT_LIMIT: Final = 5_000
+
+
 def uniform_deal(obs: Observation, rng: random.Random, tries: int = 200) -> tuple[Deal, float]:
     """In the play of a game with nothing announced (:func:`_plain_play`), one deal drawn as
     :func:`deals` draws it (the same random draws) and its weight: the inverse of the chance
@@ -105,10 +111,17 @@ def uniform_deal(obs: Observation, rng: random.Random, tries: int = 200) -> tupl
         hidden = _assign(pool, need, forbid, rng, odds)
         if hidden is not None:
             return (_start_hands(obs, hidden, must, played), ()), 1.0 / odds[0]
-    hidden = _assign_exact(pool, need, forbid)
-    if hidden is None:
+    # the draws got stuck ``tries`` times: so few deals fit that they are listed, and one of
+    # them drawn uniformly has the chance 1/N, its weight N on the draws' scale
+    every = every_deal(obs, EXACT_LIMIT)
+    if every is not None:
+        if not every:
+            raise IllegalActionError("determinize", "no deal fits what this seat knows")
+        return rng.choice(every), float(len(every))
+    hidden = _assign_exact(pool, need, forbid)  # more than EXACT_LIMIT fit: the weight of
+    if hidden is None:  # pragma: no cover - one of at least that many
         raise IllegalActionError("determinize", "no deal fits what this seat knows")
-    return (_start_hands(obs, hidden, must, played), ()), 1.0
+    return (_start_hands(obs, hidden, must, played), ()), float(EXACT_LIMIT)
 
 
 def every_deal(obs: Observation, limit: int) -> list[Deal] | None:

@@ -640,20 +640,22 @@ class Clock:
         self.cost: dict[tuple[str, int], float] = dict(PRIOR_COST)
 
     def sampler(self, key: tuple[str, int], obs: Observation, rng: random.Random, count: int,
-                seconds: float | None, least: int, uniform: bool = False, alpha: float = 1.0
+                seconds: float | None, least: int, uniform: bool = False, alpha: float = 1.0,
+                dealer: Worlds | None = None
                 ) -> Callable[[], tuple[DealState | None, float] | None]:
         """A source of weighted worlds: ``None`` once ``count`` are drawn, or (with a time
         limit) when the next world is not expected to end in time; with ``least`` > 1 the
         first worlds are drawn only if ``least`` of them are expected to fit. Under the
         runner's :data:`~rebelote.bots.base.DEADLINE`, whatever the budget, no world is drawn
-        that is not expected to end before it."""
+        that is not expected to end before it. ``dealer``: the observation's :class:`Worlds`
+        when the caller has made it already (its template is dealt once)."""
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         drawn = 0
         last = start
         stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
         due = DEADLINE.get()  # the runner's deadline
-        dealer = Worlds(obs)
+        worlds = dealer or Worlds(obs)
 
         def next_world() -> tuple[DealState | None, float] | None:
             nonlocal drawn, last
@@ -677,9 +679,9 @@ class Clock:
             odds = 1.0
             try:
                 if uniform:
-                    world, odds = dealer.uniform(rng)
+                    world, odds = worlds.uniform(rng)
                 else:
-                    world = dealer.deal(rng)
+                    world = worlds.deal(rng)
             except IllegalActionError:  # no deal found to fit: this world weighs nothing
                 return None, 0.0
             weight = world_weight(world, obs)
@@ -766,9 +768,10 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     weights = 0.0
     clock = clock or Clock()
     count = budget.card_worlds(obs.hand.bit_count())
+    dealer = Worlds(obs)
     draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, count,
                          budget.seconds, budget.min_worlds, budget.uniform,
-                         budget.auction_alpha)
+                         budget.auction_alpha, dealer)
     contract = obs.contract
     n = 0
     seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
@@ -778,7 +781,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     if resampled:
         draw = _resample(obs, rng, budget, count)
     elif budget.every_below:
-        every = Worlds(obs).every(max(count, budget.every_below), rng)
+        every = dealer.every(max(count, budget.every_below), rng)
         if every is not None:
             count = len(every)
             draw = _listed(every, obs, budget.auction_alpha)
