@@ -547,6 +547,10 @@ def test_ties_go_to_the_heuristics_card_else_the_cheapest() -> None:
     assert not asked  # no tie: the heuristic is not asked
     assert tie_break(cards, {3: 5.0, 4: 5.0, 7: 5.0}, points, prior(7)) == PLAYS[7]
     assert tie_break(cards, {3: 5.0, 4: 5.0, 7: 1.0}, points, prior(7)) == PLAYS[4]
+    # with a margin the heuristic's card is played when it is that close to the best
+    assert tie_break(cards, {3: 5.0, 4: 1.0, 7: 2.0}, points, prior(7), margin=3.0) == PLAYS[7]
+    assert tie_break(cards, {3: 5.0, 4: 1.0, 7: 2.0}, points, prior(7), margin=2.9) == PLAYS[3]
+    assert tie_break(cards, {3: 5.0, 4: 5.0, 7: 1.0}, points, prior(7), margin=2.0) == PLAYS[4]
 
 
 def test_pimc_moves_are_pinned_on_fixed_seeds() -> None:

@@ -96,6 +96,12 @@ class Budget:
     #: Between cards of equal mean marks, play the heuristic's card if it is one of them, else
     #: the one worth fewest card points (off: the lowest card number).
     tie_break: bool = False
+    #: With ``tie_break``: the heuristic's card is played when its mean mark is within this
+    #: many marks of the best card's (0: only when equal), while the seat holds
+    #: ``prior_least`` cards or more: the double-dummy worlds, which let every seat see every
+    #: card, are least to be trusted over the model's card where they barely part the two.
+    prior_margin: float = 0.0
+    prior_least: int = 0
     #: Worlds a card scaled by the cards left: the count for a hand of 8, 7, 6, ... cards (the
     #: last entry for every smaller hand); empty: ``worlds`` at every card. The first tricks'
     #: worlds are the costly ones to solve and the ones where the hidden hands vary most.
@@ -292,7 +298,10 @@ class PimcBot:
             return max(cards, key=lambda a: values[a.card])
         r = observation.rules
         points = card_values(observation.trump, r.no_trump_aces, r.all_trump_scale)
-        return tie_break(cards, values, points, lambda: self.fallback.act(observation, rng))
+        margin = self.budget.prior_margin \
+            if observation.hand.bit_count() >= self.budget.prior_least else 0.0
+        return tie_break(cards, values, points, lambda: self.fallback.act(observation, rng),
+                         margin)
 
     def _bid(self, obs: Observation, rng: random.Random) -> Action:
         legal = [b for b in obs.legal if isinstance(b, Bid)]
@@ -919,17 +928,21 @@ def lead_is_clear(seen: list[tuple[float, dict[int, float]]], total: dict[int, f
 
 
 def tie_break(cards: list[Play], values: dict[int, float], points: Sequence[int],
-              prior: Callable[[], Action]) -> Play:
-    """The card of the best mean mark; between equal ones, the heuristic's (``prior()``,
-    asked only on a tie) if it is one of them, else the one worth fewest card points, then
-    the lowest."""
+              prior: Callable[[], Action], margin: float = 0.0) -> Play:
+    """The card of the best mean mark; between equal ones (or with ``margin``, when the
+    heuristic's card is within ``margin`` marks of the best), the heuristic's (``prior()``,
+    asked only then) if it is one of them, else the one worth fewest card points, then the
+    lowest."""
     best = max(values[a.card] for a in cards)
     tied = [a for a in cards if values[a.card] >= best - 1e-9]
-    if len(tied) == 1:
+    if len(tied) == 1 and margin <= 0.0:
         return tied[0]
     got = prior()
-    if isinstance(got, Play) and got in tied:
+    if isinstance(got, Play) and got.card in values \
+            and values[got.card] >= best - max(margin, 1e-9):
         return got
+    if len(tied) == 1:
+        return tied[0]
     return min(tied, key=lambda a: (points[a.card], a.card))
 
 
