@@ -198,6 +198,35 @@ def test_the_bidders_calls_are_always_legal(game: str, preset: str, level: str |
         assert {"coinche", "surcoinche"} & seen
 
 
+def test_no_trump_and_all_trump_are_the_heuristics_calls() -> None:
+    """The model has no examples of no-trump or all-trump: the heuristic's bids in them are
+    made, and over a contract in force in them the heuristic calls; with ``other_modes=0``
+    never."""
+    rules = Rules.preset("official", "coinche")
+    learned, without = make_bot("learned"), make_bot("learned:other_modes=0")
+    heuristic = make_bot("heuristic")
+    bids = over = 0
+    for seed in range(300):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while state.phase == AUCTION:
+            obs = state.observation(state.player)
+            theirs = heuristic.act(obs, rng)
+            ours = learned.act(obs, rng)
+            contract = obs.contract
+            if isinstance(theirs, Bid) and theirs.kind == "value" and theirs.trump >= 4:
+                assert ours == theirs
+                other = without.act(obs, rng)
+                assert not (isinstance(other, Bid) and other.kind == "value"
+                            and other.trump >= 4)
+                bids += 1
+            elif contract is not None and contract.kind == "value" and contract.trump >= 4:
+                assert ours == theirs
+                over += 1
+            state = state.apply(theirs)
+    assert bids >= 5 and over >= 5
+
+
 def test_the_levels() -> None:
     assert parse_params("bid_margin=10; cheapest=1").bid_margin == 10.0
     assert parse_params("cheapest=1").cheapest

@@ -38,8 +38,10 @@ marks and a coinche when it beats pass by ``coinche_margin``, and counts ``risk`
 uncoinched contracts' falls as coinched (the examples are played uncoinched, and the
 opponents coinche what they expect to fall): the auction does not end on the call, and these
 are what that costs, chosen by game on tuning deals (:data:`CHOSEN`; README, "The learned
-bidder"). No-trump and all-trump are not bid (no examples of them); belote (take or pass)
-and the card play are the heuristic's.
+bidder"). No-trump and all-trump are not in the model (no examples of them): the heuristic's
+bids in them are made, and over a contract in force in them the heuristic calls
+(:attr:`CallParams.other_modes`); belote (take or pass) and the card play are the
+heuristic's.
 
 Make the examples and train (the commands of the shipped weights: README):
 
@@ -402,6 +404,10 @@ class CallParams:
     #: the share of our uncoinched contracts that fall counted as coinched (the opponents
     #: coinche what they expect to fall; the examples are played uncoinched)
     risk: float = 0.0
+    #: what the model has no examples of is the heuristic's: its no-trump and all-trump bids,
+    #: and every call over a contract in force in no-trump, all-trump or capot (0: never bid
+    #: them, pass over them)
+    other_modes: bool = True
 
 
 def _value_bids(legal: tuple[Action, ...]) -> list[Bid]:
@@ -477,9 +483,17 @@ class ContextBidder(HeuristicBot):
         return out
 
     def _bid_coinche(self, obs: Observation) -> Action:
+        p = self.params_of(obs.rules)
+        if p.other_modes:
+            heuristic = super()._bid_coinche(obs)
+            contract = obs.contract
+            if (isinstance(heuristic, Bid) and heuristic.kind == "value"
+                    and heuristic.trump >= 4) or (
+                    contract is not None and not (contract.kind == "value"
+                                                  and contract.trump < 4)):
+                return heuristic  # a mode the model has no examples of
         values = self.call_values(obs)
         pass_ev = values[0][0]
-        p = self.params_of(obs.rules)
         best_ev, best = pass_ev, values[0][1]
         bids = [(ev, a) for ev, a in values[1:] if isinstance(a, Bid) and a.kind == "value"]
         if p.cheapest and bids:
