@@ -108,3 +108,45 @@ def test_constraints_hold_in_the_true_deal_and_are_public(game: str, name: str) 
             again = observe(state, state.player).constraints()
             assert again == views[1]
             state = state.apply(bot.act(observe(state, state.player), rng))
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_the_walk_over_the_played_cards_is_the_deals_play(game: str) -> None:
+    """:func:`played_cards` gives every card in the order played, each with its seat (the
+    engine's turn), the trick before it and which of those was winning (the rules'
+    :func:`trick_winner`), at every moment of the play."""
+    from rebelote.actions import PLAY, Play
+    from rebelote.bots import make_bot
+    from rebelote.observation import played_cards
+    from rebelote.rules import seat_step, trick_winner
+
+    rules = Rules.preset("official", game)
+    bot = make_bot("heuristic")
+    checked = 0
+    for seed in range(8):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        order: list[tuple[int, int]] = []
+        while not state.is_terminal:
+            if state.phase == PLAY:
+                walk = list(played_cards(state.trump, seat_step(rules), state.tricks,
+                                         state.leader, state.trick))
+                assert [(p.seat, p.card) for p in walk] == order
+                for n, p in enumerate(walk):
+                    assert p.done == n // 4
+                    assert p.before == walk_trick(walk, n)
+                    if p.before:
+                        assert p.win == trick_winner(p.before, state.trump)
+                checked += 1
+            seat = state.player
+            action = bot.act(state.observation(seat), rng)
+            if isinstance(action, Play):
+                order.append((seat, action.card))
+            state = state.apply(action)
+    assert checked >= 8 * 20
+
+
+def walk_trick(walk: list[object], n: int) -> tuple[int, ...]:
+    """The cards of the n-th card's trick played before it."""
+    start = n - n % 4
+    return tuple(p.card for p in walk[start:n])  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from operator import attrgetter
 from typing import Final, NamedTuple, Protocol
@@ -43,7 +44,7 @@ from rebelote.declarations import Combo
 from rebelote.errors import IllegalActionError
 from rebelote.rules import ALL_TRUMP, BEATERS, TRUMP_NAMES, Rules, legal_mask, seat_step
 
-__all__ = ["DealView", "Observation", "observe"]
+__all__ = ["DealView", "Observation", "PlayedCard", "observe", "played_cards"]
 
 
 class DealView(Protocol):
@@ -193,6 +194,34 @@ class Observation(NamedTuple):
         return list(must), list(forbid)
 
 
+class PlayedCard(NamedTuple):
+    """A card played, in the trick it fell in (:func:`played_cards`)."""
+
+    seat: int
+    card: int
+    #: the trick's cards played before it (empty: it led)
+    before: tuple[int, ...]
+    #: which of ``before`` was winning the trick when it was played (0 when it led)
+    win: int
+    #: the tricks finished before its own
+    done: int
+
+
+def played_cards(trump: int, step: int, tricks: tuple[tuple[int, tuple[int, ...]], ...],
+                 leader: int, trick: tuple[int, ...]) -> Iterator[PlayedCard]:
+    """Every card played so far, in order (the finished ``tricks``, each its leader and cards,
+    then the ``trick`` led by ``leader``; seats turn by ``step``): who played it, and the
+    trick as it stood then. The public walk that the constraints and the learned model of the
+    players (:func:`rebelote.bots.playmodel.moments`) read."""
+    beaters = BEATERS[trump]
+    for done, (first, cards) in enumerate((*tricks, (leader, trick))):
+        win = 0
+        for i, c in enumerate(cards):
+            yield PlayedCard((first + i * step) % 4, c, cards[:i], win, done)
+            if i and beaters[cards[win]] >> c & 1:
+                win = i
+
+
 @lru_cache(maxsize=4096)
 def _constraints(rules: Rules, trump: int, tricks: tuple[tuple[int, tuple[int, ...]], ...],
                  leader: int, trick: tuple[int, ...], shown: tuple[tuple[int, Combo], ...],
@@ -202,29 +231,22 @@ def _constraints(rules: Rules, trump: int, tricks: tuple[tuple[int, tuple[int, .
     must = [0, 0, 0, 0]
     forbid = [0, 0, 0, 0]
     played_all = 0
-    step = seat_step(rules)
     ot, mu = rules.overtrump_partner, rules.must_undertrump
-    for first, cards in (*tricks, (leader, trick)):
-        win = 0
-        for i, c in enumerate(cards):
-            s = (first + i * step) % 4
-            if i:
-                before = cards[:i]
-                possible = FULL_DECK & ~played_all & ~(1 << c)
-                excluded = 0
+    for s, c, before, win, _done in played_cards(trump, seat_step(rules), tricks, leader, trick):
+        if before:
+            possible = FULL_DECK & ~played_all & ~(1 << c)
+            excluded = 0
+            allowed = legal_mask(possible | 1 << c, before, win, trump, ot, mu)
+            while not allowed >> c & 1:
+                excluded |= allowed
+                possible &= ~allowed
                 allowed = legal_mask(possible | 1 << c, before, win, trump, ot, mu)
-                while not allowed >> c & 1:
-                    excluded |= allowed
-                    possible &= ~allowed
-                    allowed = legal_mask(possible | 1 << c, before, win, trump, ot, mu)
-                forbid[s] |= excluded
-                if BEATERS[trump][cards[win]] >> c & 1:
-                    win = i
-            played_all |= 1 << c
-            if rank_of(c) in (QUEEN, KING) and (s, c) not in belote \
-                    and (trump == ALL_TRUMP or suit_of(c) == trump):
-                # played the K or Q of trump without a belote: not holding the other one
-                forbid[s] |= 1 << other_belote_card(c)
+            forbid[s] |= excluded
+        played_all |= 1 << c
+        if rank_of(c) in (QUEEN, KING) and (s, c) not in belote \
+                and (trump == ALL_TRUMP or suit_of(c) == trump):
+            # played the K or Q of trump without a belote: not holding the other one
+            forbid[s] |= 1 << other_belote_card(c)
     for s, combo in shown:
         must[s] |= combo.cards
     for s, card in belote:

@@ -46,8 +46,8 @@ from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.learned import fit_mlp
 from rebelote.cards import Mask
 from rebelote.deal import DealState
-from rebelote.observation import Observation
-from rebelote.rules import BEATERS, Rules, legal_mask, parse_rules, seat_step
+from rebelote.observation import Observation, played_cards
+from rebelote.rules import Rules, legal_mask, parse_rules, seat_step
 from rebelote.solver import position_of_state, solve
 
 Array = npt.NDArray[np.float64]
@@ -276,35 +276,21 @@ def shipped_model() -> dict[str, Array]:
 def moments(obs: Observation) -> list[tuple[Moment, int, Mask]]:
     """Each card another seat has played so far: the public moment it was chosen in, the card,
     and the cards that seat had played before it (gone from its hand)."""
-    step = obs.step
     contract = obs.contract
     value = contract.value if contract is not None and contract.kind == "value" else 250
     out: list[tuple[Moment, int, Mask]] = []
     own = [0, 0, 0, 0]
-    gone = 0
-    done = 0
-    tricks = [*obs.tricks, (obs.leader, obs.trick)]
-    for leader, cards in tricks:
-        win = 0
-        for i, card in enumerate(cards):
-            seat = (leader + i * step) % 4
-            if seat != obs.seat:
-                m = Moment(seat, gone, tuple(cards[:i]), win, done, obs.trump, obs.taker,
-                           value, obs.multiplier)
-                out.append((m, card, own[seat]))
-            if i and _beats(card, cards[win], obs.trump):
-                win = i
-            own[seat] |= 1 << card
-        if len(cards) == 4:
-            for c in cards:
-                gone |= 1 << c
-            done += 1
+    gone = [0]  # the cards of the finished tricks, before each trick
+    for _, cards in obs.tricks:
+        gone.append(gone[-1] | sum(1 << c for c in cards))
+    for seat, card, before, win, done in played_cards(obs.trump, obs.step, obs.tricks,
+                                                       obs.leader, obs.trick):
+        if seat != obs.seat:
+            m = Moment(seat, gone[done], before, win, done, obs.trump, obs.taker, value,
+                       obs.multiplier)
+            out.append((m, card, own[seat]))
+        own[seat] |= 1 << card
     return out
-
-
-def _beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` beats the trick's winning card ``best`` (a suit trump)."""
-    return bool(BEATERS[trump][best] >> card & 1)
 
 
 def play_log_weights(obs: Observation, start_hands: Sequence[tuple[int, int, int, int]],
