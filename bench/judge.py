@@ -372,7 +372,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--driver", default="heuristic")
     parser.add_argument("--selfplay", action="store_true")
     parser.add_argument("--game", default="coinche")
-    parser.add_argument("--rules", default="official")
+    parser.add_argument("--rules", default="official",
+                        help="a preset of --game, or a whole rule set "
+                             "(contree:ffb-ludique,rounding=none)")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
@@ -391,6 +393,9 @@ def main(argv: list[str] | None = None) -> None:
         if driver is not None and driver.startswith(COLVER):
             rules = colver_rules()
             _versus_colver().colver_spec(driver[len(COLVER):])  # a bad spec fails here
+            game, preset = rules.game, rules.to_text()
+        elif ":" in args.rules:  # a whole rule set, game:preset,option=value,...
+            rules = parse_rules(args.rules)
             game, preset = rules.game, rules.to_text()
         else:
             rules = Rules.preset(args.rules, args.game)

@@ -13,7 +13,7 @@ from rebelote.actions import Play
 from rebelote.bots import make_bot
 from rebelote.deal import DealState
 from rebelote.observation import Observation
-from rebelote.rules import Rules
+from rebelote.rules import Rules, parse_rules
 from rebelote.solver import position_of_state, solve
 
 judge = load_program("bench/judge.py")
@@ -135,3 +135,13 @@ def test_the_judged_bots_draw_common_random_numbers() -> None:
     a = [d.cost for d in decisions if d.bot == "pimc:3"]
     b = [d.cost for d in decisions if d.bot == "pimc:3[min_worlds=3]"]
     assert len(a) == len(b) > 8 and a == b
+
+
+def test_a_whole_rule_set_is_judged_by_its_own_rules(tmp_path: Path) -> None:
+    out = tmp_path / "judge.jsonl"
+    judge.main(["--bots", "heuristic", "--deals", "1", "--seed", "3", "--json",
+                "--rules", "contree:ffb-ludique,rounding=none", "--out", str(out)])
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows and {r["game"] for r in rows} == {"contree"}
+    assert {r["rules"] for r in rows} == {
+        parse_rules("contree:ffb-ludique,rounding=none").to_text()}
