@@ -458,7 +458,7 @@ def test_play_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
     rules = Rules.preset("official", game)
     bot = HeuristicBot()
     checked = 0
-    below = 0
+    below = parted = 0
     for seed in range(6):
         state = DealState.new(rules, seed % 4, seed=seed)
         rng = random.Random(seed)
@@ -477,10 +477,16 @@ def test_play_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
                     # cut at 2 unexplained cards: the replay stops there
                     assert play_weight(world, obs, 0.35, cut=2) == pytest.approx(
                         0.35 ** min(k, 2))
+                    # the partner's cards apart: the weight factors into theirs and the
+                    # others' (partner=1: the partner's cards weigh nothing)
+                    others = play_weight(world, obs, 0.35, partner=1.0)
+                    mate = play_weight(world, obs, 1.0, partner=0.35)
+                    assert others * mate == pytest.approx(w)
+                    parted += others != w and mate != w
                 checked += 1
                 break
             state = state.apply(bot.act(state.observation(state.player), rng))
-    assert checked >= 4 and below >= checked
+    assert checked >= 4 and below >= checked and parted >= 1
 
 
 def test_worlds_scaled_by_the_cards_in_hand() -> None:

@@ -147,6 +147,14 @@ class Budget:
     #: observation, solve each of them once instead of drawing (0: never): the last tricks'
     #: few worlds, all of them, without the draws' noise.
     every_below: int = 0
+    #: With ``infer``: the factor of each of the partner's cards the model does not explain
+    #: (below 0: ``infer``, as the other seats'; 1: the partner's cards weigh nothing). The
+    #: partner is often another search player, whose cards the heuristic explains less well.
+    partner_infer: float = -1.0
+
+    def partner_of(self) -> float | None:
+        """The factor of the partner's unexplained cards, ``None`` when it is ``infer``."""
+        return None if self.partner_infer < 0.0 else self.partner_infer
 
     def card_worlds(self, cards: int) -> int:
         """The worlds a card with ``cards`` in hand searches (at most)."""
@@ -490,18 +498,22 @@ _MODEL: Final = HeuristicBot()
 _NO_RNG: Final = random.Random(0)  # the heuristic draws nothing from its rng
 
 
-def play_weight(world: DealState, obs: Observation, floor: float, cut: int = 0) -> float:
+def play_weight(world: DealState, obs: Observation, floor: float, cut: int = 0,
+                partner: float | None = None) -> float:
     """How likely the other seats' cards so far are in ``world`` under a soft model of the
     players: the deal is replayed from its first lead, and each card another seat chose among
     several where the heuristic bot, seeing what that seat saw, would have played another
     multiplies the weight by ``floor``. 1.0 with nothing to weigh. With ``cut`` (> 0) the
     replay stops at the ``cut``-th such card: the weight is then ``floor ** cut`` (a world
-    the model explains that badly is as unlikely as any other such, and costs no more)."""
+    the model explains that badly is as unlikely as any other such, and costs no more).
+    ``partner``: the factor of the partner's cards (``floor`` when ``None``; 1.0: the
+    partner's cards weigh nothing)."""
     cards = [c for _, t in obs.tricks for c in t]
     cards.extend(obs.trick)
     if not cards or obs.hand.bit_count() < INFER_LEAST:
         return 1.0
     me = obs.seat
+    mate = (me + 2) % 4
     first = world.first
     state = world.replace(hands=world.start_hands, phase=PLAY, player=first, leader=first,
                           trick=(), win=0, tricks=(), points=(0, 0), winners=0,
@@ -519,10 +531,13 @@ def play_weight(world: DealState, obs: Observation, floor: float, cut: int = 0) 
                 after = state.apply(got)
                 got = _MODEL.act(after.observation(p), _NO_RNG)
             if not (isinstance(got, Play) and got.card == card):
-                weight *= floor
-                missed += 1
-                if missed == cut:
-                    break
+                if partner is not None and p == mate:
+                    weight *= partner
+                else:
+                    weight *= floor
+                    missed += 1
+                    if missed == cut:
+                        break
         state = state.apply(PLAYS[card])
     return weight
 
@@ -800,7 +815,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
         if infer > 0.0 and not resampled:
-            weight *= play_weight(world, obs, infer, budget.infer_cut)
+            weight *= play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
             if budget.call_infer > 0.0:
                 weight *= call_weight(world, obs, budget.call_infer)
         values = solve(position_of_state(world), obs.rules)
@@ -865,7 +880,8 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
         w = world_weight(world, obs) ** budget.auction_alpha * odds
         if w > 0.0 and world.phase == PLAY:
             if not learned:
-                w *= play_weight(world, obs, budget.infer, budget.infer_cut)
+                w *= play_weight(world, obs, budget.infer, budget.infer_cut,
+                                 budget.partner_of())
             if budget.call_infer > 0.0:
                 w *= call_weight(world, obs, budget.call_infer)
             cands.append(world)
