@@ -5,6 +5,7 @@ weights that make them uniform, and the search solving every world once when the
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from dataclasses import replace
@@ -217,6 +218,39 @@ def test_the_search_solves_every_world_once_when_they_are_few() -> None:
         for c in got:
             assert got[c] == pytest.approx(expected[c])
     assert checked >= 5
+
+
+@pytest.mark.parametrize("learned", [False, True])
+def test_with_inference_every_world_is_weighed_by_the_play_too(learned: bool) -> None:
+    """``every_below`` with inference from the play: no candidates to resample, each deal
+    that fits weighed by the auction and by the model's likelihood of the other seats' cards
+    (the heuristic's, or the learned model's)."""
+    from rebelote.bots.pimc import play_weight
+    from rebelote.bots.playmodel import play_log_weights, shipped_model
+
+    checked = 0
+    for state in _positions(3, 8):
+        obs = state.observation(state.player)
+        budget = replace(budget_of("match"), every_below=500, tie_break=False, points_eps=0.0,
+                         infer_least=3, play_model=0.02 if learned else 0.0)
+        every = every_deal(obs, 500)
+        if every is None or len(every) < 2:
+            continue
+        got = card_marks(obs, random.Random(1), budget)
+        worlds = [_replayed(obs, start) for start, _ in every]
+        if learned:
+            logs = play_log_weights(obs, [w.start_hands for w in worlds], shipped_model(), 0.02)
+            play = [math.exp(x - logs.max()) for x in logs]
+        else:
+            play = [play_weight(w, obs, budget.infer) for w in worlds]
+        weighed = [(w, world_weight(w, obs) ** budget.auction_alpha * p)
+                   for w, p in zip(worlds, play, strict=True)]
+        expected = _weighted_means(obs, weighed)
+        assert got.keys() == expected.keys()
+        for c in got:
+            assert got[c] == pytest.approx(expected[c])
+        checked += len(set(play)) > 1  # the play told some worlds apart
+    assert checked >= 2
 
 
 def test_uniform_worlds_are_weighed_by_the_inverse_of_their_draws_chance() -> None:

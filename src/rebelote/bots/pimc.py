@@ -801,20 +801,23 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
     infer = budget.infer if obs.hand.bit_count() >= max(INFER_LEAST, budget.infer_least) \
         else 0.0
-    resampled = infer > 0.0 and budget.pool > 1 and budget.seconds is None
-    if resampled:
-        draw = _resample(obs, rng, budget, count)
-    elif budget.every_below:
-        every = dealer.every(max(count, budget.every_below), rng)
-        if every is not None:
-            count = len(every)
-            draw = _listed(every, obs, budget.auction_alpha)
+    # weighed: the source's weights hold the play's inference already
+    weighed = resampled = infer > 0.0 and budget.pool > 1 and budget.seconds is None
+    every = dealer.every(max(count, budget.every_below), rng) if budget.every_below else None
+    if every is not None:
+        # few deals fit: each once, weighed by the auction and, with inference, by the play
+        # (the model's likelihood of every world that fits: no draws to resample)
+        count = len(every)
+        draw = _listed(every, obs, budget, infer)
+        weighed = True
+    elif resampled:
+        draw = _resample(obs, rng, budget, count, dealer)
     while (got := draw()) is not None:
         world, weight = got
         n += 1
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
-        if infer > 0.0 and not resampled:
+        if infer > 0.0 and not weighed:
             weight *= play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
             if budget.call_infer > 0.0:
                 weight *= call_weight(world, obs, budget.call_infer)
@@ -841,30 +844,52 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     return {c: v / weights for c, v in total.items()}
 
 
-def _listed(worlds: list[DealState], obs: Observation, alpha: float
+def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: float
             ) -> Callable[[], tuple[DealState | None, float] | None]:
     """A source of ``worlds``, each once, weighed by the auction (:func:`world_weight` to the
-    power ``alpha``)."""
-    it = iter(worlds)
+    power ``budget.auction_alpha``) and, with ``infer``, by the play as :func:`_resample`
+    weighs its candidates (the heuristic's model or the learned one, and the calls)."""
     stop = STOP.get()
+    alpha = budget.auction_alpha
+    learned = infer > 0.0 and budget.play_model > 0.0 and 0 <= obs.trump < 4
+    logs = None
+    if learned:
+        from rebelote.bots.playmodel import play_log_weights, shipped_model
+
+        got = play_log_weights(obs, [w.start_hands for w in worlds], shipped_model(),
+                               budget.play_model) * budget.play_temper
+        logs = got - float(got.max())
+    it = iter(enumerate(worlds))
 
     def next_world() -> tuple[DealState | None, float] | None:
         if stop is not None and stop():
             return None
-        world = next(it, None)
-        return None if world is None else (world, world_weight(world, obs) ** alpha)
+        i, world = next(it, (-1, None))
+        if world is None:
+            return None
+        weight = world_weight(world, obs) ** alpha
+        if infer > 0.0:
+            if logs is not None:
+                weight *= math.exp(float(logs[i]))
+            else:
+                weight *= play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
+            if budget.call_infer > 0.0:
+                weight *= call_weight(world, obs, budget.call_infer)
+        return world, weight
 
     return next_world
 
 
-def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int
+def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
+              dealer: Worlds | None = None
               ) -> Callable[[], tuple[DealState | None, float] | None]:
     """A source of ``count`` worlds drawn (systematic resampling) from ``budget.pool`` times as
-    many candidates in proportion to their weights, each then of weight 1."""
+    many candidates in proportion to their weights, each then of weight 1 (``dealer``: the
+    observation's :class:`Worlds`, if made already)."""
     cands: list[DealState] = []
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
-    dealer = Worlds(obs)
+    dealer = dealer or Worlds(obs)
     learned = budget.play_model > 0.0 and 0 <= obs.trump < 4
     for _ in range(count * budget.pool):
         if stop is not None and stop():
