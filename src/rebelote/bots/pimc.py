@@ -804,7 +804,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     # weighed: the source's weights hold the play's inference already
     weighed = resampled = infer > 0.0 and budget.pool > 1 and budget.seconds is None
     every = dealer.every(max(count, budget.every_below), rng) if budget.every_below else None
-    if every is not None:
+    if every:
         # few deals fit: each once, weighed by the auction and, with inference, by the play
         # (the model's likelihood of every world that fits: no draws to resample)
         count = len(every)
