@@ -818,9 +818,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
         if infer > 0.0 and not weighed:
-            weight *= play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
-            if budget.call_infer > 0.0:
-                weight *= call_weight(world, obs, budget.call_infer)
+            weight *= _inferred(world, obs, budget, infer)
         values = solve(position_of_state(world), obs.rules)
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
@@ -851,14 +849,8 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
     weighs its candidates (the heuristic's model or the learned one, and the calls)."""
     stop = STOP.get()
     alpha = budget.auction_alpha
-    learned = infer > 0.0 and budget.play_model > 0.0 and 0 <= obs.trump < 4
-    logs = None
-    if learned:
-        from rebelote.bots.playmodel import play_log_weights, shipped_model
-
-        got = play_log_weights(obs, [w.start_hands for w in worlds], shipped_model(),
-                               budget.play_model) * budget.play_temper
-        logs = got - float(got.max())
+    learned = infer > 0.0 and _learned(obs, budget)
+    factors = _model_factors(obs, worlds, budget) if learned else None
     it = iter(enumerate(worlds))
 
     def next_world() -> tuple[DealState | None, float] | None:
@@ -868,16 +860,43 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
         if world is None:
             return None
         weight = world_weight(world, obs) ** alpha
-        if infer > 0.0:
-            if logs is not None:
-                weight *= math.exp(float(logs[i]))
-            else:
-                weight *= play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
-            if budget.call_infer > 0.0:
-                weight *= call_weight(world, obs, budget.call_infer)
+        if factors is not None:
+            weight *= factors[i] * _inferred(world, obs, budget, 0.0)
+        elif infer > 0.0:
+            weight *= _inferred(world, obs, budget, infer)
         return world, weight
 
     return next_world
+
+
+def _inferred(world: DealState, obs: Observation, budget: Budget, infer: float) -> float:
+    """A world's weight from the inference: the other seats' cards under the heuristic's model
+    (:func:`play_weight` with the floor ``infer``; 0: not weighed here) and their calls
+    (:func:`call_weight`, with ``budget.call_infer``)."""
+    weight = 1.0
+    if infer > 0.0:
+        weight = play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
+    if budget.call_infer > 0.0:
+        weight *= call_weight(world, obs, budget.call_infer)
+    return weight
+
+
+def _learned(obs: Observation, budget: Budget) -> bool:
+    """Whether the learned model of card play weighs the play (a suit contract)."""
+    return budget.play_model > 0.0 and 0 <= obs.trump < 4
+
+
+def _model_factors(obs: Observation, worlds: Sequence[DealState], budget: Budget
+                   ) -> list[float]:
+    """Each world's likelihood of the other seats' cards under the learned model of card play
+    (:mod:`rebelote.bots.playmodel`, floor ``budget.play_model``, to the power
+    ``budget.play_temper``), relative to the likeliest world's."""
+    from rebelote.bots.playmodel import play_log_weights, shipped_model
+
+    logs = play_log_weights(obs, [w.start_hands for w in worlds], shipped_model(),
+                            budget.play_model) * budget.play_temper
+    top = float(logs.max())
+    return [math.exp(float(x) - top) for x in logs]
 
 
 def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
@@ -890,7 +909,7 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     dealer = dealer or Worlds(obs)
-    learned = budget.play_model > 0.0 and 0 <= obs.trump < 4
+    learned = _learned(obs, budget)
     for _ in range(count * budget.pool):
         if stop is not None and stop():
             break
@@ -904,20 +923,12 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
             continue
         w = world_weight(world, obs) ** budget.auction_alpha * odds
         if w > 0.0 and world.phase == PLAY:
-            if not learned:
-                w *= play_weight(world, obs, budget.infer, budget.infer_cut,
-                                 budget.partner_of())
-            if budget.call_infer > 0.0:
-                w *= call_weight(world, obs, budget.call_infer)
+            w *= _inferred(world, obs, budget, 0.0 if learned else budget.infer)
             cands.append(world)
             weights.append(w)
     if learned and cands:
-        from rebelote.bots.playmodel import play_log_weights, shipped_model
-
-        logs = play_log_weights(obs, [c.start_hands for c in cands], shipped_model(),
-                                budget.play_model) * budget.play_temper
-        top = float(logs.max())
-        weights = [w * math.exp(float(x) - top) for w, x in zip(weights, logs, strict=True)]
+        weights = [w * f for w, f in
+                   zip(weights, _model_factors(obs, cands, budget), strict=True)]
     picked: list[DealState] = []
     total = sum(weights)
     if total > 0.0:
