@@ -696,3 +696,36 @@ def test_call_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
     belote = auctioned(BELOTE, 2)
     obs = observe(belote, belote.player)
     assert call_weight(DealState.from_observation(obs, rng), obs, 0.2) == 1.0
+
+
+@pytest.mark.parametrize(("preset", "game"), [("official", "belote"), ("official", "coinche"),
+                                              ("annonces", "contree")])
+def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(preset: str, game: str
+                                                                    ) -> None:
+    # PlayWeights keeps each seat's unexplained cards by the hand it was dealt: the weights it
+    # gives the worlds of an observation are play_weight's to the bit (the partner's factor
+    # apart or not), and after the first worlds most hands are met again (no replay)
+    from rebelote.bots.heuristic import HeuristicBot
+    from rebelote.bots.pimc import INFER_LEAST, PlayWeights, play_weight
+
+    rules = Rules.preset(preset, game)
+    bot = HeuristicBot()
+    checked = reused = 0
+    for seed in range(5):
+        state = DealState.new(rules, seed % 4, seed=200 + seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.phase == PLAY and state.tricks \
+                    and state.hands[state.player].bit_count() >= INFER_LEAST:
+                obs = observe(state, state.player)
+                weighs = PlayWeights(obs, 0.35)
+                parted = PlayWeights(obs, 0.35, partner=0.6)
+                worlds = [DealState.from_observation(obs, rng) for _ in range(24)]
+                for world in worlds + worlds[:4]:
+                    assert weighs(world) == play_weight(world, obs, 0.35)
+                    assert parted(world) == play_weight(world, obs, 0.35, partner=0.6)
+                    checked += 1
+                assert weighs(state) == 1.0
+                reused += len(weighs.known) < 3 * len(worlds)
+            state = state.apply(bot.act(state.observation(state.player), rng))
+    assert checked >= 200 and reused >= 5

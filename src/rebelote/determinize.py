@@ -30,7 +30,7 @@ from rebelote.errors import IllegalActionError
 from rebelote.observation import Observation
 from rebelote.rules import seats_from
 
-__all__ = ["Deal", "deals", "every_deal", "uniform_deal"]
+__all__ = ["Deal", "UniformDeals", "deals", "every_deal", "uniform_deal"]
 
 #: A deal as dealt: the four hands (N E S W: 8 cards each in coinche, 5 in belote) and the
 #: belote stock in dealing order (empty in coinche), the arguments of
@@ -102,26 +102,39 @@ def uniform_deal(obs: Observation, rng: random.Random, tries: int = 200) -> tupl
     those draws had of dealing it, given the order they dealt the cards in. Weighted so, the
     draws are uniform over every deal that fits the observation (the draws alone favour the
     deals that give the most constrained cards to the seats with the most room).
-    :class:`IllegalActionError` when no deal fits."""
-    if not _plain_play(obs):
-        raise ValueError("uniform_deal: the play of a deal with nothing announced")
-    pool, need, forbid, must, played = _hidden(obs)
-    for _ in range(tries):
-        odds: list[float] = []
-        hidden = _assign(pool, need, forbid, rng, odds)
-        if hidden is not None:
-            return (_start_hands(obs, hidden, must, played), ()), 1.0 / odds[0]
-    # the draws got stuck ``tries`` times: so few deals fit that they are listed, and one of
-    # them drawn uniformly has the chance 1/N, its weight N on the draws' scale
-    every = every_deal(obs, EXACT_LIMIT)
-    if every is not None:
-        if not every:
+    :class:`IllegalActionError` when no deal fits. :class:`UniformDeals` draws many."""
+    return UniformDeals(obs)(rng, tries)
+
+
+class UniformDeals:
+    """:func:`uniform_deal` for many draws of one observation (the same draws, deal for deal):
+    what is hidden, and where each hidden card may go, read once."""
+
+    def __init__(self, obs: Observation) -> None:
+        if not _plain_play(obs):
+            raise ValueError("uniform_deal: the play of a deal with nothing announced")
+        self.obs = obs
+        self.pool, self.need, self.forbid, self.must, self.played = _hidden(obs)
+        self.seats = _seats(self.pool, self.need, self.forbid)
+
+    def __call__(self, rng: random.Random, tries: int = 200) -> tuple[Deal, float]:
+        obs = self.obs
+        for _ in range(tries):
+            odds: list[float] = []
+            hidden = _assign_to(self.seats, self.need, rng, odds)
+            if hidden is not None:
+                return (_start_hands(obs, hidden, self.must, self.played), ()), 1.0 / odds[0]
+        # the draws got stuck ``tries`` times: so few deals fit that they are listed, and one
+        # of them drawn uniformly has the chance 1/N, its weight N on the draws' scale
+        every = every_deal(obs, EXACT_LIMIT)
+        if every is not None:
+            if not every:
+                raise IllegalActionError("determinize", "no deal fits what this seat knows")
+            return rng.choice(every), float(len(every))
+        hidden = _assign_exact(self.pool, self.need, self.forbid)  # more than EXACT_LIMIT
+        if hidden is None:  # pragma: no cover - fit: the weight of one of at least that many
             raise IllegalActionError("determinize", "no deal fits what this seat knows")
-        return rng.choice(every), float(len(every))
-    hidden = _assign_exact(pool, need, forbid)  # more than EXACT_LIMIT fit: the weight of
-    if hidden is None:  # pragma: no cover - one of at least that many
-        raise IllegalActionError("determinize", "no deal fits what this seat knows")
-    return (_start_hands(obs, hidden, must, played), ()), float(EXACT_LIMIT)
+        return (_start_hands(obs, hidden, self.must, self.played), ()), float(EXACT_LIMIT)
 
 
 def every_deal(obs: Observation, limit: int) -> list[Deal] | None:
@@ -256,16 +269,29 @@ def _assign(pool: list[int], need: list[int], forbid: list[Mask], rng: random.Ra
     """Deal ``pool`` at random so that seat s gets ``need[s]`` cards, none of ``forbid[s]``;
     ``None`` if this random try gets stuck. With ``odds``, the chance these draws had of
     dealing what they dealt, given the order of the cards, is appended to it."""
+    return _assign_to(_seats(pool, need, forbid), need, rng, odds)
+
+
+def _seats(pool: list[int], need: list[int], forbid: list[Mask]
+           ) -> list[tuple[int, tuple[int, ...]]]:
+    """Each card of ``pool`` and the seats that may get it (a seat to be dealt cards that
+    does not forbid it)."""
+    return [(c, tuple(s for s in range(4) if need[s] > 0 and not forbid[s] >> c & 1))
+            for c in pool]
+
+
+def _assign_to(cards: list[tuple[int, tuple[int, ...]]], need: list[int], rng: random.Random,
+               odds: list[float] | None = None) -> list[Mask] | None:
+    """:func:`_assign` with each card's seats (:func:`_seats`) read already: the most
+    constrained cards first (ties in a random order), each to a seat with room at random in
+    proportion to the room."""
     left = list(need)
     chance = 1.0
-    options = []
-    for c in pool:
-        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
-        options.append((len(seats), rng.random(), c))
-    options.sort()
+    options = [(len(seats), rng.random(), c, seats) for c, seats in cards]
+    options.sort()  # by room, then the random key (cards differ: seats are never compared)
     hands = [0, 0, 0, 0]
-    for _, _, c in options:
-        seats = [s for s in range(4) if left[s] > 0 and not forbid[s] >> c & 1]
+    for _, _, c, allowed in options:
+        seats = [s for s in allowed if left[s] > 0]
         if not seats:
             return None
         total = sum(left[s] for s in seats)

@@ -48,7 +48,7 @@ from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.bots.tuned import make_tuned
 from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import DealState
-from rebelote.determinize import deals, every_deal, uniform_deal
+from rebelote.determinize import UniformDeals, deals, every_deal
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
@@ -456,39 +456,69 @@ def _logistic(x: float) -> float:
 def world_weight(world: DealState, obs: Observation) -> float:
     """How likely the world's hidden hands are to have made the calls the seat heard: each
     other seat's bid (its hand's evaluation should support the contract) and pass (it should
-    not have supported one it could have called), multiplied. 1.0 with nothing to weigh."""
-    rules = world.rules
-    hands = world.auction_hands()
-    me = obs.seat
-    turned = obs.turned
-    weight = 1.0
-    best_value_so_far = 0
-    for seat, bid in obs.auction:
-        if seat == me:
-            if bid.kind == "value":
-                best_value_so_far = bid.value
-            continue
-        hand = hands[seat]
+    not have supported one it could have called), multiplied. 1.0 with nothing to weigh.
+    :class:`AuctionWeights` weighs many worlds of one observation."""
+    return AuctionWeights(obs)(world)
+
+
+class AuctionWeights:
+    """:func:`world_weight` for the many worlds of one observation, to the bit: the calls to
+    weigh are read once, and each call's factor is kept by the hand that made it (a seat's
+    hand recurs from world to world once most of its cards are played)."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.rules = rules = obs.rules
+        self.turned = obs.turned
+        #: each call weighed: its place in the auction, the seat, the call, the highest
+        #: value bid before it
+        self.calls: list[tuple[int, int, Bid, int]] = []
+        best = 0
+        for i, (seat, bid) in enumerate(obs.auction):
+            if seat != obs.seat and self._weighs(bid, best):
+                self.calls.append((i, seat, bid, best))
+            if rules.game != "belote" and bid.kind == "value" \
+                    and (seat == obs.seat or bid.trump >= 0):
+                best = bid.value
+        self.factors: dict[tuple[int, Mask], float] = {}
+
+    def _weighs(self, bid: Bid, best: int) -> bool:
+        if self.rules.game == "belote":
+            if bid.kind in ("take", "suit"):
+                trump = suit_of(self.turned) if bid.kind == "take" else bid.trump
+                return trump < 4
+            return bid == PASS and self.turned >= 0
+        return (bid.kind == "value" and bid.trump >= 0) or (bid == PASS and best < 90)
+
+    def __call__(self, world: DealState) -> float:
+        if not self.calls:
+            return 1.0
+        hands = world.auction_hands()
+        factors = self.factors
+        weight = 1.0
+        for i, seat, bid, best in self.calls:
+            hand = hands[seat]
+            f = factors.get((i, hand))
+            if f is None:
+                f = factors[(i, hand)] = self._factor(bid, hand, best)
+            weight *= f
+        return weight
+
+    def _factor(self, bid: Bid, hand: Mask, best: int) -> float:
+        rules = self.rules
+        turned = self.turned
         if rules.game == "belote":
             if bid.kind in ("take", "suit"):
                 trump = suit_of(turned) if bid.kind == "take" else bid.trump
-                if trump >= 4:
-                    continue
                 e = _evaluation(hand | 1 << turned, trump, rules.declarations)
-                weight *= max(FLOOR, _logistic((e - 76.0) / BID_SCALE))
-            elif bid == PASS and turned >= 0:
-                e = _evaluation(hand | 1 << turned, suit_of(turned), rules.declarations)
-                weight *= max(FLOOR, _logistic((96.0 - e) / PASS_SCALE))
-        else:
-            if bid.kind == "value" and bid.trump >= 0:
-                e = _evaluation(hand, bid.trump, rules.declarations)
-                # a bid says "my hand and my partner's share make V" (the heuristic's reading)
-                weight *= max(FLOOR, _logistic((e - bid.value) / BID_SCALE))
-                best_value_so_far = bid.value
-            elif bid == PASS and best_value_so_far < 90:
-                e = max(_evaluation(hand, t, rules.declarations) for t in range(4))
-                weight *= max(FLOOR, _logistic((100.0 - e) / PASS_SCALE))
-    return weight
+                return max(FLOOR, _logistic((e - 76.0) / BID_SCALE))
+            e = _evaluation(hand | 1 << turned, suit_of(turned), rules.declarations)
+            return max(FLOOR, _logistic((96.0 - e) / PASS_SCALE))
+        if bid.kind == "value":
+            e = _evaluation(hand, bid.trump, rules.declarations)
+            # a bid says "my hand and my partner's share make V" (the heuristic's reading)
+            return max(FLOOR, _logistic((e - bid.value) / BID_SCALE))
+        e = max(_evaluation(hand, t, rules.declarations) for t in range(4))
+        return max(FLOOR, _logistic((100.0 - e) / PASS_SCALE))
 
 
 #: The seat must hold at least this many cards for the play to be weighed: later, the worlds
@@ -507,39 +537,96 @@ def play_weight(world: DealState, obs: Observation, floor: float, cut: int = 0,
     replay stops at the ``cut``-th such card: the weight is then ``floor ** cut`` (a world
     the model explains that badly is as unlikely as any other such, and costs no more).
     ``partner``: the factor of the partner's cards (``floor`` when ``None``; 1.0: the
-    partner's cards weigh nothing)."""
+    partner's cards weigh nothing). :class:`PlayWeights` gives the same weights to many
+    worlds of one observation at less cost."""
+    if not _weighs_play(obs):
+        return 1.0
+    mate = (obs.seat + 2) % 4 if partner is not None else -1
+    others = [s for s in range(4) if s != obs.seat]
+    return _play_factor(_misses(world, obs, others, cut, mate), obs.seat, floor, partner)
+
+
+def _weighs_play(obs: Observation) -> bool:
+    """Whether :func:`play_weight` has cards to weigh: some are played and the seat holds
+    :data:`INFER_LEAST` or more."""
+    return bool(obs.tricks or obs.trick) and obs.hand.bit_count() >= INFER_LEAST
+
+
+def _play_factor(misses: Sequence[int], me: int, floor: float, partner: float | None
+                 ) -> float:
+    """The weight of the other seats' unexplained cards ``misses`` (by seat): ``floor`` each,
+    the partner's ``partner`` each unless ``None``."""
+    mate = (me + 2) % 4
+    counted = sum(m for s, m in enumerate(misses) if s != me and (partner is None or s != mate))
+    weight = floor ** counted
+    if partner is not None and misses[mate]:
+        weight *= partner ** misses[mate]
+    return weight
+
+
+def _misses(world: DealState, obs: Observation, seats: Sequence[int], cut: int = 0,
+            mate: int = -1) -> list[int]:
+    """For each seat, how many of its cards so far in ``world`` the heuristic (seeing what the
+    seat saw) would have played otherwise, where it had a choice; only ``seats`` are asked,
+    the others count 0. With ``cut`` (> 0) the replay stops at the ``cut``-th such card of a
+    seat other than ``mate``."""
     cards = [c for _, t in obs.tricks for c in t]
     cards.extend(obs.trick)
-    if not cards or obs.hand.bit_count() < INFER_LEAST:
-        return 1.0
-    me = obs.seat
-    mate = (me + 2) % 4
     first = world.first
     state = world.replace(hands=world.start_hands, phase=PLAY, player=first, leader=first,
                           trick=(), win=0, tricks=(), points=(0, 0), winners=0,
                           declared=(None, None, None, None), belote=())
-    weight = 1.0
-    missed = 0
+    misses = [0, 0, 0, 0]
+    counted = 0
     for card in cards:
         p = state.player
         if state.declared[p] is None and state.best[p] and world.declared[p] == ():
             state = state.apply(NO_DECLARATION)  # the seat declined its declaration
-        if p != me and state.playable & (state.playable - 1):
+        if p in seats and state.playable & (state.playable - 1):
             seen = state.observation(p)
             got = _MODEL.act(seen, _NO_RNG)
             if isinstance(got, Declare):
                 after = state.apply(got)
                 got = _MODEL.act(after.observation(p), _NO_RNG)
             if not (isinstance(got, Play) and got.card == card):
-                if partner is not None and p == mate:
-                    weight *= partner
-                else:
-                    weight *= floor
-                    missed += 1
-                    if missed == cut:
+                misses[p] += 1
+                if p != mate:
+                    counted += 1
+                    if counted == cut:
                         break
         state = state.apply(PLAYS[card])
-    return weight
+    return misses
+
+
+class PlayWeights:
+    """:func:`play_weight` (without a cut) for the many worlds of one observation, at less
+    cost: the model sees only a seat's own hand and the table, so a seat's unexplained cards
+    depend only on the hand it was dealt. Each seat's count is kept by that hand, and a world
+    whose every hidden hand was met before is weighed without replaying the deal (the worlds
+    of a decision share most of their hands, the more so the fewer cards are hidden)."""
+
+    def __init__(self, obs: Observation, floor: float, partner: float | None = None) -> None:
+        self.obs = obs
+        self.floor = floor
+        self.partner = partner
+        self.active = _weighs_play(obs)
+        self.others = [s for s in range(4) if s != obs.seat]
+        self.known: dict[tuple[int, Mask], int] = {}
+
+    def __call__(self, world: DealState) -> float:
+        if not self.active:
+            return 1.0
+        hands = world.start_hands
+        known = self.known
+        missing = [s for s in self.others if (s, hands[s]) not in known]
+        if missing:
+            got = _misses(world, self.obs, missing)
+            for s in missing:
+                known[(s, hands[s])] = got[s]
+        misses = [0, 0, 0, 0]
+        for s in self.others:
+            misses[s] = known[(s, hands[s])]
+        return _play_factor(misses, self.obs.seat, self.floor, self.partner)
 
 
 def call_weight(world: DealState, obs: Observation, floor: float) -> float:
@@ -708,7 +795,7 @@ class Clock:
                     world = worlds.deal(rng)
             except IllegalActionError:  # no deal found to fit: this world weighs nothing
                 return None, 0.0
-            weight = world_weight(world, obs)
+            weight = worlds.weight(world)
             return world, (weight if alpha == 1.0 else weight ** alpha) * odds
 
         return next_world
@@ -730,6 +817,9 @@ class Worlds:
             and not rules.declarations and obs.taker >= 0
         self.template: DealState | None = None
         self.played: list[Mask] = obs.played_by() if self.fast else []
+        self.draws: UniformDeals | None = None
+        #: each world's weight from the auction (:func:`world_weight`)
+        self.weight = AuctionWeights(obs)
 
     def deal(self, rng: random.Random) -> DealState:
         """One world (:class:`IllegalActionError` when none fits the observation)."""
@@ -766,7 +856,9 @@ class Worlds:
         outside the fast path."""
         if not self._ready(rng):
             return self.deal(rng), 1.0
-        (start, _stock), weight = uniform_deal(self.obs, rng)
+        if self.draws is None:
+            self.draws = UniformDeals(self.obs)
+        (start, _stock), weight = self.draws(rng)
         return self._put(start), weight
 
     def every(self, limit: int, rng: random.Random) -> list[DealState] | None:
@@ -808,17 +900,18 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         # few deals fit: each once, weighed by the auction and, with inference, by the play
         # (the model's likelihood of every world that fits: no draws to resample)
         count = len(every)
-        draw = _listed(every, obs, budget, infer)
+        draw = _listed(every, obs, budget, infer, dealer)
         weighed = True
     elif resampled:
         draw = _resample(obs, rng, budget, count, dealer)
+    inferred = _inference(obs, budget, infer) if infer > 0.0 and not weighed else None
     while (got := draw()) is not None:
         world, weight = got
         n += 1
         if world is None or weight <= 0.0 or world.phase != PLAY:
             continue
-        if infer > 0.0 and not weighed:
-            weight *= _inferred(world, obs, budget, infer)
+        if inferred is not None:
+            weight *= inferred(world)
         values = solve(position_of_state(world), obs.rules)
         mover = world.player & 1
         won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
@@ -842,15 +935,19 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     return {c: v / weights for c, v in total.items()}
 
 
-def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: float
+def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: float,
+            dealer: Worlds | None = None
             ) -> Callable[[], tuple[DealState | None, float] | None]:
     """A source of ``worlds``, each once, weighed by the auction (:func:`world_weight` to the
     power ``budget.auction_alpha``) and, with ``infer``, by the play as :func:`_resample`
-    weighs its candidates (the heuristic's model or the learned one, and the calls)."""
+    weighs its candidates (the heuristic's model or the learned one, and the calls);
+    ``dealer``: the observation's :class:`Worlds`, if made already."""
     stop = STOP.get()
     alpha = budget.auction_alpha
+    auction = (dealer or Worlds(obs)).weight
     learned = infer > 0.0 and _learned(obs, budget)
     factors = _model_factors(obs, worlds, budget) if learned else None
+    inferred = _inference(obs, budget, 0.0 if learned else infer)
     it = iter(enumerate(worlds))
 
     def next_world() -> tuple[DealState | None, float] | None:
@@ -859,25 +956,38 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
         i, world = next(it, (-1, None))
         if world is None:
             return None
-        weight = world_weight(world, obs) ** alpha
+        weight = auction(world) ** alpha
         if factors is not None:
-            weight *= factors[i] * _inferred(world, obs, budget, 0.0)
+            weight *= factors[i] * inferred(world)
         elif infer > 0.0:
-            weight *= _inferred(world, obs, budget, infer)
+            weight *= inferred(world)
         return world, weight
 
     return next_world
 
 
-def _inferred(world: DealState, obs: Observation, budget: Budget, infer: float) -> float:
-    """A world's weight from the inference: the other seats' cards under the heuristic's model
-    (:func:`play_weight` with the floor ``infer``; 0: not weighed here) and their calls
-    (:func:`call_weight`, with ``budget.call_infer``)."""
-    weight = 1.0
+def _inference(obs: Observation, budget: Budget, infer: float
+               ) -> Callable[[DealState], float]:
+    """The weight of a world of ``obs`` from the inference: the other seats' cards under the
+    heuristic's model (:func:`play_weight` with the floor ``infer``, by :class:`PlayWeights`
+    when nothing cuts the replay; 0: not weighed here) and their calls (:func:`call_weight`,
+    with ``budget.call_infer``)."""
+    partner = budget.partner_of()
+    plays: Callable[[DealState], float] | None = None
     if infer > 0.0:
-        weight = play_weight(world, obs, infer, budget.infer_cut, budget.partner_of())
-    if budget.call_infer > 0.0:
-        weight *= call_weight(world, obs, budget.call_infer)
+        if budget.infer_cut:
+            def plays(world: DealState) -> float:
+                return play_weight(world, obs, infer, budget.infer_cut, partner)
+        else:
+            plays = PlayWeights(obs, infer, partner)
+    calls = budget.call_infer
+
+    def weight(world: DealState) -> float:
+        w = 1.0 if plays is None else plays(world)
+        if calls > 0.0:
+            w *= call_weight(world, obs, calls)
+        return w
+
     return weight
 
 
@@ -910,6 +1020,7 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     dealer = dealer or Worlds(obs)
     learned = _learned(obs, budget)
+    inferred = _inference(obs, budget, 0.0 if learned else budget.infer)
     for _ in range(count * budget.pool):
         if stop is not None and stop():
             break
@@ -921,9 +1032,9 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
                 world = dealer.deal(rng)
         except IllegalActionError:
             continue
-        w = world_weight(world, obs) ** budget.auction_alpha * odds
+        w = dealer.weight(world) ** budget.auction_alpha * odds
         if w > 0.0 and world.phase == PLAY:
-            w *= _inferred(world, obs, budget, 0.0 if learned else budget.infer)
+            w *= inferred(world)
             cands.append(world)
             weights.append(w)
     if learned and cands:
