@@ -698,17 +698,18 @@ def test_call_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
     assert call_weight(DealState.from_observation(obs, rng), obs, 0.2) == 1.0
 
 
-@pytest.mark.parametrize(("preset", "game"), [("official", "belote"), ("official", "coinche"),
-                                              ("annonces", "contree")])
-def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(preset: str, game: str
-                                                                    ) -> None:
+@pytest.mark.parametrize("text", ["belote:official", "coinche:official", "contree:annonces",
+                                  "contree:ffb-ludique", "coinche:official,declarations=no"])
+def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(text: str) -> None:
     # PlayWeights keeps each seat's unexplained cards by the hand it was dealt: the weights it
     # gives the worlds of an observation are play_weight's to the bit (the partner's factor
-    # apart or not), and after the first worlds most hands are met again (no replay)
+    # apart or not), and after the first worlds most hands are met again (no replay); without
+    # declarations, the first world's observations with each world's hands put in
     from rebelote.bots.heuristic import HeuristicBot
     from rebelote.bots.pimc import INFER_LEAST, PlayWeights, play_weight
+    from rebelote.rules import parse_rules
 
-    rules = Rules.preset(preset, game)
+    rules = parse_rules(text)
     bot = HeuristicBot()
     checked = reused = 0
     for seed in range(5):
@@ -727,5 +728,6 @@ def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(preset: str, 
                     checked += 1
                 assert weighs(state) == 1.0
                 reused += len(weighs.known) < 3 * len(worlds)
+                assert (weighs.moves is not None) == (not rules.declarations)
             state = state.apply(bot.act(state.observation(state.player), rng))
     assert checked >= 200 and reused >= 5

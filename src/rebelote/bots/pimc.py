@@ -46,13 +46,13 @@ from rebelote.auction import PASS, Bid
 from rebelote.bots.base import DEADLINE, STOP
 from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.bots.tuned import make_tuned
-from rebelote.cards import TEAMS, Mask, suit_of
+from rebelote.cards import TEAMS, Mask, iter_mask, suit_of
 from rebelote.deal import DealState
 from rebelote.determinize import UniformDeals, deals, every_deal
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
-from rebelote.rules import AUCTION_GAMES, Rules, card_values
+from rebelote.rules import AUCTION_GAMES, BEATERS, Rules, card_values, legal_mask
 from rebelote.scoring import score_deal
 from rebelote.solver import best_value, position_of_state, solve
 from rebelote.summary import DealSummary
@@ -603,7 +603,10 @@ class PlayWeights:
     cost: the model sees only a seat's own hand and the table, so a seat's unexplained cards
     depend only on the hand it was dealt. Each seat's count is kept by that hand, and a world
     whose every hidden hand was met before is weighed without replaying the deal (the worlds
-    of a decision share most of their hands, the more so the fewer cards are hidden)."""
+    of a decision share most of their hands, the more so the fewer cards are hidden). In the
+    play of an auction game without declarations (nothing but the hands differs from world
+    to world), the deal is replayed once: each move's observation is then the first world's
+    with the seat's hand of the world put in."""
 
     def __init__(self, obs: Observation, floor: float, partner: float | None = None) -> None:
         self.obs = obs
@@ -612,6 +615,12 @@ class PlayWeights:
         self.active = _weighs_play(obs)
         self.others = [s for s in range(4) if s != obs.seat]
         self.known: dict[tuple[int, Mask], int] = {}
+        rules = obs.rules
+        self.plain = rules.game in AUCTION_GAMES and not rules.declarations \
+            and obs.taker >= 0 and not obs.announced
+        #: in the plain case, each move of another seat: the seat, its observation in the
+        #: first world, the cards it had played before, the card it played
+        self.moves: list[tuple[int, Observation, Mask, int]] | None = None
 
     def __call__(self, world: DealState) -> float:
         if not self.active:
@@ -620,13 +629,64 @@ class PlayWeights:
         known = self.known
         missing = [s for s in self.others if (s, hands[s]) not in known]
         if missing:
-            got = _misses(world, self.obs, missing)
+            got = self._plain(world, missing) if self.plain else \
+                _misses(world, self.obs, missing)
             for s in missing:
                 known[(s, hands[s])] = got[s]
         misses = [0, 0, 0, 0]
         for s in self.others:
             misses[s] = known[(s, hands[s])]
         return _play_factor(misses, self.obs.seat, self.floor, self.partner)
+
+    def _plain(self, world: DealState, seats: Sequence[int]) -> list[int]:
+        """:func:`_misses` of ``seats`` without replaying ``world``: the first world's
+        observations, each with the seat's hand in ``world`` and its legal cards."""
+        if self.moves is None:
+            self.moves = _moves(world, self.obs)
+        rules = self.obs.rules
+        trump = self.obs.trump
+        ot, mu = rules.overtrump_partner, rules.must_undertrump
+        start = world.start_hands
+        misses = [0, 0, 0, 0]
+        for p, seen, gone, card in self.moves:
+            if p not in seats:
+                continue
+            hand = start[p] & ~gone
+            trick = seen.trick
+            win = 0
+            for i in range(1, len(trick)):
+                if BEATERS[trump][trick[win]] >> trick[i] & 1:
+                    win = i
+            legal = legal_mask(hand, trick, win, trump, ot, mu)
+            if not legal & (legal - 1):
+                continue
+            got = _MODEL.act(seen._replace(hand=hand, auction_hand=start[p],
+                                           legal=tuple(PLAYS[c] for c in iter_mask(legal))),
+                             _NO_RNG)
+            if not (isinstance(got, Play) and got.card == card):
+                misses[p] += 1
+        return misses
+
+
+def _moves(world: DealState, obs: Observation) -> list[tuple[int, Observation, Mask, int]]:
+    """The play so far replayed in ``world`` (an auction game without declarations): each
+    move of a seat other than ``obs.seat``, its observation, the cards it had played before
+    and the card it played."""
+    cards = [c for _, t in obs.tricks for c in t]
+    cards.extend(obs.trick)
+    first = world.first
+    state = world.replace(hands=world.start_hands, phase=PLAY, player=first, leader=first,
+                          trick=(), win=0, tricks=(), points=(0, 0), winners=0,
+                          declared=(None, None, None, None), belote=())
+    gone = [0, 0, 0, 0]
+    moves = []
+    for card in cards:
+        p = state.player
+        if p != obs.seat:
+            moves.append((p, state.observation(p), gone[p], card))
+        gone[p] |= 1 << card
+        state = state.apply(PLAYS[card])
+    return moves
 
 
 def call_weight(world: DealState, obs: Observation, floor: float) -> float:
