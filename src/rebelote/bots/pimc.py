@@ -598,15 +598,23 @@ def _misses(world: DealState, obs: Observation, seats: Sequence[int], cut: int =
     return misses
 
 
+def only_hands_differ(obs: Observation) -> bool:
+    """Whether the worlds of ``obs`` differ in nothing but the hands: the play of an auction
+    game without declarations (no announcement to fit, no stock), once a contract is
+    played. Then the replay of the deal so far is the same in every world."""
+    rules = obs.rules
+    return obs.phase == PLAY and rules.game in AUCTION_GAMES and not rules.declarations \
+        and obs.taker >= 0
+
+
 class PlayWeights:
     """:func:`play_weight` (without a cut) for the many worlds of one observation, at less
     cost: the model sees only a seat's own hand and the table, so a seat's unexplained cards
     depend only on the hand it was dealt. Each seat's count is kept by that hand, and a world
     whose every hidden hand was met before is weighed without replaying the deal (the worlds
-    of a decision share most of their hands, the more so the fewer cards are hidden). In the
-    play of an auction game without declarations (nothing but the hands differs from world
-    to world), the deal is replayed once: each move's observation is then the first world's
-    with the seat's hand of the world put in."""
+    of a decision share most of their hands, the more so the fewer cards are hidden). Where
+    the worlds differ only in their hands (:func:`only_hands_differ`), the deal is replayed
+    once: each move's observation is then the first world's with the world's hand put in."""
 
     def __init__(self, obs: Observation, floor: float, partner: float | None = None) -> None:
         self.obs = obs
@@ -615,9 +623,7 @@ class PlayWeights:
         self.active = _weighs_play(obs)
         self.others = [s for s in range(4) if s != obs.seat]
         self.known: dict[tuple[int, Mask], int] = {}
-        rules = obs.rules
-        self.plain = rules.game in AUCTION_GAMES and not rules.declarations \
-            and obs.taker >= 0 and not obs.announced
+        self.plain = only_hands_differ(obs)
         #: in the plain case, each move of another seat: the seat, its observation in the
         #: first world, the cards it had played before, the card it played
         self.moves: list[tuple[int, Observation, Mask, int]] | None = None
@@ -872,9 +878,7 @@ class Worlds:
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
-        rules = obs.rules
-        self.fast = obs.phase == PLAY and rules.game in AUCTION_GAMES \
-            and not rules.declarations and obs.taker >= 0
+        self.fast = only_hands_differ(obs)
         self.template: DealState | None = None
         self.played: list[Mask] = obs.played_by() if self.fast else []
         self.draws: UniformDeals | None = None
@@ -901,7 +905,7 @@ class Worlds:
 
     def _ready(self, rng: random.Random) -> bool:
         """Whether the fast path holds (its template dealt from ``rng`` if need be)."""
-        if not self.fast or self.obs.announced:
+        if not self.fast:
             return False
         if self.template is None:
             world = DealState.from_observation(self.obs, rng)
