@@ -564,18 +564,24 @@ def _play_factor(misses: Sequence[int], me: int, floor: float, partner: float | 
     return weight
 
 
+def _first_lead(world: DealState, obs: Observation) -> tuple[list[int], DealState]:
+    """The cards played so far (``obs``'s, in order) and ``world`` at its first lead, where
+    their replay starts."""
+    cards = [c for _, t in obs.tricks for c in t]
+    cards.extend(obs.trick)
+    first = world.first
+    return cards, world.replace(hands=world.start_hands, phase=PLAY, player=first,
+                                leader=first, trick=(), win=0, tricks=(), points=(0, 0),
+                                winners=0, declared=(None, None, None, None), belote=())
+
+
 def _misses(world: DealState, obs: Observation, seats: Sequence[int], cut: int = 0,
             mate: int = -1) -> list[int]:
     """For each seat, how many of its cards so far in ``world`` the heuristic (seeing what the
     seat saw) would have played otherwise, where it had a choice; only ``seats`` are asked,
     the others count 0. With ``cut`` (> 0) the replay stops at the ``cut``-th such card of a
     seat other than ``mate``."""
-    cards = [c for _, t in obs.tricks for c in t]
-    cards.extend(obs.trick)
-    first = world.first
-    state = world.replace(hands=world.start_hands, phase=PLAY, player=first, leader=first,
-                          trick=(), win=0, tricks=(), points=(0, 0), winners=0,
-                          declared=(None, None, None, None), belote=())
+    cards, state = _first_lead(world, obs)
     misses = [0, 0, 0, 0]
     counted = 0
     for card in cards:
@@ -678,12 +684,7 @@ def _moves(world: DealState, obs: Observation) -> list[tuple[int, Observation, M
     """The play so far replayed in ``world`` (an auction game without declarations): each
     move of a seat other than ``obs.seat``, its observation, the cards it had played before
     and the card it played."""
-    cards = [c for _, t in obs.tricks for c in t]
-    cards.extend(obs.trick)
-    first = world.first
-    state = world.replace(hands=world.start_hands, phase=PLAY, player=first, leader=first,
-                          trick=(), win=0, tricks=(), points=(0, 0), winners=0,
-                          declared=(None, None, None, None), belote=())
+    cards, state = _first_lead(world, obs)
     gone = [0, 0, 0, 0]
     moves = []
     for card in cards:
