@@ -52,7 +52,7 @@ from rebelote.determinize import UniformDeals, deals, every_deal
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
-from rebelote.rules import AUCTION_GAMES, BEATERS, Rules, card_values, legal_mask
+from rebelote.rules import AUCTION_GAMES, Rules, card_values, legal_mask
 from rebelote.scoring import score_deal
 from rebelote.solver import best_value, position_of_state, solve
 from rebelote.summary import DealSummary
@@ -151,6 +151,19 @@ class Budget:
     #: (below 0: ``infer``, as the other seats'; 1: the partner's cards weigh nothing). The
     #: partner is often another search player, whose cards the heuristic explains less well.
     partner_infer: float = -1.0
+    #: With ``infer``: the floor of the play's inference when the seat's team defends (below
+    #: 0: ``infer``; 0: the play not weighed in defence, the worlds drawn as without it).
+    defence_infer: float = -1.0
+
+    def infer_for(self, obs: Observation) -> float:
+        """The floor of the play's inference for a card of ``obs`` (0: not weighed): ``infer``
+        (``defence_infer`` in defence, if set) while the seat holds ``infer_least`` cards or
+        more and :data:`INFER_LEAST`."""
+        if obs.hand.bit_count() < max(INFER_LEAST, self.infer_least):
+            return 0.0
+        if self.defence_infer >= 0.0 and obs.taker >= 0 and (obs.taker & 1) != (obs.seat & 1):
+            return self.defence_infer
+        return self.infer
 
     def partner_of(self) -> float | None:
         """The factor of the partner's unexplained cards, ``None`` when it is ``infer``."""
@@ -630,9 +643,8 @@ class PlayWeights:
         self.others = [s for s in range(4) if s != obs.seat]
         self.known: dict[tuple[int, Mask], int] = {}
         self.plain = only_hands_differ(obs)
-        #: in the plain case, each move of another seat: the seat, its observation in the
-        #: first world, the cards it had played before, the card it played
-        self.moves: list[tuple[int, Observation, Mask, int]] | None = None
+        #: in the plain case, each move of another seat (:func:`_moves`)
+        self.moves: list[tuple[int, Observation, Mask, int, int]] | None = None
 
     def __call__(self, world: DealState) -> float:
         if not self.active:
@@ -660,16 +672,11 @@ class PlayWeights:
         ot, mu = rules.overtrump_partner, rules.must_undertrump
         start = world.start_hands
         misses = [0, 0, 0, 0]
-        for p, seen, gone, card in self.moves:
+        for p, seen, gone, card, win in self.moves:
             if p not in seats:
                 continue
             hand = start[p] & ~gone
-            trick = seen.trick
-            win = 0
-            for i in range(1, len(trick)):
-                if BEATERS[trump][trick[win]] >> trick[i] & 1:
-                    win = i
-            legal = legal_mask(hand, trick, win, trump, ot, mu)
+            legal = legal_mask(hand, seen.trick, win, trump, ot, mu)
             if not legal & (legal - 1):
                 continue
             got = _MODEL.act(seen._replace(hand=hand, auction_hand=start[p],
@@ -680,17 +687,18 @@ class PlayWeights:
         return misses
 
 
-def _moves(world: DealState, obs: Observation) -> list[tuple[int, Observation, Mask, int]]:
+def _moves(world: DealState, obs: Observation
+           ) -> list[tuple[int, Observation, Mask, int, int]]:
     """The play so far replayed in ``world`` (an auction game without declarations): each
-    move of a seat other than ``obs.seat``, its observation, the cards it had played before
-    and the card it played."""
+    move of a seat other than ``obs.seat``, its observation, the cards it had played before,
+    the card it played and which of the trick's cards was winning it then."""
     cards, state = _first_lead(world, obs)
     gone = [0, 0, 0, 0]
     moves = []
     for card in cards:
         p = state.player
         if p != obs.seat:
-            moves.append((p, state.observation(p), gone[p], card))
+            moves.append((p, state.observation(p), gone[p], card, state.win))
         gone[p] |= 1 << card
         state = state.apply(PLAYS[card])
     return moves
@@ -956,8 +964,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     contract = obs.contract
     n = 0
     seen: list[tuple[float, dict[int, float]]] = []  # each world's weight and marks
-    infer = budget.infer if obs.hand.bit_count() >= max(INFER_LEAST, budget.infer_least) \
-        else 0.0
+    infer = budget.infer_for(obs)
     # weighed: the source's weights hold the play's inference already
     weighed = resampled = infer > 0.0 and budget.pool > 1 and budget.seconds is None
     every = dealer.every(max(count, budget.every_below), rng) if budget.every_below else None
@@ -968,7 +975,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         draw = _listed(every, obs, budget, infer, dealer)
         weighed = True
     elif resampled:
-        draw = _resample(obs, rng, budget, count, dealer)
+        draw = _resample(obs, rng, budget, count, dealer, infer)
     inferred = _inference(obs, budget, infer) if infer > 0.0 and not weighed else None
     while (got := draw()) is not None:
         world, weight = got
@@ -1075,17 +1082,19 @@ def _model_factors(obs: Observation, worlds: Sequence[DealState], budget: Budget
 
 
 def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
-              dealer: Worlds | None = None
+              dealer: Worlds | None = None, infer: float | None = None
               ) -> Callable[[], tuple[DealState | None, float] | None]:
     """A source of ``count`` worlds drawn (systematic resampling) from ``budget.pool`` times as
     many candidates in proportion to their weights, each then of weight 1 (``dealer``: the
-    observation's :class:`Worlds`, if made already)."""
+    observation's :class:`Worlds`, if made already; ``infer``: the play's floor, if not
+    ``budget.infer``)."""
     cands: list[DealState] = []
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     dealer = dealer or Worlds(obs)
     learned = _learned(obs, budget)
-    inferred = _inference(obs, budget, 0.0 if learned else budget.infer)
+    inferred = _inference(obs, budget, 0.0 if learned else
+                          budget.infer if infer is None else infer)
     for _ in range(count * budget.pool):
         if stop is not None and stop():
             break
