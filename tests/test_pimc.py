@@ -731,3 +731,31 @@ def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(text: str) ->
                 assert (weighs.moves is not None) == (not rules.declarations)
             state = state.apply(bot.act(state.observation(state.player), rng))
     assert checked >= 200 and reused >= 5
+
+
+def test_the_play_is_weighed_by_side_and_cards_in_hand() -> None:
+    # infer_for: the floor of the play's inference at a card: defence_infer in defence when
+    # set, infer otherwise, 0 below infer_least (and INFER_LEAST) cards in hand
+    from rebelote.bots.heuristic import HeuristicBot
+    from rebelote.bots.pimc import INFER_LEAST
+
+    rules = Rules.preset("official", "coinche")
+    bot = HeuristicBot()
+    parted = Budget(worlds=8, bid_worlds=8, infer=0.1, pool=4, defence_infer=0.0)
+    softer = replace(parted, defence_infer=0.35, infer_least=6)
+    seen = set()
+    for seed in range(4):
+        state = DealState.new(rules, seed % 4, seed=300 + seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.phase == PLAY:
+                obs = observe(state, state.player)
+                cards = obs.hand.bit_count()
+                defends = (obs.taker & 1) != (obs.seat & 1)
+                assert parted.infer_for(obs) == (0.0 if cards < INFER_LEAST or defends else 0.1)
+                assert softer.infer_for(obs) == (0.0 if cards < 6 else 0.35 if defends else 0.1)
+                assert Budget(worlds=8, bid_worlds=8, infer=0.1).infer_for(obs) == \
+                    (0.0 if cards < INFER_LEAST else 0.1)
+                seen.add((defends, cards >= 6))
+            state = state.apply(bot.act(state.observation(state.player), rng))
+    assert len(seen) == 4
