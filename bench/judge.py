@@ -42,7 +42,10 @@ taker's team or the defence.
 The deals are independent: ``--workers N`` judges them on a pool of N processes,
 ``--scheduler`` on a Dask cluster (:func:`rebelote.arena.parallel_map`), their lines written in
 the deals' order and, for count-based bots, the same as one process writes.
-    .venv/bin/python bench/judge.py --summary judge.jsonl
+    .venv/bin/python bench/judge.py --summary judge.jsonl [--base pimc:fast] [--side defence]
+
+``--base`` pairs every bot with the one named instead of the first; ``--side`` keeps the
+cards of the taker's team or of the defence only.
 """
 
 from __future__ import annotations
@@ -293,9 +296,10 @@ class Cell:
         return sum(self.counts.values())
 
 
-def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(rows: list[dict[str, Any]], base: str | None = None) -> dict[str, Any]:
     """Per bot: decisions, mean cost (card points and marks) with intervals, by phase and side;
-    and (paired runs) each bot's difference from the first bot, decision by decision."""
+    and (paired runs) each bot's difference from ``base`` (the first bot if ``None``),
+    decision by decision."""
     bots: list[str] = []
     for r in rows:
         if r["bot"] not in bots:
@@ -324,11 +328,16 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
                        "max": round(times[-1], 1)}
         out["bots"][b] = entry
     paired = rows and rows[0].get("driver") is not None
+    if base is not None and base not in bots:
+        raise ValueError(f"--base {base!r} is not one of the judged bots: {', '.join(bots)}")
     if paired and len(bots) > 1:
-        base = bots[0]
+        base = base or bots[0]
         a_all = cells[(base, "all")]
+        out["base"] = base
         out["versus_first"] = {}
-        for b in bots[1:]:
+        for b in bots:
+            if b == base:
+                continue
             c = cells[(b, "all")]
             diff = [c.sums.get(d, 0.0) - a_all.sums.get(d, 0.0) for d in deals]
             dm = [c.marks.get(d, 0.0) - a_all.marks.get(d, 0.0) for d in deals]
@@ -360,7 +369,7 @@ def report(summary: dict[str, Any], head: dict[str, Any]) -> str:
                 lines.append(f"    {key:<12} {c['decisions']:>6}  cost {f(c['cost'])}  marks "
                              f"{f(c['mark_cost'])}")
     for b, v in summary.get("versus_first", {}).items():
-        first = next(iter(summary["bots"]))
+        first = summary["base"]
         lines.append(f"{b} - {first}: cost {f(v['cost'])}  marks {f(v['mark_cost'])}  "
                      f"ratio {v['ratio']}")
     return "\n".join(lines)
@@ -380,6 +389,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out")
     parser.add_argument("--summary")
+    parser.add_argument("--base", help="the bot the others are paired with (the first)")
+    parser.add_argument("--side", choices=("taker", "defence"),
+                        help="only the cards of that side")
     parser.add_argument("--json", action="store_true")
     add_parallel_arguments(parser)
     args = parser.parse_args(argv)
@@ -420,10 +432,15 @@ def main(argv: list[str] | None = None) -> None:
             print(f"deal {i} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
         if sink:
             sink.close()
+    if args.side:
+        rows = [r for r in rows if r["side"] == args.side]
     if not rows:
         print("no decisions")
         return
-    summary = summarize(rows)
+    try:
+        summary = summarize(rows, args.base)
+    except ValueError as e:
+        parser.error(str(e))
     print(json.dumps(summary, indent=1) if args.json else report(summary, head))
 
 

@@ -68,7 +68,14 @@ def test_a_paired_run_summarizes_by_phase_and_side() -> None:
     assert h["all"]["decisions"] == s["bots"]["pimc:2"]["all"]["decisions"] > 8
     assert sum(h[p]["decisions"] for p in judge.PHASES if p in h) == h["all"]["decisions"]
     assert h["all"]["cost"][0] >= 0
-    assert "pimc:2" in s["versus_first"]
+    assert "pimc:2" in s["versus_first"] and s["base"] == "heuristic"
+    # paired with another base: the same difference, the other way
+    other = judge.summarize(rows, base="pimc:2")
+    assert other["base"] == "pimc:2" and list(other["versus_first"]) == ["heuristic"]
+    there, back = s["versus_first"]["pimc:2"], other["versus_first"]["heuristic"]
+    assert there["cost"][0] == pytest.approx(-back["cost"][0], abs=1e-3)
+    with pytest.raises(ValueError, match="--base 'nope'"):
+        judge.summarize(rows, base="nope")
 
 
 def test_the_ratio_interval() -> None:
