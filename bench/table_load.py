@@ -46,21 +46,9 @@ class AuthConnection(Connection):
 
     token = ""
 
-    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
-        assert self.reader is not None and self.writer is not None
-        auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n{auth}"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
-        self.writer.write(head.encode() + body)
-        raw = await self.reader.readuntil(b"\r\n\r\n")
-        lines = raw.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        length = 0
-        for line in lines[1:]:
-            if line.lower().startswith("content-length:"):
-                length = int(line.split(":", 1)[1])
-        payload = await self.reader.readexactly(length) if length else b""
-        return status, payload
+    async def request(self, method: str, path: str, body: bytes = b"", token: str = ""
+                      ) -> tuple[int, bytes]:
+        return await super().request(method, path, body, token or self.token)
 
 
 _VERSION = re.compile(rb'"version":(\d+)')
