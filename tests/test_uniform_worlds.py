@@ -287,3 +287,40 @@ def test_a_level_with_fields_changed() -> None:
         with_fields("pimc:match[colour=red]")
     with pytest.raises(ValueError, match="budget fields are for pimc"):
         with_fields("heuristic[uniform=1]")
+
+
+def test_with_declarations_the_worlds_are_uniform_until_one_is_announced() -> None:
+    # official coinche counts declarations: while nothing is announced every deal of the
+    # hidden cards that keeps the constraints fits (a seat may decline), so Worlds draws them
+    # uniformly and lists them, each replayed by the engine and seen by the seat as it saw
+    # the deal; once a seat has announced, the plain draws (weight 1) and no listing
+    from rebelote.bots.pimc import Worlds
+    from rebelote.rules import Rules
+
+    rules = Rules.preset("official", "coinche")
+    bot = make_bot("heuristic")
+    plain = announced = listed = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = DealState.new(rules, dealer=seed % 4, seed=seed)
+        while not state.is_terminal:
+            obs = state.observation(state.player)
+            if state.phase == PLAY and state.tricks and len(obs.legal) > 1:
+                worlds = Worlds(obs)
+                assert not worlds.fast
+                world, weight = worlds.uniform(random.Random(seed))
+                assert world.observation(obs.seat) == obs
+                if obs.announced:
+                    assert weight == 1.0 and worlds.every(10_000, rng) is None
+                    announced += 1
+                else:
+                    assert weight >= 1.0
+                    every = worlds.every(300, rng)
+                    if every is not None:
+                        assert len(every) == len(every_deal(obs, 300))
+                        assert all(w.observation(obs.seat) == obs for w in every)
+                        assert len({w.start_hands for w in every}) == len(every)
+                        listed += 1
+                    plain += 1
+            state = state.apply(bot.act(obs, rng))
+    assert plain >= 50 and announced >= 50 and listed >= 10

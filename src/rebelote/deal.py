@@ -552,7 +552,7 @@ class DealState(NamedTuple):
         one tried (announcements too rare to match in ``tries`` deals)."""
         fallback: DealState | None = None
         for hands, stock in deals(observation, rng, tries):
-            state = DealState._replay(observation, hands, stock)
+            state = DealState.replayed(observation, hands, stock)
             if observe(state, observation.seat) == observation:
                 return state
             fallback = state
@@ -560,7 +560,8 @@ class DealState(NamedTuple):
         return fallback
 
     @staticmethod
-    def _replay(obs: Observation, hands: Sequence[Mask], stock: Sequence[int]) -> DealState:
+    def replayed(obs: Observation, hands: Sequence[Mask], stock: Sequence[int] = ()
+                 ) -> DealState:
         """The deal of ``hands`` (and the belote ``stock``) with the calls and cards of
         ``obs`` played again, each seat declaring as it did (a seat that announced nothing
         declines its declarations)."""

@@ -30,7 +30,7 @@ from rebelote.errors import IllegalActionError
 from rebelote.observation import Observation
 from rebelote.rules import seats_from
 
-__all__ = ["Deal", "UniformDeals", "deals", "every_deal", "uniform_deal"]
+__all__ = ["Deal", "UniformDeals", "deals", "every_deal", "plain_play", "uniform_deal"]
 
 #: A deal as dealt: the four hands (N E S W: 8 cards each in coinche, 5 in belote) and the
 #: belote stock in dealing order (empty in coinche), the arguments of
@@ -84,7 +84,7 @@ def _hidden(obs: Observation) -> tuple[list[int], list[int], list[Mask], list[Ma
     return pool, need, forbid, must, played
 
 
-def _plain_play(obs: Observation) -> bool:
+def plain_play(obs: Observation) -> bool:
     """The play of a deal with nothing announced to fit and no stock: every deal of the hidden
     cards that keeps the constraints fits the observation."""
     return obs.phase != AUCTION and obs.taker >= 0 and not obs.announced \
@@ -97,7 +97,7 @@ EXACT_LIMIT: Final = 5_000
 
 
 def uniform_deal(obs: Observation, rng: random.Random, tries: int = 200) -> tuple[Deal, float]:
-    """In the play of a game with nothing announced (:func:`_plain_play`), one deal drawn as
+    """In the play of a game with nothing announced (:func:`plain_play`), one deal drawn as
     :func:`deals` draws it (the same random draws) and its weight: the inverse of the chance
     those draws had of dealing it, given the order they dealt the cards in. Weighted so, the
     draws are uniform over every deal that fits the observation (the draws alone favour the
@@ -111,7 +111,7 @@ class UniformDeals:
     what is hidden, and where each hidden card may go, read once."""
 
     def __init__(self, obs: Observation) -> None:
-        if not _plain_play(obs):
+        if not plain_play(obs):
             raise ValueError("uniform_deal: the play of a deal with nothing announced")
         self.obs = obs
         self.pool, self.need, self.forbid, self.must, self.played = _hidden(obs)
@@ -138,9 +138,9 @@ class UniformDeals:
 
 
 def every_deal(obs: Observation, limit: int) -> list[Deal] | None:
-    """In the play of a game with nothing announced (:func:`_plain_play`), every deal that fits
+    """In the play of a game with nothing announced (:func:`plain_play`), every deal that fits
     the observation, in a fixed order; ``None`` when there are more than ``limit``."""
-    if not _plain_play(obs):
+    if not plain_play(obs):
         raise ValueError("every_deal: the play of a deal with nothing announced")
     pool, need, forbid, must, played = _hidden(obs)
     found: list[list[Mask]] = []

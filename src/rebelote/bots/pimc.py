@@ -48,7 +48,7 @@ from rebelote.bots.heuristic import HeuristicBot, contract_points
 from rebelote.bots.tuned import make_tuned
 from rebelote.cards import TEAMS, Mask, iter_mask, suit_of
 from rebelote.deal import DealState
-from rebelote.determinize import UniformDeals, deals, every_deal
+from rebelote.determinize import UniformDeals, deals, every_deal, plain_play
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.observation import Observation
@@ -883,11 +883,15 @@ class Worlds:
     announcement to fit, no stock), the replay is the same for every deal of the hidden
     cards, so after the first world the others are the first with their dealt hands put in:
     the same worlds from the same random draws, without the replay (half a world's cost at
-    the last tricks)."""
+    the last tricks). Where nothing is announced yet, in a game with declarations too, the
+    draws can be made uniform (:meth:`uniform`) and the deals listed (:meth:`every`), each
+    world then replayed."""
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
         self.fast = only_hands_differ(obs)
+        #: the draws can be made uniform and the deals listed (nothing announced yet)
+        self.plain = self.fast or plain_play(obs)
         self.template: DealState | None = None
         self.played: list[Mask] = obs.played_by() if self.fast else []
         self.draws: UniformDeals | None = None
@@ -913,9 +917,11 @@ class Worlds:
         return self.template.replace(hands=hands, start_hands=tuple(start))
 
     def _ready(self, rng: random.Random) -> bool:
-        """Whether the fast path holds (its template dealt from ``rng`` if need be)."""
+        """Whether the draws can be made uniform and the deals listed: the play of an auction
+        game with nothing announced (:func:`rebelote.determinize.plain_play`). On the fast
+        path its template is dealt from ``rng`` if need be."""
         if not self.fast:
-            return False
+            return self.plain
         if self.template is None:
             world = DealState.from_observation(self.obs, rng)
             if world.phase != PLAY:
@@ -923,24 +929,29 @@ class Worlds:
             self.template = world
         return True
 
+    def _world(self, start: list[Mask]) -> DealState:
+        """The world whose hands were ``start`` when the play began: the template with them
+        put in (the fast path), else the auction and the cards replayed on them."""
+        return self._put(start) if self.fast else DealState.replayed(self.obs, start)
+
     def uniform(self, rng: random.Random) -> tuple[DealState, float]:
         """One world and the weight that makes the draws uniform over the deals that fit
         (:func:`rebelote.determinize.uniform_deal`); the plain :meth:`deal` and weight 1
-        outside the fast path."""
+        where they cannot be (something announced, the belote stock)."""
         if not self._ready(rng):
             return self.deal(rng), 1.0
         if self.draws is None:
             self.draws = UniformDeals(self.obs)
         (start, _stock), weight = self.draws(rng)
-        return self._put(start), weight
+        return self._world(start), weight
 
     def every(self, limit: int, rng: random.Random) -> list[DealState] | None:
-        """Every world that fits, once each, if there are at most ``limit`` (the fast path
-        only); ``None`` otherwise."""
+        """Every world that fits, once each, if there are at most ``limit`` and they can be
+        listed (as :meth:`uniform`); ``None`` otherwise."""
         if not self._ready(rng):
             return None
         got = every_deal(self.obs, limit)
-        return None if got is None else [self._put(start) for start, _ in got]
+        return None if got is None else [self._world(start) for start, _ in got]
 
 
 #: The process's clock: what a world costs is the machine's, shared by every bot (the arena
