@@ -48,7 +48,9 @@ rngs); time budgets (``Nms``) are not.
 
     nice -n 15 .venv/bin/python bench/versus_colver.py --ours heuristic --theirs heuristic \\
         --deals 40 [--seed 1] [--calls own|colver] [--out deals.jsonl] [--start 0] [--json]
-    .venv/bin/python bench/versus_colver.py --summary deals.jsonl [--json]
+    .venv/bin/python bench/versus_colver.py --summary deals.jsonl [more.jsonl ...] [--json]
+
+Several result files pool their deals (each seed's deal once), for the same bots and rules.
 """
 
 from __future__ import annotations
@@ -376,20 +378,29 @@ def _ms(values: list[float]) -> dict[str, Any]:
 
 
 def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
-    """The figures over the deals of ``lines`` (each deal once)."""
-    by_deal: dict[int, dict[str, Any]] = {}
+    """The figures over the deals of ``lines`` (each deal of each seed once: the runs of
+    several seeds pool, the same bots and rules in all)."""
+    by_deal: dict[tuple[int, int], dict[str, Any]] = {}
     for r in lines:
-        by_deal.setdefault(int(r["deal"]), r)
+        by_deal.setdefault((int(r["seed"]), int(r["deal"])), r)
     rows = [by_deal[k] for k in sorted(by_deal)]
     if not rows:
         raise ValueError("no deals to summarise")
-    ok = [r for r in rows if "diff" in r]
     head = rows[0]
+    for key in ("ours", "theirs", "rules"):
+        other = {str(r[key]) for r in lines} - {str(head[key])}
+        if other:
+            raise ValueError(f"the lines pooled differ in {key}: {head[key]!r} and "
+                             f"{sorted(other)[0]!r}")
+    ok = [r for r in rows if "diff" in r]
+    seeds = sorted({seed for seed, _ in by_deal})
+    deals = [deal for _, deal in by_deal]
     out: dict[str, Any] = {"ours": head["ours"], "theirs": head["theirs"],
-                           "rules": head["rules"], "seed": head["seed"],
+                           "rules": head["rules"],
+                           "seed": seeds[0] if len(seeds) == 1 else seeds,
                            "calls": head.get("calls", "own"), "deals": len(ok),
                            "broken": len(rows) - len(ok),
-                           "first_deal": min(by_deal), "last_deal": max(by_deal)}
+                           "first_deal": min(deals), "last_deal": max(deals)}
     if "same_auction" in head:
         out["same_auction"] = sum(1 for r in ok if r["same_auction"])
     if ok:
@@ -433,8 +444,10 @@ def report(s: dict[str, Any]) -> str:
 
     calls = " (every call colver's bidder's: card play alone)" if s["calls"] == "colver" \
         else ""
-    lines = [f"ours {s['ours']} vs colver {s['theirs']}{calls}, {s['rules']}, seed "
-             f"{s['seed']}: {s['deals']} duplicate deals ({s['broken']} stopped by a rules "
+    seeds = s["seed"] if isinstance(s["seed"], list) else [s["seed"]]
+    lines = [f"ours {s['ours']} vs colver {s['theirs']}{calls}, {s['rules']}, "
+             f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}: "
+             f"{s['deals']} duplicate deals ({s['broken']} stopped by a rules "
              f"difference), deals {s['first_deal']}..{s['last_deal']}"]
     if "same_auction" in s:
         lines.append(f"  the same auction in both plays: {s['same_auction']} of {s['deals']}")
@@ -474,7 +487,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="own: each side's bot calls; colver: every seat's calls are "
                         "colver's bidder's, ours only plays the cards")
     parser.add_argument("--out", default=None, help="append each deal's JSON line here")
-    parser.add_argument("--summary", default=None, help="only summarise a results file")
+    parser.add_argument("--summary", default=None, nargs="+",
+                        help="only summarise results files (several: their deals pooled)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--workers", type=int, default=1,
@@ -484,8 +498,14 @@ def main(argv: list[str] | None = None) -> int:
                         "(tcp://host:port; its workers need rebelote and colver)")
     args = parser.parse_args(argv)
     if args.summary:
-        with open(args.summary, encoding="utf-8") as f:
-            s = summarize([json.loads(x) for x in f if x.strip()])
+        rows = []
+        for name in args.summary:
+            with open(name, encoding="utf-8") as f:
+                rows.extend(json.loads(x) for x in f if x.strip())
+        try:
+            s = summarize(rows)
+        except ValueError as e:
+            parser.error(f"--summary: {e}")
         print(json.dumps(s) if args.json else report(s))
         return 0
     if colver is None:

@@ -1,0 +1,47 @@
+"""bench/versus_colver.py's summary of the committed result lines (no colver needed): a run's
+figures as the docs give them, and runs of several seeds pooled."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from program_loader import load_program
+
+vc = load_program("bench/versus_colver.py")
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results"
+SEED23 = RESULTS / "colver-cards-isdd20-seed23-expert-9dc4d78.jsonl"
+SEED40 = RESULTS / "colver-cards-isdd20-seed40-expert.jsonl"
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def test_the_runs_of_two_seeds_pool_deal_by_deal() -> None:
+    a, b = _lines(SEED23), _lines(SEED40)
+    one, other = vc.summarize(a), vc.summarize(b)
+    assert (one["deals"], one["seed"], other["deals"], other["seed"]) == (1000, 23, 1000, 40)
+    assert one["mark_diff"]["mean"] == pytest.approx(8.4, abs=0.05)
+    both = vc.summarize(a + b + a[:10])  # a deal given twice counts once
+    assert both["deals"] == 2000 and both["seed"] == [23, 40]
+    mean = statistics.fmean(float(r["diff"]) for r in a + b)  # type: ignore[arg-type]
+    assert both["mark_diff"]["mean"] == pytest.approx(mean, abs=0.05)
+    low, high = both["mark_diff"]["ci95"]
+    assert low > 0 and high - low < one["mark_diff"]["ci95"][1] - one["mark_diff"]["ci95"][0]
+    assert "seeds 23, 40: 2000 duplicate deals" in vc.report(both)
+    # the time a card of both sides, over the 2,000 deals
+    ours, theirs = both["decision_ms"]["ours"]["play"], both["decision_ms"]["colver"]["play"]
+    assert ours["decisions"] > 40_000 and ours["mean"] < theirs["mean"]
+
+
+def test_lines_of_other_bots_do_not_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    other = [dict(r, ours="pimc:match") for r in _lines(SEED40)[:5]]
+    with pytest.raises(ValueError, match="differ in ours"):
+        vc.summarize(_lines(SEED23)[:5] + other)
+    with pytest.raises(SystemExit):
+        vc.main(["--summary", str(SEED23), str(RESULTS / "colver-cards-isdd20-seed23.jsonl")])
+    assert "differ in ours" in capsys.readouterr().err
