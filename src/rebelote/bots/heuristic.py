@@ -415,7 +415,7 @@ class HeuristicBot:
         for a in cards:
             if isinstance(a, Play):
                 mask |= 1 << a.card
-        return PLAYS[_SeatKnowledge(observation).choose(mask)]
+        return PLAYS[play_choice(observation, mask)]
 
     # -- auction ------------------------------------------------------------------------------
     def _bid(self, obs: Observation) -> Action:
@@ -484,6 +484,13 @@ def _value_bid(legal: Sequence[Action], value: int, trump: int) -> Bid | None:
 
 
 # -- the play ----------------------------------------------------------------------------------
+def play_choice(obs: Observation, legal: Mask) -> int:
+    """The heuristic's card among the cards of ``legal`` (two or more) for the seat of ``obs``
+    in the play, as :meth:`HeuristicBot.act` chooses it; ``obs.legal`` is not read (a model of
+    the players asks it of many hands in one position: ``legal`` is each hand's)."""
+    return _SeatKnowledge(obs).choose(legal)
+
+
 class _SeatKnowledge:
     """What a seat knows in the play, and its choice of card."""
 
@@ -655,4 +662,4 @@ class _SeatKnowledge:
         return min(cards, key=lambda c: (values[c] + self.keep_cost(c), powers[c]))
 
 
-__all__ = ["HeuristicBot", "coinche_worthy", "contract_points", "hand_points"]
+__all__ = ["HeuristicBot", "coinche_worthy", "contract_points", "hand_points", "play_choice"]

@@ -44,9 +44,9 @@ from typing import Final
 from rebelote.actions import AUCTION, NO_DECLARATION, PLAY, PLAYS, Action, Declare, Play
 from rebelote.auction import PASS, Bid
 from rebelote.bots.base import DEADLINE, STOP
-from rebelote.bots.heuristic import HeuristicBot, contract_points
+from rebelote.bots.heuristic import HeuristicBot, contract_points, play_choice
 from rebelote.bots.tuned import make_tuned
-from rebelote.cards import TEAMS, Mask, iter_mask, suit_of
+from rebelote.cards import TEAMS, Mask, suit_of
 from rebelote.deal import DealState
 from rebelote.determinize import UniformDeals, deals, every_deal, plain_play
 from rebelote.errors import IllegalActionError
@@ -666,7 +666,8 @@ class PlayWeights:
 
     def _plain(self, world: DealState, seats: Sequence[int]) -> list[int]:
         """:func:`_misses` of ``seats`` without replaying ``world``: the first world's
-        observations, each with the seat's hand in ``world`` and its legal cards."""
+        observations, each with the seat's hand in ``world``, and the heuristic's card among
+        that hand's legal cards (:func:`rebelote.bots.heuristic.play_choice`)."""
         if self.moves is None:
             self.moves = _moves(world, self.obs)
         rules = self.obs.rules
@@ -681,10 +682,7 @@ class PlayWeights:
             legal = legal_mask(hand, seen.trick, win, trump, ot, mu)
             if not legal & (legal - 1):
                 continue
-            got = _MODEL.act(seen._replace(hand=hand, auction_hand=start[p],
-                                           legal=tuple(PLAYS[c] for c in iter_mask(legal))),
-                             _NO_RNG)
-            if not (isinstance(got, Play) and got.card == card):
+            if play_choice(seen._replace(hand=hand, auction_hand=start[p]), legal) != card:
                 misses[p] += 1
         return misses
 
