@@ -511,7 +511,9 @@ def test_a_move_is_written_as_what_it_adds(client: TestClient, tmp_path: Path) -
 def test_a_cold_load_of_a_long_game_never_blocks_the_event_loop(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A table not in memory is parsed and replayed off the event loop: while it replays (made
-    to take a second here, as a game of hundreds of deals does), the server answers others."""
+    to take a second and a half here, as a game of hundreds of deals does), the server answers
+    others. Were the loop blocked, /healthz (asked 0.3 s in) would wait 1.2 s or more; off the
+    loop it answers at once, within 0.6 s even on a loaded machine (a full run's threads)."""
     import rebelote.tableserver.repo as repo
 
     service = client.app.state.tables  # type: ignore[attr-defined]
@@ -528,7 +530,7 @@ def test_a_cold_load_of_a_long_game_never_blocks_the_event_loop(
 
     def long_replay(*args: Any) -> Table:
         out = real(*args)
-        time.sleep(1.0)
+        time.sleep(1.5)
         return out
 
     monkeypatch.setattr(repo, "replay", long_replay)
@@ -542,7 +544,7 @@ def test_a_cold_load_of_a_long_game_never_blocks_the_event_loop(
     assert client.get("/healthz").status_code == 200
     other = time.monotonic() - t0
     reader.join()
-    assert other < 0.3, f"/healthz waited {other:.2f} s for the replay"
+    assert other < 0.6, f"/healthz waited {other:.2f} s for the replay"
     assert done[0]["deal"] == 20 and done[0]["version"] == loaded.version
 
 
