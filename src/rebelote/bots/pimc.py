@@ -1040,10 +1040,8 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
         if world is None:
             return None
         weight = auction(world) ** alpha
-        if factors is not None:
-            weight *= factors[i] * inferred(world)
-        elif infer > 0.0:
-            weight *= inferred(world)
+        if infer > 0.0:  # the learned model's factor, if it weighs the play, and the rest
+            weight *= inferred(world) if factors is None else factors[i] * inferred(world)
         return world, weight
 
     return next_world
