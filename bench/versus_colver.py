@@ -71,7 +71,7 @@ from rebelote.actions import NO_DECLARATION, PLAYS, Action, Play
 from rebelote.arena import mean_ci, parallel_map, percentile
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
 from rebelote.bots import Bot, make_bot
-from rebelote.bots.pimc import with_fields
+from rebelote.bots.pimc import register_call_system, with_fields
 from rebelote.deal import DealState
 from rebelote.rules import CONTRACTS, Rules, parse_rules
 
@@ -171,6 +171,74 @@ def colver_spec(text: str) -> str:
         if name == "isdd":
             lines += ["parallel = false", "[worlds]", 'source = "uniform"']
     return "\n".join(lines) + "\n"
+
+
+# -- colver's calls as a bidding system our search reads the auction by --------------------------
+class ColverCalls:
+    """colver's rule-based ``improved`` bidder (what its agents call: ``bid_improved_v1``) as
+    a bidding system (:data:`rebelote.bots.pimc.CALL_SYSTEMS`): with ``--calls colver`` every
+    seat bids by it, so our search can read the auction by the table's own system, as a
+    convention card tells it (``--ours 'pimc:expert[calls=colver]'``).
+
+    colver's bidder sees only its own hand, so the call of a seat holding a hand is asked of
+    one engine state per auction point (the calls before it stepped in once), its seat's hand
+    written into the state's bytes (a hand is colver's card mask, 4 bytes little-endian at 4 x
+    seat): a few microseconds a call. :meth:`plain` deals the whole deck and steps the calls
+    (the reference the tests hold it to)."""
+
+    def __init__(self) -> None:
+        self.to_ours_cards, self.to_col = _card_maps()
+        #: colver's mask of each byte of our hand mask, by the byte's place
+        self.bytes = [[sum(1 << self.to_col[8 * k + c] for c in range(8) if b >> c & 1)
+                       for b in range(256)] for k in range(4)]
+        self.env: Any = None
+        #: the state's bytes after the calls before a call, by (dealer, calls)
+        self.points: dict[tuple[int, tuple[Bid, ...]], list[int]] = {}
+
+    def _hands(self, seat: int, hand: int) -> list[list[int]]:
+        rest = [c for c in range(32) if not hand >> c & 1]
+        out: list[list[int]] = []
+        k = 0
+        for s in range(4):
+            cards = [c for c in range(32) if hand >> c & 1] if s == seat else rest[k:k + 8]
+            if s != seat:
+                k += 8
+            out.append([self.to_col[c] for c in cards])
+        return out
+
+    def plain(self, dealer: int, calls: Sequence[Bid], seat: int, hand: int) -> Bid:
+        """The call, from a whole deal of colver's (the seat's hand, the rest to the others)."""
+        env = colver.Env.deal_with_hands(dealer, self._hands(seat, hand))
+        for bid in calls:
+            env.step(to_colver(bid, self.to_col))
+        call = to_ours(env.bid_improved_v1(), 0, self.to_ours_cards)
+        assert isinstance(call, Bid)
+        return call
+
+    def __call__(self, obs: Any, index: int, seat: int, hand: int) -> Bid:
+        calls = tuple(bid for _, bid in obs.auction[:index])
+        key = (obs.dealer, calls)
+        point = self.points.get(key)
+        if point is None:
+            self.env = colver.Env.deal_with_hands(obs.dealer, self._hands(seat, hand))
+            for bid in calls:
+                self.env.step(to_colver(bid, self.to_col))
+            point = self.points[key] = [int(b) for b in self.env.get_state_bytes()]
+            if len(self.points) > 256:
+                self.points.pop(next(iter(self.points)))
+        t = self.bytes
+        mask = (t[0][hand & 255] | t[1][hand >> 8 & 255] | t[2][hand >> 16 & 255]
+                | t[3][hand >> 24 & 255])
+        state = list(point)
+        state[4 * seat:4 * seat + 4] = mask.to_bytes(4, "little")
+        self.env.set_state_bytes(state)
+        call = to_ours(self.env.bid_improved_v1(), 0, self.to_ours_cards)
+        assert isinstance(call, Bid)
+        return call
+
+
+if colver is not None:
+    register_call_system("colver", ColverCalls)
 
 
 # -- one play of a deal -------------------------------------------------------------------------

@@ -698,6 +698,81 @@ def test_call_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
     assert call_weight(DealState.from_observation(obs, rng), obs, 0.2) == 1.0
 
 
+@pytest.mark.parametrize("game,preset", [("coinche", "official"), ("contree", "ffb")])
+def test_an_auction_read_by_a_bidding_system_is_the_calls_it_would_make(game: str,
+                                                                        preset: str) -> None:
+    # Budget.calls: the heuristic's calls as the bidding system (SystemWeights, one seat's
+    # call asked at a time, kept by hand) weigh each world as call_weight does (the auction
+    # replayed once on the world's four hands): the floor for each call it would not make
+    from rebelote.bots.heuristic import HeuristicBot
+    from rebelote.bots.pimc import SystemWeights, Worlds, call_system, call_weight
+
+    rules = Rules.preset(preset, game)
+    bot = HeuristicBot()
+    checked = below = 0
+    for seed in range(10):
+        state = DealState.new(rules, seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            obs = observe(state, state.player)
+            if state.playable.bit_count() > 1 and obs.auction and (
+                    state.phase == PLAY or len(obs.auction) >= 2):
+                worlds = Worlds(obs, "heuristic", 0.3)
+                assert isinstance(worlds.weight, SystemWeights)
+                assert worlds.weight(state) == 1.0  # the true deal made every call
+                for _ in range(5):
+                    world = DealState.from_observation(obs, rng)
+                    w = worlds.weight(world)
+                    assert w == pytest.approx(call_weight(world, obs, 0.3))
+                    assert w == SystemWeights(obs, call_system("heuristic"), 0.3)(world)
+                    below += w < 1.0
+                checked += 1
+            state = state.apply(bot.act(obs, rng))
+    assert checked >= 40 and below >= 20
+
+
+def test_a_bidding_system_is_registered_by_name_and_an_unknown_one_is_refused() -> None:
+    from rebelote.bots.pimc import (
+        CALL_SYSTEMS,
+        AuctionWeights,
+        SystemWeights,
+        Worlds,
+        card_marks,
+        register_call_system,
+        with_fields,
+    )
+
+    with pytest.raises(ValueError, match=r"calls: 'nobody' is not a bidding system.*heuristic"):
+        with_fields("pimc:fast[calls=nobody]")
+    asked: list[tuple[int, int]] = []
+
+    def passes(obs: object, index: int, seat: int, hand: int) -> Bid:
+        asked.append((index, seat))
+        return PASS
+
+    register_call_system("Always-Pass", lambda: passes)
+    try:
+        bot = with_fields("pimc:fast[calls=always-pass;call_floor=0.5]")
+        assert (bot.budget.calls, bot.budget.call_floor) == ("always-pass", 0.5)
+        state = auctioned(COINCHE, 5)
+        obs = observe(state, state.player)
+        heard = [(i, s) for i, (s, b) in enumerate(obs.auction) if s != obs.seat]
+        bids = sum(1 for s, b in obs.auction if s != obs.seat and b != PASS)
+        worlds = Worlds(obs, "always-pass", 0.5)
+        world = DealState.from_observation(obs, random.Random(1))
+        assert worlds.weight(world) == 0.5 ** bids  # each call but a pass is not the system's
+        assert set(asked) == set(heard)  # every other seat's call is read, none of its own
+        marks = card_marks(obs, random.Random(2), bot.budget)
+        assert set(marks) <= {c for c in range(32) if state.playable >> c & 1} and marks
+        # belote has no auction of calls to read: the heuristic's weights stay
+        belote = auctioned(BELOTE, 2)
+        assert isinstance(Worlds(observe(belote, belote.player), "always-pass").weight,
+                          AuctionWeights)
+    finally:
+        del CALL_SYSTEMS["always-pass"]
+    assert not isinstance(Worlds(obs).weight, SystemWeights)
+
+
 @pytest.mark.parametrize("text", ["belote:official", "coinche:official", "contree:annonces",
                                   "contree:ffb-ludique", "coinche:official,declarations=no"])
 def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(text: str) -> None:

@@ -19,7 +19,7 @@ colver = pytest.importorskip(
     "colver", reason="colver (the yardstick of bench/versus_colver.py) is not installed: "
     ".venv/bin/pip install colver")
 
-from rebelote.actions import NO_DECLARATION, Play  # noqa: E402
+from rebelote.actions import AUCTION, NO_DECLARATION, Play  # noqa: E402
 from rebelote.auction import Bid  # noqa: E402
 from rebelote.deal import DealState  # noqa: E402
 from rebelote.rules import parse_rules  # noqa: E402
@@ -135,3 +135,67 @@ def test_card_play_alone_has_the_same_auction_in_both_plays(tmp_path: Path) -> N
         a["contracts"] != b["contracts"] for a, b in zip(own, lines, strict=True))
     with pytest.raises(ValueError, match="--calls"):
         vc.play_deal("heuristic", "heuristic", RULES, 5, 0, "nobody")
+
+
+def _colver_auction(deal_seed: int, dealer: int) -> tuple[list[int], list[tuple[int, Bid]]]:
+    """A deal of colver's and the auction its agents (the `improved` bidder) make on it."""
+    to_ours_cards, _ = vc._card_maps()
+    env = colver.Env.deal(seed=deal_seed, dealer=dealer)
+    hands = [sum(1 << to_ours_cards[c] for c in hand) for hand in env.get_hands()]
+    agents = [colver.Agent(vc.colver_spec("heuristic"), seat=s, seed=s) for s in range(4)]
+    for agent in agents:
+        agent.init_deal(env)
+    auction: list[tuple[int, Bid]] = []
+    while env.phase() == 0 and not env.is_terminal():
+        seat = env.current_player()
+        code = int(agents[seat].decide(env)["action"])
+        bid = vc.to_ours(code, 0, to_ours_cards)
+        assert isinstance(bid, Bid)
+        auction.append((seat, bid))
+        for agent in agents:
+            agent.observe(env, code)
+        env.step(code)
+    return hands, auction
+
+
+def test_colver_calls_are_the_calls_colver_agents_make() -> None:
+    """The bidding system `colver` (ColverCalls, read by `pimc:...[calls=colver]`) makes, for
+    each seat's true hand, the very call colver's agent made there, whatever the others hold."""
+    calls = vc.ColverCalls()
+    n = 0
+    for i in range(25):
+        dealer = i % 4
+        hands, auction = _colver_auction(7_000 + i, dealer)
+        state = DealState.from_hands(RULES, dealer, hands)
+        for k, (seat, bid) in enumerate(auction):
+            obs = state.observation(seat)
+            assert calls(obs, k, seat, hands[seat]) == bid
+            assert calls.plain(dealer, [b for _, b in auction[:k]], seat, hands[seat]) == bid
+            state = state.apply(bid)
+            n += 1
+    assert n >= 100
+
+
+def test_colver_calls_fast_path_is_the_plain_one() -> None:
+    """ColverCalls writes the seat's hand into one engine state per auction point; the plain
+    way deals the whole deck and steps the calls: the same call for random hands, at every
+    point of heuristic auctions (ours, any legal sequence)."""
+    from rebelote.bots import make_bot
+    from rebelote.bots.pimc import call_system
+
+    calls = call_system("colver")
+    assert isinstance(calls, vc.ColverCalls)
+    rng = random.Random(3)
+    bot = make_bot("heuristic")
+    n = 0
+    for d in range(12):
+        state = DealState.new(RULES, dealer=d % 4, seed=d)
+        while state.phase == AUCTION:
+            obs = state.observation(state.player)
+            for _ in range(15):
+                hand = sum(1 << c for c in rng.sample(range(32), 8))
+                assert calls(obs, len(obs.auction), state.player, hand) == calls.plain(
+                    obs.dealer, [b for _, b in obs.auction], state.player, hand)
+                n += 1
+            state = state.apply(bot.act(obs, rng))
+    assert n >= 300

@@ -119,6 +119,14 @@ class Budget:
     #: The exponent on a world's weight from the auction (:func:`world_weight`) when a card
     #: is searched: 1 as it is, 0 every world alike (uniform worlds), between: softer.
     auction_alpha: float = 1.0
+    #: The bidding system the other seats' calls are read by (auction games), when the table
+    #: has told it, as a convention card does: a name of :data:`CALL_SYSTEMS`. Each call
+    #: another seat made that the system, holding that seat's hand of the world, would not
+    #: have made multiplies the world's weight by ``call_floor``. Empty: the heuristic's
+    #: evaluation of the hand against the call (:class:`AuctionWeights`), for players whose
+    #: system is unknown.
+    calls: str = ""
+    call_floor: float = 0.2
     #: Whose calls are the prior (``anchored``) or the calls (``bidding="heuristic"``), and the
     #: fallback when time runs out: ``heuristic``, ``tuned`` (the tuned bidder,
     #: :mod:`rebelote.bots.tuned`: the heuristic's cards, its own coinche calls) or
@@ -287,6 +295,8 @@ class PimcBot:
 
     def __init__(self, level: str | None = None, budget: Budget | None = None) -> None:
         self.budget = budget or budget_of(level)
+        if self.budget.calls:
+            call_system(self.budget.calls)  # an unknown system is said when the bot is made
         self.fallback = _bidder(self.budget.bidder)
         self.clock = CLOCK
         #: Decisions searched (worlds solved) and answered by the heuristic for want of
@@ -534,6 +544,84 @@ class AuctionWeights:
             return max(FLOOR, _logistic((e - bid.value) / BID_SCALE))
         e = max(_evaluation(hand, t, rules.declarations) for t in range(4))
         return max(FLOOR, _logistic((100.0 - e) / PASS_SCALE))
+
+
+#: A bidding system (:attr:`Budget.calls`): the call a seat holding ``hand`` (its eight cards)
+#: makes at the ``index``-th call of the observation's auction, having heard the calls before it.
+CallSystem = Callable[[Observation, int, int, Mask], Bid]
+#: The bidding systems the search can read an auction by, by name: each a maker of a
+#: :data:`CallSystem` (made once a decision). ``heuristic`` is built in; a bench or a program
+#: adds others with :func:`register_call_system`.
+CALL_SYSTEMS: dict[str, Callable[[], CallSystem]] = {}
+
+
+def register_call_system(name: str, maker: Callable[[], CallSystem]) -> None:
+    """Make the bidding system ``maker`` makes readable as ``Budget.calls=name``."""
+    CALL_SYSTEMS[name.strip().lower()] = maker
+
+
+def call_system(name: str) -> CallSystem:
+    """The bidding system of a name (:data:`CALL_SYSTEMS`); :class:`ValueError` naming the
+    known ones otherwise."""
+    maker = CALL_SYSTEMS.get(name.strip().lower())
+    if maker is None:
+        raise ValueError(f"calls: {name!r} is not a bidding system the search knows "
+                         f"({', '.join(sorted(CALL_SYSTEMS))})")
+    return maker()
+
+
+def bot_calls(bot: HeuristicBot) -> CallSystem:
+    """A bot's calls as a bidding system: the seat dealt ``hand``, the rest of the cards
+    dealt to the others (the bot sees only its own hand), the calls before it replayed."""
+    def call(obs: Observation, index: int, seat: int, hand: Mask) -> Bid:
+        rules = obs.rules
+        rest = [c for c in range(32) if not hand >> c & 1]
+        hands: list[Mask] = []
+        k = 0
+        for s in range(4):
+            if s == seat:
+                hands.append(hand)
+            else:
+                hands.append(sum(1 << c for c in rest[k:k + 8]))
+                k += 8
+        state = DealState.from_hands(rules, obs.dealer, hands, obs.turned, (),
+                                     obs.held_over, obs.scores)
+        for _seat, bid in obs.auction[:index]:
+            state = state.apply(bid)
+        got = bot.act(state.observation(seat), _NO_RNG)
+        assert isinstance(got, Bid)
+        return got
+    return call
+
+
+class SystemWeights:
+    """A world's weight from the auction read by a bidding system (:attr:`Budget.calls`):
+    ``floor`` for each call another seat made that the system, holding that seat's hand of
+    the world, would not have made; 1.0 with nothing heard. Each call's factor is kept by the
+    hand that made it, as :class:`AuctionWeights` does."""
+
+    def __init__(self, obs: Observation, system: CallSystem, floor: float) -> None:
+        self.obs = obs
+        self.system = system
+        self.floor = floor
+        self.calls = [(i, seat, bid) for i, (seat, bid) in enumerate(obs.auction)
+                      if seat != obs.seat]
+        self.factors: dict[tuple[int, Mask], float] = {}
+
+    def __call__(self, world: DealState) -> float:
+        if not self.calls:
+            return 1.0
+        hands = world.auction_hands()
+        factors = self.factors
+        weight = 1.0
+        for i, seat, bid in self.calls:
+            hand = hands[seat]
+            f = factors.get((i, hand))
+            if f is None:
+                made = self.system(self.obs, i, seat, hand)
+                f = factors[(i, hand)] = 1.0 if made == bid else self.floor
+            weight *= f
+        return weight
 
 
 #: The seat must hold at least this many cards for the play to be weighed: later, the worlds
@@ -810,6 +898,7 @@ def _evaluation(hand: Mask, trump: int, declarations: bool) -> float:
 #: The model of the bidders in :func:`call_weight`: the heuristic, its hand evaluations kept
 #: (a seat's hand of a world is evaluated again at each of its calls).
 _CALL_MODEL: Final = HeuristicBot(evaluate=_evaluation)
+register_call_system("heuristic", lambda: bot_calls(_CALL_MODEL))
 
 
 #: What a world is expected to cost before any was timed (seconds, measured on the 2-core
@@ -887,7 +976,7 @@ class Worlds:
     draws can be made uniform (:meth:`uniform`) and the deals listed (:meth:`every`), each
     world then replayed."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, calls: str = "", call_floor: float = 0.2) -> None:
         self.obs = obs
         self.fast = only_hands_differ(obs)
         #: the draws can be made uniform and the deals listed (nothing announced yet)
@@ -895,8 +984,11 @@ class Worlds:
         self.template: DealState | None = None
         self.played: list[Mask] = obs.played_by() if self.fast else []
         self.draws: UniformDeals | None = None
-        #: each world's weight from the auction (:func:`world_weight`)
-        self.weight = AuctionWeights(obs)
+        #: each world's weight from the auction: :func:`world_weight`, or read by the
+        #: bidding system ``calls`` (:class:`SystemWeights`) in an auction game
+        self.weight: Callable[[DealState], float] = (
+            SystemWeights(obs, call_system(calls), call_floor)
+            if calls and obs.rules.game in AUCTION_GAMES else AuctionWeights(obs))
 
     def deal(self, rng: random.Random) -> DealState:
         """One world (:class:`IllegalActionError` when none fits the observation)."""
@@ -968,7 +1060,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     weights = 0.0
     clock = clock or Clock()
     count = budget.card_worlds(obs.hand.bit_count())
-    dealer = Worlds(obs)
+    dealer = Worlds(obs, budget.calls, budget.call_floor)
     draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, count,
                          budget.seconds, budget.min_worlds, budget.uniform,
                          budget.auction_alpha, dealer)
@@ -1226,7 +1318,7 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
     least = min(budget.bid_least, budget.bid_worlds)
     clock = clock or Clock()
     draw = clock.sampler(("auction", 0), obs, rng, budget.bid_worlds, budget.bid_seconds,
-                         least)
+                         least, dealer=Worlds(obs, budget.calls, budget.call_floor))
     while (got := draw()) is not None:
         world, weight = got
         n += 1
