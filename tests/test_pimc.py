@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -29,7 +30,7 @@ from rebelote.bots.pimc import (
 from rebelote.bots.tuned import TunedBidder
 from rebelote.cards import HEARTS, cards_mask, parse_cards
 from rebelote.deal import DealState
-from rebelote.observation import observe
+from rebelote.observation import Observation, observe
 from rebelote.rules import Rules
 from rebelote.solver import position_of_state, solve
 
@@ -665,24 +666,34 @@ def test_the_play_is_weighed_only_from_infer_least_cards() -> None:
     assert card_marks(obs, random.Random(3), replace(weighed, infer_least=5)) != base
 
 
+def heuristic_decisions(rules: Rules, seed: int) -> Iterator[tuple[DealState, Observation,
+                                                                random.Random]]:
+    """Each decision of a deal the heuristic bots play (calls and cards): the state, the
+    observation of the seat to act and the deal's rng."""
+    from rebelote.bots.heuristic import HeuristicBot
+
+    bot = HeuristicBot()
+    state = DealState.new(rules, seed % 4, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        obs = observe(state, state.player)
+        yield state, obs, rng
+        state = state.apply(bot.act(obs, rng))
+
+
 @pytest.mark.parametrize("game,preset", [("coinche", "official"), ("contree", "ffb")])
 def test_call_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str,
                                                                       preset: str) -> None:
     # the heuristic makes every call: the true deal explains each call (weight 1), worlds dealt
     # from a seat's view explain fewer, each unexplained call counting the floor; in belote
     # the calls are not weighed
-    from rebelote.bots.heuristic import HeuristicBot
     from rebelote.bots.pimc import call_weight
 
     rules = Rules.preset(preset, game)
-    bot = HeuristicBot()
     checked = below = 0
     for seed in range(10):
-        state = DealState.new(rules, seed % 4, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
+        for state, obs, rng in heuristic_decisions(rules, seed):
             if state.phase == PLAY and state.playable.bit_count() > 1:
-                obs = observe(state, state.player)
                 assert call_weight(state, obs, 0.2) == 1.0
                 for _ in range(6):
                     w = call_weight(DealState.from_observation(obs, rng), obs, 0.2)
@@ -691,7 +702,6 @@ def test_call_inference_weighs_the_true_deal_one_and_other_worlds_less(game: str
                     below += w < 1.0
                 checked += 1
                 break
-            state = state.apply(bot.act(state.observation(state.player), rng))
     assert checked >= 6 and below >= checked
     belote = auctioned(BELOTE, 2)
     obs = observe(belote, belote.player)
@@ -704,30 +714,24 @@ def test_an_auction_read_by_a_bidding_system_is_the_calls_it_would_make(game: st
     # Budget.calls: the heuristic's calls as the bidding system (SystemWeights, one seat's
     # call asked at a time, kept by hand) weigh each world as call_weight does (the auction
     # replayed once on the world's four hands): the floor for each call it would not make
-    from rebelote.bots.heuristic import HeuristicBot
     from rebelote.bots.pimc import SystemWeights, Worlds, call_system, call_weight
 
     rules = Rules.preset(preset, game)
-    bot = HeuristicBot()
     checked = below = 0
     for seed in range(10):
-        state = DealState.new(rules, seed % 4, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            obs = observe(state, state.player)
-            if state.playable.bit_count() > 1 and obs.auction and (
-                    state.phase == PLAY or len(obs.auction) >= 2):
-                worlds = Worlds(obs, "heuristic", 0.3)
-                assert isinstance(worlds.weight, SystemWeights)
-                assert worlds.weight(state) == 1.0  # the true deal made every call
-                for _ in range(5):
-                    world = DealState.from_observation(obs, rng)
-                    w = worlds.weight(world)
-                    assert w == pytest.approx(call_weight(world, obs, 0.3))
-                    assert w == SystemWeights(obs, call_system("heuristic"), 0.3)(world)
-                    below += w < 1.0
-                checked += 1
-            state = state.apply(bot.act(obs, rng))
+        for state, obs, rng in heuristic_decisions(rules, seed):
+            if state.playable.bit_count() < 2 or len(obs.auction) < 2:
+                continue
+            worlds = Worlds(obs, "heuristic", 0.3)
+            assert isinstance(worlds.weight, SystemWeights)
+            assert worlds.weight(state) == 1.0  # the true deal made every call
+            for _ in range(5):
+                world = DealState.from_observation(obs, rng)
+                w = worlds.weight(world)
+                assert w == pytest.approx(call_weight(world, obs, 0.3))
+                assert w == SystemWeights(obs, call_system("heuristic"), 0.3)(world)
+                below += w < 1.0
+            checked += 1
     assert checked >= 40 and below >= 20
 
 
