@@ -492,19 +492,24 @@ class AuctionWeights:
     hand recurs from world to world once most of its cards are played)."""
 
     def __init__(self, obs: Observation) -> None:
-        self.rules = rules = obs.rules
+        self.obs = obs
+        self.rules = obs.rules
         self.turned = obs.turned
         #: each call weighed: its place in the auction, the seat, the call, the highest
         #: value bid before it
-        self.calls: list[tuple[int, int, Bid, int]] = []
+        self.calls = self._heard(obs)
+        self.factors: dict[tuple[int, Mask], float] = {}
+
+    def _heard(self, obs: Observation) -> list[tuple[int, int, Bid, int]]:
+        calls: list[tuple[int, int, Bid, int]] = []
         best = 0
         for i, (seat, bid) in enumerate(obs.auction):
             if seat != obs.seat and self._weighs(bid, best):
-                self.calls.append((i, seat, bid, best))
-            if rules.game != "belote" and bid.kind == "value" \
+                calls.append((i, seat, bid, best))
+            if self.rules.game != "belote" and bid.kind == "value" \
                     and (seat == obs.seat or bid.trump >= 0):
                 best = bid.value
-        self.factors: dict[tuple[int, Mask], float] = {}
+        return calls
 
     def _weighs(self, bid: Bid, best: int) -> bool:
         if self.rules.game == "belote":
@@ -524,11 +529,11 @@ class AuctionWeights:
             hand = hands[seat]
             f = factors.get((i, hand))
             if f is None:
-                f = factors[(i, hand)] = self._factor(bid, hand, best)
+                f = factors[(i, hand)] = self._factor(i, seat, bid, hand, best)
             weight *= f
         return weight
 
-    def _factor(self, bid: Bid, hand: Mask, best: int) -> float:
+    def _factor(self, index: int, seat: int, bid: Bid, hand: Mask, best: int) -> float:
         rules = self.rules
         turned = self.turned
         if rules.game == "belote":
@@ -594,34 +599,23 @@ def bot_calls(bot: HeuristicBot) -> CallSystem:
     return call
 
 
-class SystemWeights:
+class SystemWeights(AuctionWeights):
     """A world's weight from the auction read by a bidding system (:attr:`Budget.calls`):
     ``floor`` for each call another seat made that the system, holding that seat's hand of
     the world, would not have made; 1.0 with nothing heard. Each call's factor is kept by the
     hand that made it, as :class:`AuctionWeights` does."""
 
     def __init__(self, obs: Observation, system: CallSystem, floor: float) -> None:
-        self.obs = obs
         self.system = system
         self.floor = floor
-        self.calls = [(i, seat, bid) for i, (seat, bid) in enumerate(obs.auction)
-                      if seat != obs.seat]
-        self.factors: dict[tuple[int, Mask], float] = {}
+        super().__init__(obs)
 
-    def __call__(self, world: DealState) -> float:
-        if not self.calls:
-            return 1.0
-        hands = world.auction_hands()
-        factors = self.factors
-        weight = 1.0
-        for i, seat, bid in self.calls:
-            hand = hands[seat]
-            f = factors.get((i, hand))
-            if f is None:
-                made = self.system(self.obs, i, seat, hand)
-                f = factors[(i, hand)] = 1.0 if made == bid else self.floor
-            weight *= f
-        return weight
+    def _heard(self, obs: Observation) -> list[tuple[int, int, Bid, int]]:
+        return [(i, seat, bid, 0) for i, (seat, bid) in enumerate(obs.auction)
+                if seat != obs.seat]
+
+    def _factor(self, index: int, seat: int, bid: Bid, hand: Mask, best: int) -> float:
+        return 1.0 if self.system(self.obs, index, seat, hand) == bid else self.floor
 
 
 #: The seat must hold at least this many cards for the play to be weighed: later, the worlds
