@@ -29,7 +29,9 @@ failure_base=162 and no rounding.
 ``improved`` bidder (the same agent spec and seed at each seat in both plays of a deal), so the
 two plays of a deal have the same auction and our bot only chooses the cards at its two seats;
 the line records whether the two auctions were the same (``same_auction``). Without it
-(``--calls own``, the default) each side's bot makes its own calls.
+(``--calls own``, the default) each side's bot makes its own calls. This module registers
+colver's bidder as a bidding system our search can read the auction by
+(``--ours 'pimc:expert[calls=colver]'``: :class:`ColverCalls`, docs/versus-colver.md).
 
 colver's bots (``--theirs``), built offline (its NN bidder, DMC player and playgen worlds are
 model weights fetched from a hub: not available here); the bidder is always its rule-based
