@@ -980,7 +980,7 @@ class Worlds:
         self.draws: UniformDeals | None = None
         #: each world's weight from the auction: :func:`world_weight`, or read by the
         #: bidding system ``calls`` (:class:`SystemWeights`) in an auction game
-        self.weight: Callable[[DealState], float] = (
+        self.weight: AuctionWeights = (
             SystemWeights(obs, call_system(calls), call_floor)
             if calls and obs.rules.game in AUCTION_GAMES else AuctionWeights(obs))
 
