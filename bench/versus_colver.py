@@ -73,7 +73,8 @@ from rebelote.actions import NO_DECLARATION, PLAYS, Action, Play
 from rebelote.arena import mean_ci, parallel_map, percentile
 from rebelote.auction import COINCHE, PASS, SURCOINCHE, Bid
 from rebelote.bots import Bot, make_bot
-from rebelote.bots.pimc import register_call_system, with_fields
+from rebelote.bots.pimc import hands_around, register_call_system, with_fields
+from rebelote.cards import iter_mask
 from rebelote.deal import DealState
 from rebelote.rules import CONTRACTS, Rules, parse_rules
 
@@ -197,34 +198,30 @@ class ColverCalls:
         #: the state's bytes after the calls before a call, by (dealer, calls)
         self.points: dict[tuple[int, tuple[Bid, ...]], list[int]] = {}
 
-    def _hands(self, seat: int, hand: int) -> list[list[int]]:
-        rest = [c for c in range(32) if not hand >> c & 1]
-        out: list[list[int]] = []
-        k = 0
-        for s in range(4):
-            cards = [c for c in range(32) if hand >> c & 1] if s == seat else rest[k:k + 8]
-            if s != seat:
-                k += 8
-            out.append([self.to_col[c] for c in cards])
-        return out
-
-    def plain(self, dealer: int, calls: Sequence[Bid], seat: int, hand: int) -> Bid:
-        """The call, from a whole deal of colver's (the seat's hand, the rest to the others)."""
-        env = colver.Env.deal_with_hands(dealer, self._hands(seat, hand))
+    def _dealt(self, dealer: int, calls: Sequence[Bid], seat: int, hand: int) -> Any:
+        """colver's engine with the seat dealt ``hand``, the rest of the deck to the others
+        (:func:`rebelote.bots.pimc.hands_around`), the calls stepped in."""
+        env = colver.Env.deal_with_hands(dealer, [[self.to_col[c] for c in iter_mask(m)]
+                                                  for m in hands_around(seat, hand)])
         for bid in calls:
             env.step(to_colver(bid, self.to_col))
+        return env
+
+    def _call(self, env: Any) -> Bid:
         call = to_ours(env.bid_improved_v1(), 0, self.to_ours_cards)
         assert isinstance(call, Bid)
         return call
+
+    def plain(self, dealer: int, calls: Sequence[Bid], seat: int, hand: int) -> Bid:
+        """The call, from a whole deal of colver's (the seat's hand, the rest to the others)."""
+        return self._call(self._dealt(dealer, calls, seat, hand))
 
     def __call__(self, obs: Any, index: int, seat: int, hand: int) -> Bid:
         calls = tuple(bid for _, bid in obs.auction[:index])
         key = (obs.dealer, calls)
         point = self.points.get(key)
         if point is None:
-            self.env = colver.Env.deal_with_hands(obs.dealer, self._hands(seat, hand))
-            for bid in calls:
-                self.env.step(to_colver(bid, self.to_col))
+            self.env = self._dealt(obs.dealer, calls, seat, hand)
             point = self.points[key] = [int(b) for b in self.env.get_state_bytes()]
             if len(self.points) > 256:
                 self.points.pop(next(iter(self.points)))
@@ -234,9 +231,7 @@ class ColverCalls:
         state = list(point)
         state[4 * seat:4 * seat + 4] = mask.to_bytes(4, "little")
         self.env.set_state_bytes(state)
-        call = to_ours(self.env.bid_improved_v1(), 0, self.to_ours_cards)
-        assert isinstance(call, Bid)
-        return call
+        return self._call(self.env)
 
 
 if colver is not None:

@@ -722,7 +722,7 @@ def test_an_auction_read_by_a_bidding_system_is_the_calls_it_would_make(game: st
         for state, obs, rng in heuristic_decisions(rules, seed):
             if state.playable.bit_count() < 2 or len(obs.auction) < 2:
                 continue
-            worlds = Worlds(obs, "heuristic", 0.3)
+            worlds = Worlds(obs, replace(TINY, calls="heuristic", call_floor=0.3))
             assert isinstance(worlds.weight, SystemWeights)
             assert worlds.weight(state) == 1.0  # the true deal made every call
             for _ in range(5):
@@ -762,7 +762,7 @@ def test_a_bidding_system_is_registered_by_name_and_an_unknown_one_is_refused() 
         obs = observe(state, state.player)
         heard = [(i, s) for i, (s, b) in enumerate(obs.auction) if s != obs.seat]
         bids = sum(1 for s, b in obs.auction if s != obs.seat and b != PASS)
-        worlds = Worlds(obs, "always-pass", 0.5)
+        worlds = Worlds(obs, bot.budget)
         world = DealState.from_observation(obs, random.Random(1))
         assert worlds.weight(world) == 0.5 ** bids  # each call but a pass is not the system's
         assert set(asked) == set(heard)  # every other seat's call is read, none of its own
@@ -770,7 +770,7 @@ def test_a_bidding_system_is_registered_by_name_and_an_unknown_one_is_refused() 
         assert set(marks) <= {c for c in range(32) if state.playable >> c & 1} and marks
         # belote has no auction of calls to read: the heuristic's weights stay
         belote = auctioned(BELOTE, 2)
-        assert isinstance(Worlds(observe(belote, belote.player), "always-pass").weight,
+        assert isinstance(Worlds(observe(belote, belote.player), bot.budget).weight,
                           AuctionWeights)
     finally:
         del CALL_SYSTEMS["always-pass"]

@@ -575,22 +575,20 @@ def call_system(name: str) -> CallSystem:
     return maker()
 
 
+def hands_around(seat: int, hand: Mask) -> list[Mask]:
+    """Four hands of a bidding system's question: ``hand`` at ``seat``, the rest of the deck
+    dealt in order to the others (a bidder sees only its own hand: any filling will do)."""
+    rest = [c for c in range(32) if not hand >> c & 1]
+    others = iter(sum(1 << c for c in rest[k:k + 8]) for k in (0, 8, 16))
+    return [hand if s == seat else next(others) for s in range(4)]
+
+
 def bot_calls(bot: HeuristicBot) -> CallSystem:
-    """A bot's calls as a bidding system: the seat dealt ``hand``, the rest of the cards
-    dealt to the others (the bot sees only its own hand), the calls before it replayed."""
+    """A bot's calls as a bidding system: the seat dealt ``hand`` (:func:`hands_around`), the
+    calls before it replayed."""
     def call(obs: Observation, index: int, seat: int, hand: Mask) -> Bid:
-        rules = obs.rules
-        rest = [c for c in range(32) if not hand >> c & 1]
-        hands: list[Mask] = []
-        k = 0
-        for s in range(4):
-            if s == seat:
-                hands.append(hand)
-            else:
-                hands.append(sum(1 << c for c in rest[k:k + 8]))
-                k += 8
-        state = DealState.from_hands(rules, obs.dealer, hands, obs.turned, (),
-                                     obs.held_over, obs.scores)
+        state = DealState.from_hands(obs.rules, obs.dealer, hands_around(seat, hand),
+                                     obs.turned, (), obs.held_over, obs.scores)
         for _seat, bid in obs.auction[:index]:
             state = state.apply(bid)
         got = bot.act(state.observation(seat), _NO_RNG)
@@ -970,7 +968,7 @@ class Worlds:
     draws can be made uniform (:meth:`uniform`) and the deals listed (:meth:`every`), each
     world then replayed."""
 
-    def __init__(self, obs: Observation, calls: str = "", call_floor: float = 0.2) -> None:
+    def __init__(self, obs: Observation, budget: Budget | None = None) -> None:
         self.obs = obs
         self.fast = only_hands_differ(obs)
         #: the draws can be made uniform and the deals listed (nothing announced yet)
@@ -979,10 +977,12 @@ class Worlds:
         self.played: list[Mask] = obs.played_by() if self.fast else []
         self.draws: UniformDeals | None = None
         #: each world's weight from the auction: :func:`world_weight`, or read by the
-        #: bidding system ``calls`` (:class:`SystemWeights`) in an auction game
+        #: budget's bidding system (:attr:`Budget.calls`, :class:`SystemWeights`) in an
+        #: auction game
         self.weight: AuctionWeights = (
-            SystemWeights(obs, call_system(calls), call_floor)
-            if calls and obs.rules.game in AUCTION_GAMES else AuctionWeights(obs))
+            SystemWeights(obs, call_system(budget.calls), budget.call_floor)
+            if budget is not None and budget.calls and obs.rules.game in AUCTION_GAMES
+            else AuctionWeights(obs))
 
     def deal(self, rng: random.Random) -> DealState:
         """One world (:class:`IllegalActionError` when none fits the observation)."""
@@ -1054,7 +1054,7 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     weights = 0.0
     clock = clock or Clock()
     count = budget.card_worlds(obs.hand.bit_count())
-    dealer = Worlds(obs, budget.calls, budget.call_floor)
+    dealer = Worlds(obs, budget)
     draw = clock.sampler(("play", obs.hand.bit_count()), obs, rng, count,
                          budget.seconds, budget.min_worlds, budget.uniform,
                          budget.auction_alpha, dealer)
@@ -1113,7 +1113,7 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
     ``dealer``: the observation's :class:`Worlds`, if made already."""
     stop = STOP.get()
     alpha = budget.auction_alpha
-    auction = (dealer or Worlds(obs)).weight
+    auction = (dealer or Worlds(obs, budget)).weight
     learned = infer > 0.0 and _learned(obs, budget)
     factors = _model_factors(obs, worlds, budget) if learned else None
     inferred = _inference(obs, budget, 0.0 if learned else infer)
@@ -1186,7 +1186,7 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
     cands: list[DealState] = []
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
-    dealer = dealer or Worlds(obs)
+    dealer = dealer or Worlds(obs, budget)
     learned = _learned(obs, budget)
     inferred = _inference(obs, budget, 0.0 if learned else
                           budget.infer if infer is None else infer)
@@ -1312,7 +1312,7 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
     least = min(budget.bid_least, budget.bid_worlds)
     clock = clock or Clock()
     draw = clock.sampler(("auction", 0), obs, rng, budget.bid_worlds, budget.bid_seconds,
-                         least, dealer=Worlds(obs, budget.calls, budget.call_floor))
+                         least, dealer=Worlds(obs, budget))
     while (got := draw()) is not None:
         world, weight = got
         n += 1
