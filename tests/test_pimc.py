@@ -838,3 +838,35 @@ def test_the_play_is_weighed_by_side_and_cards_in_hand() -> None:
                 seen.add((defends, cards >= 6))
             state = state.apply(bot.act(state.observation(state.player), rng))
     assert len(seen) == 4
+
+
+@pytest.mark.parametrize("rules", [COINCHE, CONTREE], ids=["coinche", "contree"])
+def test_the_next_card_postponed_is_chosen_once_for_the_worlds_that_show_the_same(
+        rules: Rules) -> None:
+    """Budget.postpone: with one world each card is worth its double-dummy mark (the world's
+    replies lead to the seat's next turn at the same value); with more, never more than the
+    double-dummy mean (one next card for the worlds that look alike, not each world's best),
+    and less at some card; a hand of 8 cards (the first trick) or 1 card is not postponed."""
+    from rebelote.bots.pimc import card_marks
+
+    one = Budget(worlds=1, bid_worlds=2, min_worlds=1, points_eps=0.01)
+    many = replace(one, worlds=12)
+    lower = seen = 0
+    for seed in range(3, 6):
+        for _, obs, _ in heuristic_decisions(rules, seed):
+            if obs.phase != PLAY or len(obs.legal) < 2:
+                continue
+            cards = obs.hand.bit_count()
+            got = card_marks(obs, random.Random(seed), replace(one, postpone=8))
+            assert got == pytest.approx(card_marks(obs, random.Random(seed), one))
+            plain = card_marks(obs, random.Random(seed), many)
+            later = card_marks(obs, random.Random(seed), replace(many, postpone=8))
+            assert later.keys() == plain.keys()
+            if cards in (1, 8):
+                assert later == plain
+                continue
+            seen += 1
+            assert all(later[c] <= plain[c] + 1e-9 for c in plain), (later, plain)
+            lower += any(later[c] < plain[c] - 1e-9 for c in plain)
+    assert seen > 10 and lower > 0, (seen, lower)
+    assert budget_of("expert").postpone == 0  # an option, measured (docs/versus-colver.md)

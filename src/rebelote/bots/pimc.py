@@ -155,6 +155,14 @@ class Budget:
     #: observation, solve each of them once instead of drawing (0: never): the last tricks'
     #: few worlds, all of them, without the draws' noise.
     every_below: int = 0
+    #: Strategy fusion at the seat's next card undone (0: off): while the seat holds this many
+    #: cards or fewer (2 or more, the first trick's declarations past), each card is valued
+    #: by playing the world on to the seat's next turn (the three cards between, each seat's
+    #: double-dummy best in that world) and choosing the next card once for all the worlds
+    #: that show the same three cards, as the seat will have to: the mean over those worlds
+    #: of one card, not each world's best (the double-dummy leaf postponed by one decision of
+    #: the seat's, as EPIMC does).
+    postpone: int = 0
     #: With ``infer``: the factor of each of the partner's cards the model does not explain
     #: (below 0: ``infer``, as the other seats'; 1: the partner's cards weigh nothing). The
     #: partner is often another search player, whose cards the heuristic explains less well.
@@ -1074,6 +1082,9 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
     elif resampled:
         draw = _resample(obs, rng, budget, count, dealer, infer)
     inferred = _inference(obs, budget, infer) if infer > 0.0 and not weighed else None
+    later: Postponed | None = None
+    if 2 <= obs.hand.bit_count() <= min(budget.postpone, 7):
+        later = Postponed(obs.seat, budget.points_eps)
     while (got := draw()) is not None:
         world, weight = got
         n += 1
@@ -1093,6 +1104,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
                 m += eps * v
             marks[card] = m
             total[card] = total.get(card, 0.0) + weight * m
+        if later is not None:
+            later.add(world, weight, marker, values, won)
         weights += weight
         if budget.stop_z > 0.0:
             seen.append((weight, marks))
@@ -1101,7 +1114,57 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
                 break
     if weights <= 0.0 or n < min(budget.min_worlds, count):
         return {}  # the time was too short: the caller falls back on the heuristic
+    if later is not None:
+        total = later.totals()
     return {c: v / weights for c, v in total.items()}
+
+
+class Postponed:
+    """The values of a seat's cards with its next card chosen once per information set
+    (:attr:`Budget.postpone`): each world is played on from each card to the seat's next turn,
+    the other seats playing their double-dummy best in that world, and the worlds that show
+    the same cards meanwhile share the seat's next card, the one of the best weighted sum over
+    them. A card's total is the sum over those groups of their best next card's sum: never
+    above the double-dummy total (each world its own best next card), equal when every group
+    is one world."""
+
+    def __init__(self, seat: int, eps: float) -> None:
+        self.seat = seat
+        self.eps = eps
+        #: card -> the cards seen until the seat's next turn -> next card -> weighted marks
+        self.groups: dict[int, dict[tuple[int, ...], dict[int, float]]] = {}
+
+    def add(self, world: DealState, weight: float, marker: Marker, values: dict[int, int],
+            won: bool) -> None:
+        """One world: its values now (``values``, the seat's team's points by card;
+        ``won``: the team has won a trick)."""
+        team = self.seat & 1
+        for card in values:
+            node = world.apply(Play(card))
+            seen: list[int] = []
+            while node.phase == PLAY and node.player != self.seat:
+                replies = solve(position_of_state(node), node.rules)
+                best = max(replies, key=lambda c: (replies[c], -c))
+                seen.append(best)
+                node = node.apply(Play(best))
+            by_card = self.groups.setdefault(card, {})
+            if node.phase != PLAY:  # no next turn in this world (never past trick 1): alone
+                key: tuple[int, ...] = (-1 - len(by_card),)
+                by_card[key] = {card: weight * self._mark(marker, team, values[card], won)}
+                continue
+            nxt = solve(position_of_state(node), node.rules)
+            won_then = tricks_won(node.tricks, node.leader)[team] > 0
+            sums = by_card.setdefault(tuple(seen), {})
+            for c, v in nxt.items():
+                sums[c] = sums.get(c, 0.0) + weight * self._mark(marker, team, v, won_then)
+
+    def _mark(self, marker: Marker, team: int, points: int, won: bool) -> float:
+        return marker.mark(team, points, won, team) + self.eps * points
+
+    def totals(self) -> dict[int, float]:
+        """Each card's weighted total: the sum over its groups of the best next card's."""
+        return {card: sum(max(sums.values()) for sums in by_card.values())
+                for card, by_card in self.groups.items()}
 
 
 def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: float,
