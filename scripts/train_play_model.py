@@ -1,10 +1,13 @@
 """Make the examples of the learned model of card play (rebelote.bots.playmodel) on a process
 pool, and train its model from a seed; both deterministic.
 
-    nice -n 10 .venv/bin/python scripts/train_play_model.py data --deals 20000 --seed 1 \\
-        --workers 2 --out play-1.npz
-    nice -n 10 .venv/bin/python scripts/train_play_model.py train --data play-1.npz \\
-        --seed 1 --out src/rebelote/bots/data/playmodel.npz
+    nice -n 10 .venv/bin/python scripts/train_play_model.py data --deals 12000 --seed 2 \\
+        --worlds 10 --workers 2 --out play-2-w10.npz
+    nice -n 10 .venv/bin/python scripts/train_play_model.py train --data play-2-w10.npz \\
+        --seed 1 --epochs 15 --out src/rebelote/bots/data/playmodel.npz
+
+(the commands that made the shipped weights: the second gives them to the bit from the
+first's examples; without ``--worlds`` the targets are the true deal's best cards)
 
 ``data`` plays deals ``--start`` .. ``--start + --deals - 1`` of ``--seed`` in chunks of
 200 on the arena's pool of ``--workers`` processes (rebelote.arena.parallel_map; or a Dask

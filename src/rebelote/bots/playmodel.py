@@ -3,10 +3,12 @@ play (``Budget.play_model``, :func:`play_log_weights`).
 
 **What it predicts.** For a seat about to play, seeing what that seat sees (its hand, the cards
 gone, the trick so far, the contract and who took it), the chance that each of its legal cards
-is one a player who saw every hand would play: a card of the best double-dummy value in the
-true deal. The examples are the true deals' exact values (:func:`rebelote.solver.solve`, the
-cards of the best value sharing the target), at every decision with a choice of contrée deals
-played by heuristic bots with a tenth of random cards. Such a model is what a good player's
+is one a given kind of player would play. The examples are decisions with a choice of
+contrée deals played by heuristic bots with a tenth of random cards, each labelled either by
+the cards of the best double-dummy value in the true deal (a player who saw every hand;
+:func:`rebelote.solver.solve`, the cards of the best value sharing the target) or, as the
+shipped weights are, by the cards of the best mean over deals that fit what the seat sees (a
+search player with uniform worlds, IS-DD). Such a model is what a good player's
 card says about its hand: a seat that plays the ten under the ace of trumps is unlikely to
 hold the jack, not certain not to (the probabilities are graded where the heuristic's model,
 :func:`rebelote.bots.pimc.play_weight`, says only whether the card is the heuristic's).
@@ -21,12 +23,15 @@ canonical card), a softmax over the legal cards; fitted by mini-batch Adam on th
 cross-entropy against the targets, from a seed (the same seed and examples give the same
 weights). NumPy only; the weights ship in the package (``bots/data/playmodel.npz``).
 
-Train (the command that made the shipped weights is in docs/search.md):
+**The shipped weights** are a model of IS-DD players (``--worlds 10``: each example's
+targets are the cards of the best mean over 10 deals that fit what the seat sees, not the
+true deal's best), made by these two commands (about 40 minutes, then seconds, on two cores;
+the second gives the shipped file to the bit from the first's examples):
 
-    nice -n 10 .venv/bin/python scripts/train_play_model.py data --deals 6000 --seed 1 \\
-        --workers 2 --out play-1.npz
-    nice -n 10 .venv/bin/python scripts/train_play_model.py train --data play-1.npz \\
-        --seed 1 --out src/rebelote/bots/data/playmodel.npz
+    nice -n 10 .venv/bin/python scripts/train_play_model.py data --deals 12000 --seed 2 \\
+        --worlds 10 --workers 2 --out play-2-w10.npz
+    nice -n 10 .venv/bin/python scripts/train_play_model.py train --data play-2-w10.npz \\
+        --seed 1 --epochs 15 --out src/rebelote/bots/data/playmodel.npz
 """
 
 from __future__ import annotations
