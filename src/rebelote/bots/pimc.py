@@ -879,6 +879,12 @@ class Marker:
         self._cache[key] = got
         return got
 
+    def own(self, team: int, points: int, won_trick: bool, eps: float) -> float:
+        """The mark of ``team`` ending with ``points`` (:meth:`mark`), plus ``eps`` a card
+        point (:attr:`Budget.points_eps`: the points part cards of equal marks)."""
+        m: float = self.mark(team, points, won_trick, team)
+        return m + eps * points if eps else m
+
 
 @lru_cache(maxsize=1 << 14)
 def _score(summary: DealSummary, rules: Rules) -> tuple[int, int]:
@@ -1093,15 +1099,12 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         if inferred is not None:
             weight *= inferred(world)
         values = solve(position_of_state(world), obs.rules)
-        mover = world.player & 1
-        won = tricks_won(world.tricks, world.leader)[mover] > 0 or world.phase != PLAY
+        # the world is at the seat's turn: the mover's team is the seat's
+        won = tricks_won(world.tricks, world.leader)[team] > 0
         marker = Marker(world, world.taker, contract, obs.multiplier)
         marks: dict[int, float] = {}
-        eps = budget.points_eps
         for card, v in values.items():
-            m: float = marker.mark(mover, v, won, team)
-            if eps:
-                m += eps * v
+            m = marker.own(team, v, won, budget.points_eps)
             marks[card] = m
             total[card] = total.get(card, 0.0) + weight * m
         if later is not None:
@@ -1150,16 +1153,13 @@ class Postponed:
             by_card = self.groups.setdefault(card, {})
             if node.phase != PLAY:  # no next turn in this world (never past trick 1): alone
                 key: tuple[int, ...] = (-1 - len(by_card),)
-                by_card[key] = {card: weight * self._mark(marker, team, values[card], won)}
+                by_card[key] = {card: weight * marker.own(team, values[card], won, self.eps)}
                 continue
             nxt = solve(position_of_state(node), node.rules)
             won_then = tricks_won(node.tricks, node.leader)[team] > 0
             sums = by_card.setdefault(tuple(seen), {})
             for c, v in nxt.items():
-                sums[c] = sums.get(c, 0.0) + weight * self._mark(marker, team, v, won_then)
-
-    def _mark(self, marker: Marker, team: int, points: int, won: bool) -> float:
-        return marker.mark(team, points, won, team) + self.eps * points
+                sums[c] = sums.get(c, 0.0) + weight * marker.own(team, v, won_then, self.eps)
 
     def totals(self) -> dict[int, float]:
         """Each card's weighted total: the sum over its groups of the best next card's."""
