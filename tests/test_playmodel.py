@@ -139,19 +139,28 @@ def _reference_log_weights(obs_state: DealState, worlds: list[DealState],
 
 
 def test_the_batched_likelihoods_equal_a_plain_replay() -> None:
-    """The fast path (every world and card in one product, hands from masks) against the
-    engine's replay of each world, card by card, one row at a time."""
+    """The fast path (every world and card in one product, hands from masks, one row for each
+    hand a seat held at a moment however many worlds share it) against the engine's replay of
+    each world, card by card, one row at a time."""
     model = shipped_model()
+    shared = 0
     for cards in (7, 5, 3):
         for state in _states(cards, 3):
             obs = state.observation(state.player)
             dealer = Worlds(obs)
             rng = random.Random(cards)
-            worlds = [dealer.deal(rng) for _ in range(5)]
+            worlds = [dealer.deal(rng) for _ in range(5 if cards > 3 else 16)]
+            worlds += worlds[:2]  # the same world twice
             fast = play_log_weights(obs, [w.start_hands for w in worlds], model, 0.02)
             plain = _reference_log_weights(state, worlds, model, 0.02)
             assert np.allclose(fast, plain, atol=1e-9)
             assert (fast < 0).all()
+            assert fast[-2:].tolist() == fast[:2].tolist()
+            # worlds that differ but give a seat the same hand (the rows shared)
+            seats = [s for s in range(4) if s != obs.seat]
+            shared += sum(len({w.start_hands[s] for w in worlds[:-2]}) < len(worlds) - 2
+                          for s in seats)
+    assert shared > 0
 
 
 def test_nothing_to_weigh_and_no_trump_weigh_nothing() -> None:

@@ -314,21 +314,25 @@ def play_log_weights(obs: Observation, start_hands: Sequence[tuple[int, int, int
     log_floor = math.log(floor)
     canon = np.empty(32, dtype=np.int64)
     canon[slots(trump)] = np.arange(32)
+    # one row of the model for each hand a seat can have held at each moment: late in a deal
+    # the worlds share most hands (a seat's few hidden cards), and the rows are most of the cost
     xs: list[Array] = []
     legal_rows: list[Array] = []
+    rows: list[Array] = []  # for each moment, each world's row in the product
     picks: list[int] = []
+    first = 0
     for m, card, before in moments(obs):
-        hands = starts[:, m.seat] & ~np.int64(before)
+        hands, which = np.unique(starts[:, m.seat] & ~np.int64(before), return_inverse=True)
         legal = np.fromiter((legal_mask(int(h), m.trick, m.win, trump, rules.overtrump_partner,
                                         rules.must_undertrump) for h in hands),
-                            dtype=np.int64, count=n)
+                            dtype=np.int64, count=len(hands))
         xs.append(inputs(hands, m, step))
         legal_rows.append(mask_bits(legal, trump))
+        rows.append(first + which.reshape(n))
         picks.append(int(canon[card]))
+        first += len(hands)
     if not xs:
         return out
-    k = len(xs)
     logp = forward(model, np.vstack(xs), np.vstack(legal_rows))
-    cols = np.repeat(np.asarray(picks, dtype=np.int64), n)
-    chosen = logp[np.arange(k * n), cols].reshape(k, n)
+    chosen = np.stack([logp[r, pick] for r, pick in zip(rows, picks, strict=True)])
     return np.asarray(np.maximum(chosen, log_floor).sum(axis=0), dtype=np.float64)
