@@ -104,6 +104,15 @@ def test_the_end_of_a_deal_shows_its_last_trick_and_waits_for_the_next_deal(
     assert page.locator(".center .pc.best").count() == 1
     assert re.match(r"remporté par (Vous|Partenaire|Est|Ouest)$",
                     page.locator("#last-won").inner_text()), page.locator("#last-won")
+    # who won it reads on one line under the trick, clear of every card (between the side
+    # cards a phone had left it a word a line)
+    label = page.locator("#last-won").bounding_box()
+    lowest = max(c.bounding_box()["y"] + c.bounding_box()["height"]
+                 for c in page.locator(".center .pc").all())
+    assert label["y"] >= lowest, (label, lowest)
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#last-won'))"
+                         ".fontSize)")
+    assert label["height"] < 1.8 * size, (label, size)  # one line: two would be 2.3 sizes
     assert re.search(r"Donne 1 · terminée", page.locator(".deal-info").inner_text())
     assert page.evaluate("document.activeElement.id") == "next-deal"
     out = page.evaluate(OUT_OF_VIEW, [".center .pc", "#result-title", "#next-deal"])
