@@ -211,9 +211,12 @@ LEVELS: Final = {
     # 48 worlds drawn from 480 by how well the heuristic explains the other seats' cards
     # (a sharp floor), early stop and tie-breaks: the judge's lowest cost (README); uniform
     # over the deals that fit, every one of them when 64 or fewer fit, the points parting
-    # cards of equal marks (docs/versus-colver.md, "What was tried next")
+    # cards of equal marks (docs/versus-colver.md, "What was tried next"); in a suit contract
+    # the candidates weighed by the learned model of the players' cards, no less than 0.05 a
+    # card (docs/versus-colver.md, "`expert` with the learned model of the players")
     "expert": Budget(worlds=48, bid_worlds=32, infer=0.1, pool=10, stop_z=2.5,
-                     tie_break=True, points_eps=0.01, uniform=True, every_below=64),
+                     tie_break=True, points_eps=0.01, uniform=True, every_below=64,
+                     play_model=0.05),
     # the match against colver's IS-DD with 20 worlds a card at no more time a card
     # (docs/versus-colver.md): worlds by the cards in hand, drawn from 10 times as many by the
     # play's inference (floor 0.1) while 6 cards or more are in hand, the auction's weight
