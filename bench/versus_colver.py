@@ -51,8 +51,11 @@ rngs); time budgets (``Nms``) are not.
     nice -n 15 .venv/bin/python bench/versus_colver.py --ours heuristic --theirs heuristic \\
         --deals 40 [--seed 1] [--calls own|colver] [--out deals.jsonl] [--start 0] [--json]
     .venv/bin/python bench/versus_colver.py --summary deals.jsonl [more.jsonl ...] [--json]
+        [--same 'pimc:expert[play_model=0.05]=pimc:expert']
 
-Several result files pool their deals (each seed's deal once), for the same bots and rules.
+Several result files pool their deals (each seed's deal once), for the same bots and rules;
+``--same A=B`` reads our bot ``A`` of some lines as ``B`` (two names of one bot at the
+commits the runs were made at, as ``expert`` took the learned model of the players).
 """
 
 from __future__ import annotations
@@ -540,6 +543,19 @@ def report(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _names(text: str) -> tuple[str, str] | None:
+    """``A=B`` as ``(A, B)``, the ``=`` between them being the one outside a spec's brackets
+    (``pimc:expert[play_model=0.05]=pimc:expert``); ``None`` if there is none, or a side is
+    empty."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "[") - (ch == "]")
+        if ch == "=" and depth == 0:
+            a, b = text[:i].strip(), text[i + 1:].strip()
+            return (a, b) if a and b else None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ours", default="heuristic", help="a bot of our registry")
@@ -554,6 +570,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="append each deal's JSON line here")
     parser.add_argument("--summary", default=None, nargs="+",
                         help="only summarise results files (several: their deals pooled)")
+    parser.add_argument("--same", default=[], action="append", metavar="A=B",
+                        help="with --summary: our bot A's lines read as B's (two names of "
+                        "one bot at the runs' commits); may be given again")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--workers", type=int, default=1,
@@ -563,10 +582,14 @@ def main(argv: list[str] | None = None) -> int:
                         "(tcp://host:port; its workers need rebelote and colver)")
     args = parser.parse_args(argv)
     if args.summary:
+        same = dict(pair for x in args.same if (pair := _names(x)) is not None)
+        if len(same) != len(args.same):
+            parser.error("--same: give our bot's two names as A=B (A's lines read as B's)")
         rows = []
         for name in args.summary:
             with open(name, encoding="utf-8") as f:
                 rows.extend(json.loads(x) for x in f if x.strip())
+        rows = [dict(r, ours=same[r["ours"]]) if r.get("ours") in same else r for r in rows]
         try:
             s = summarize(rows)
         except ValueError as e:

@@ -45,3 +45,26 @@ def test_lines_of_other_bots_do_not_pool(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit):
         vc.main(["--summary", str(SEED23), str(RESULTS / "colver-cards-isdd20-seed23.jsonl")])
     assert "differ in ours" in capsys.readouterr().err
+
+
+def test_two_names_of_one_bot_pool_when_told(capsys: pytest.CaptureFixture[str]) -> None:
+    """``expert`` took the learned model of the players (``play_model=0.05``): the runs made
+    under the explicit spec before and under the level's name after pool with ``--same``."""
+    before = str(RESULTS / "colver-cards-isdd20-seed45-expert-play-model.jsonl")
+    after = RESULTS / "colver-cards-isdd20-seed50-expert.jsonl"
+    fresh = vc.summarize(_lines(after))
+    assert (fresh["deals"], fresh["seed"], fresh["ours"]) == (1000, 50, "pimc:expert")
+    assert fresh["mark_diff"]["mean"] == pytest.approx(14.2, abs=0.05)
+    with pytest.raises(SystemExit):
+        vc.main(["--summary", before, str(after)])
+    assert "differ in ours" in capsys.readouterr().err
+    same = "pimc:expert[play_model=0.05]=pimc:expert"
+    assert vc.main(["--summary", before, str(after), "--same", same, "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["deals"] == 2000 and both["seed"] == [45, 50] and both["ours"] == "pimc:expert"
+    assert both["mark_diff"]["mean"] == pytest.approx(15.7, abs=0.05)
+    assert both["mark_diff"]["ci95"][0] > 10
+    for bad in ("pimc:expert", "=pimc:expert", "pimc:expert[a=b]"):
+        with pytest.raises(SystemExit):
+            vc.main(["--summary", before, "--same", bad])
+        assert "--same: give our bot's two names" in capsys.readouterr().err
