@@ -51,11 +51,13 @@ rngs); time budgets (``Nms``) are not.
     nice -n 15 .venv/bin/python bench/versus_colver.py --ours heuristic --theirs heuristic \\
         --deals 40 [--seed 1] [--calls own|colver] [--out deals.jsonl] [--start 0] [--json]
     .venv/bin/python bench/versus_colver.py --summary deals.jsonl [more.jsonl ...] [--json]
-        [--same 'pimc:expert[play_model=0.05]=pimc:expert']
+        [--same 'pimc:expert[play_model=0.05]=pimc:expert'] [--paired base.jsonl ...]
 
 Several result files pool their deals (each seed's deal once), for the same bots and rules;
 ``--same A=B`` reads our bot ``A`` of some lines as ``B`` (two names of one bot at the
-commits the runs were made at, as ``expert`` took the learned model of the players).
+commits the runs were made at, as ``expert`` took the learned model of the players);
+``--paired BASE...`` adds, deal by deal, the summary's deals minus those of another run of
+the same deals (the same seeds and deal numbers: the same cards and the same colver).
 """
 
 from __future__ import annotations
@@ -504,6 +506,43 @@ def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def paired(lines: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:
+    """Deal by deal, ``lines``' mark difference minus ``base``'s on the deals both played
+    (the same seed and deal number: the same cards, the same colver): how much the one bot
+    gains on the other with the deals' luck taken out. The rules and colver's bot must be the
+    same."""
+    bots = {str(r["ours"]) for r in base}
+    if len(bots) > 1:
+        raise ValueError(f"--paired: the base's lines are of several bots: {sorted(bots)}")
+    for key in ("theirs", "rules", "calls"):
+        ours = {str(r.get(key, "own")) for r in lines}
+        theirs = {str(r.get(key, "own")) for r in base}
+        if ours != theirs:
+            raise ValueError(f"--paired: the runs differ in {key}: {sorted(ours)[0]!r} and "
+                             f"{sorted(theirs)[0]!r}")
+    old = {(int(r["seed"]), int(r["deal"])): float(r["diff"]) for r in base if "diff" in r}
+    new = {(int(r["seed"]), int(r["deal"])): float(r["diff"]) for r in lines if "diff" in r}
+    shared = sorted(old.keys() & new.keys())
+    if not shared:
+        raise ValueError("--paired: the runs share no deal (the same seed and deal number)")
+    return {"ours": sorted({str(r["ours"]) for r in lines})[0],
+            "base": sorted({str(r["ours"]) for r in base})[0], "deals": len(shared),
+            "paired": _ci([new[k] - old[k] for k in shared]),
+            "ours_alone": _ci([new[k] for k in shared]),
+            "base_alone": _ci([old[k] for k in shared])}
+
+
+def report_paired(p: dict[str, Any]) -> str:
+    def ci(d: dict[str, Any]) -> str:
+        low, high = d["ci95"]
+        shown = "[-inf, +inf]" if low is None else f"[{low:+.1f}, {high:+.1f}]"
+        return f"{d['mean']:+.1f} a deal, 95% CI {shown}"
+
+    return (f"paired over {p['deals']} deals both played: {p['ours']} - {p['base']}: "
+            f"{ci(p['paired'])}\n  {p['ours']} - colver: {ci(p['ours_alone'])}\n"
+            f"  {p['base']} - colver: {ci(p['base_alone'])}")
+
+
 def report(s: dict[str, Any]) -> str:
     def ci(d: dict[str, Any]) -> str:
         low, high = d["ci95"]
@@ -573,6 +612,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--same", default=[], action="append", metavar="A=B",
                         help="with --summary: our bot A's lines read as B's (two names of "
                         "one bot at the runs' commits); may be given again")
+    parser.add_argument("--paired", default=None, nargs="+", metavar="BASE",
+                        help="with --summary: the summary's deals, deal by deal, minus "
+                        "those of the runs in these files (the same seeds and deals)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--workers", type=int, default=1,
@@ -594,7 +636,19 @@ def main(argv: list[str] | None = None) -> int:
             s = summarize(rows)
         except ValueError as e:
             parser.error(f"--summary: {e}")
-        print(json.dumps(s) if args.json else report(s))
+        if args.paired:
+            base = []
+            for name in args.paired:
+                with open(name, encoding="utf-8") as f:
+                    base.extend(json.loads(x) for x in f if x.strip())
+            base = [dict(r, ours=same[r["ours"]]) if r.get("ours") in same else r
+                    for r in base]
+            try:
+                s["versus_base"] = paired(rows, base)
+            except ValueError as e:
+                parser.error(str(e))
+        print(json.dumps(s) if args.json else report(s) + (
+            "\n" + report_paired(s["versus_base"]) if args.paired else ""))
         return 0
     if colver is None:
         print("bench/versus_colver.py skipped: it needs colver, the yardstick (not a "

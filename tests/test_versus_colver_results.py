@@ -68,3 +68,32 @@ def test_two_names_of_one_bot_pool_when_told(capsys: pytest.CaptureFixture[str])
         with pytest.raises(SystemExit):
             vc.main(["--summary", before, "--same", bad])
         assert "--same: give our bot's two names" in capsys.readouterr().err
+
+
+def test_two_runs_of_the_same_deals_pair_deal_by_deal(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """``--paired``: the docs' "paired, deal by deal" rows from the committed lines."""
+    full = RESULTS / "colver-full-isdd20-seed12-learned.jsonl"
+    tuned = RESULTS / "colver-full-isdd20-seed12.jsonl"
+    p = vc.paired(_lines(full), _lines(tuned))
+    assert (p["ours"], p["base"], p["deals"]) == ("pimc:expert+learned", "pimc:expert+tuned",
+                                                 1000)
+    assert p["paired"]["mean"] == pytest.approx(16.2, abs=0.05)
+    assert p["paired"]["ci95"][0] == pytest.approx(6.9, abs=0.05)
+    assert p["ours_alone"]["mean"] == pytest.approx(41.5, abs=0.05)
+    assert p["base_alone"]["mean"] == pytest.approx(25.2, abs=0.05)
+    # the difference of the means is the mean of the differences, on the same deals
+    assert p["paired"]["mean"] == pytest.approx(
+        p["ours_alone"]["mean"] - p["base_alone"]["mean"], abs=1e-9)
+    assert vc.main(["--summary", str(RESULTS / "colver-cards-isdd20-seed44-expert-play-model"
+                                     ".jsonl"),
+                    "--paired", str(RESULTS / "colver-cards-isdd20-seed44-expert.jsonl")]) == 0
+    assert "pimc:expert[play_model=0.05] - pimc:expert: +5.4 a deal" in capsys.readouterr().out
+    half = _lines(tuned)[:500]
+    assert vc.paired(_lines(full), half)["deals"] == 500  # the deals both played
+    with pytest.raises(ValueError, match="share no deal"):
+        vc.paired(_lines(full), [dict(r, seed=13) for r in half])
+    with pytest.raises(ValueError, match="differ in calls"):
+        vc.paired(_lines(full), _lines(SEED40))
+    with pytest.raises(ValueError, match="several bots"):
+        vc.paired(_lines(full), _lines(full) + _lines(tuned))
