@@ -89,6 +89,10 @@ def test_two_runs_of_the_same_deals_pair_deal_by_deal(capsys: pytest.CaptureFixt
                                      ".jsonl"),
                     "--paired", str(RESULTS / "colver-cards-isdd20-seed44-expert.jsonl")]) == 0
     assert "pimc:expert[play_model=0.05] - pimc:expert: +5.4 a deal" in capsys.readouterr().out
+    model = vc.paired(_lines(RESULTS / "colver-full-isdd20-seed12-expert-model.jsonl"),
+                      _lines(full))  # the expert level with the learned model of the players
+    assert model["ours_alone"]["mean"] == pytest.approx(47.8, abs=0.05)
+    assert model["paired"]["mean"] == pytest.approx(6.4, abs=0.05)
     half = _lines(tuned)[:500]
     assert vc.paired(_lines(full), half)["deals"] == 500  # the deals both played
     with pytest.raises(ValueError, match="share no deal"):
