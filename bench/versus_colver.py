@@ -532,23 +532,22 @@ def paired(lines: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str,
             "base_alone": _ci([old[k] for k in shared])}
 
 
-def report_paired(p: dict[str, Any]) -> str:
-    def ci(d: dict[str, Any]) -> str:
-        low, high = d["ci95"]
-        shown = "[-inf, +inf]" if low is None else f"[{low:+.1f}, {high:+.1f}]"
-        return f"{d['mean']:+.1f} a deal, 95% CI {shown}"
+def _shown(d: dict[str, Any]) -> str:
+    """A mean and its interval (:func:`_ci`) as the reports print them."""
+    low, high = d["ci95"]
+    shown = "[-inf, +inf]" if low is None else f"[{low:+.1f}, {high:+.1f}]"
+    return f"{d['mean']:+.1f} a deal, 95% CI {shown}"
 
+
+def report_paired(p: dict[str, Any]) -> str:
+    ci = _shown
     return (f"paired over {p['deals']} deals both played: {p['ours']} - {p['base']}: "
             f"{ci(p['paired'])}\n  {p['ours']} - colver: {ci(p['ours_alone'])}\n"
             f"  {p['base']} - colver: {ci(p['base_alone'])}")
 
 
 def report(s: dict[str, Any]) -> str:
-    def ci(d: dict[str, Any]) -> str:
-        low, high = d["ci95"]
-        shown = "[-inf, +inf]" if low is None else f"[{low:+.1f}, {high:+.1f}]"
-        return f"{d['mean']:+.1f} a deal, 95% CI {shown}"
-
+    ci = _shown
     calls = " (every call colver's bidder's: card play alone)" if s["calls"] == "colver" \
         else ""
     seeds = s["seed"] if isinstance(s["seed"], list) else [s["seed"]]
