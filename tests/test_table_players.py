@@ -113,6 +113,16 @@ def test_the_end_of_a_deal_shows_its_last_trick_and_waits_for_the_next_deal(
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#last-won'))"
                          ".fontSize)")
     assert label["height"] < 1.8 * size, (label, size)  # one line: two would be 2.3 sizes
+    # the longest of the four ("Partenaire") too, whoever won this one, and the felt still fits
+    page.evaluate("document.querySelector('#last-won').textContent = 'remporté par Partenaire'")
+    long = page.locator("#last-won").bounding_box()
+    assert long["height"] < 1.8 * size, long
+    for seat in page.locator(".felt .seat").all():  # clear of every seat's box
+        b = seat.bounding_box()
+        apart = (long["x"] + long["width"] <= b["x"] or b["x"] + b["width"] <= long["x"]
+                 or long["y"] + long["height"] <= b["y"] or b["y"] + b["height"] <= long["y"])
+        assert apart, (long, b)
+    no_overflow(page)
     assert re.search(r"Donne 1 · terminée", page.locator(".deal-info").inner_text())
     assert page.evaluate("document.activeElement.id") == "next-deal"
     out = page.evaluate(OUT_OF_VIEW, [".center .pc", "#result-title", "#next-deal"])
