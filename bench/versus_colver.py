@@ -594,6 +594,16 @@ def _names(text: str) -> tuple[str, str] | None:
     return None
 
 
+def _read_lines(names: list[str], same: dict[str, str]) -> list[dict[str, Any]]:
+    """The result lines of the files ``names``, our bot's name read through ``same``
+    (``--same``: A's lines as B's)."""
+    rows: list[dict[str, Any]] = []
+    for name in names:
+        with open(name, encoding="utf-8") as f:
+            rows.extend(json.loads(x) for x in f if x.strip())
+    return [dict(r, ours=same[r["ours"]]) if r.get("ours") in same else r for r in rows]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ours", default="heuristic", help="a bot of our registry")
@@ -626,24 +636,14 @@ def main(argv: list[str] | None = None) -> int:
         same = dict(pair for x in args.same if (pair := _names(x)) is not None)
         if len(same) != len(args.same):
             parser.error("--same: give our bot's two names as A=B (A's lines read as B's)")
-        rows = []
-        for name in args.summary:
-            with open(name, encoding="utf-8") as f:
-                rows.extend(json.loads(x) for x in f if x.strip())
-        rows = [dict(r, ours=same[r["ours"]]) if r.get("ours") in same else r for r in rows]
+        rows = _read_lines(args.summary, same)
         try:
             s = summarize(rows)
         except ValueError as e:
             parser.error(f"--summary: {e}")
         if args.paired:
-            base = []
-            for name in args.paired:
-                with open(name, encoding="utf-8") as f:
-                    base.extend(json.loads(x) for x in f if x.strip())
-            base = [dict(r, ours=same[r["ours"]]) if r.get("ours") in same else r
-                    for r in base]
             try:
-                s["versus_base"] = paired(rows, base)
+                s["versus_base"] = paired(rows, _read_lines(args.paired, same))
             except ValueError as e:
                 parser.error(str(e))
         print(json.dumps(s) if args.json else report(s) + (
