@@ -73,6 +73,7 @@ def legal(file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None) -
 COMMAND_MODULES: Final = {
     "arena": ("arena",),
     "concours": ("tirage",),
+    "explain": ("explain",),
     "play_verify": ("play", "prune-tables", "verify"),
     "replay_deal": ("deal", "replay"),
     "serve": ("serve",),

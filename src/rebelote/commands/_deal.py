@@ -99,6 +99,27 @@ def deal_records(rules: Rules, seed: int, count: int, bots: list[Bot], dealer: i
     return out
 
 
+def deal_setup(game: str, rules: str | None, bots: str, dealer: str, options: str | None,
+               engine_timeout: float = 10.0) -> tuple[Rules, list[Bot], int]:
+    """The rule set, the four bots and the first dealer of ``rebelote deal``'s options
+    (``rebelote explain`` reads the same); :class:`ValueError` naming the bad option."""
+    try:
+        opts = json.loads(options) if options else None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--options: not JSON: {e.msg}") from None
+    if rules is not None and ":" in rules:
+        chosen = parse_rules(rules)
+        chosen = chosen.replace(**opts) if opts else chosen
+    else:
+        chosen = Rules.from_options(rules, game, opts)
+    if not engine_timeout > 0:
+        raise ValueError(f"--engine-timeout: seconds above 0, not {engine_timeout!r}")
+    players = parse_bots(bots, engine_timeout)
+    if dealer.strip().upper() not in SEATS:
+        raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")
+    return chosen, players, SEATS.index(dealer.strip().upper())
+
+
 def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, count: int = 1,
              bots: str = "random", dealer: str = "N", options: str | None = None,
              engine_timeout: float = 10.0,
@@ -109,26 +130,12 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
     bot broke the protocol (its message on ``err``)."""
     out = out or sys.stdout
     try:
-        opts = json.loads(options) if options else None
-        if rules is not None and ":" in rules:
-            chosen = parse_rules(rules)
-            chosen = chosen.replace(**opts) if opts else chosen
-        else:
-            chosen = Rules.from_options(rules, game, opts)
-        if not engine_timeout > 0:
-            raise ValueError(f"--engine-timeout: seconds above 0, not {engine_timeout!r}")
-        players = parse_bots(bots, engine_timeout)
-        if dealer.strip().upper() not in SEATS:
-            raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")
+        chosen, players, first = deal_setup(game, rules, bots, dealer, options, engine_timeout)
         if count < 0:
             raise ValueError("--count: must be 0 or more")
-    except json.JSONDecodeError as e:
-        print(f"rebelote: --options: not JSON: {e.msg}", file=err or sys.stderr, flush=True)
-        return 2
     except (ValueError, RulesError) as e:
         print(f"rebelote: {e}", file=err or sys.stderr, flush=True)
         return 2
-    first = SEATS.index(dealer.strip().upper())
     rng = random.Random(seed)
     step = seat_step(chosen)
     write = out.write

@@ -9,6 +9,7 @@ import random
 from typing import Final
 
 from rebelote.auction import PASS, Bid
+from rebelote.bots.explain import Notes
 from rebelote.bots.heuristic import contract_points
 from rebelote.bots.pimc.budget import Budget
 from rebelote.bots.pimc.marks import Marker
@@ -125,13 +126,15 @@ def anchored_call(legal: list[Bid], sims: dict[Bid, tuple[float, float]], prior:
 
 
 def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None,
-              prior: Bid | None = None) -> dict[Bid, tuple[float, float]] | None:
+              prior: Bid | None = None, notes: Notes | None = None
+              ) -> dict[Bid, tuple[float, float]] | None:
     """Each simulated legal call's weighted mean mark for the seat's team over sampled deals
     played by the solver as if the auction ended on it (the seat's own contracts less
     :data:`DD_MARGIN` card points), and its chance of a positive mark (weighted, shrunk toward
     one half by a uniform prior on the worlds' effective number); ``None`` when the budget
     ran out before ``bid_least`` deals (the caller falls back on the heuristic). The trump
-    mode of ``prior`` (the heuristic's call) is always among those simulated."""
+    mode of ``prior`` (the heuristic's call) is always among those simulated. ``notes``: the
+    worlds and each call's count of them, for the explanation."""
     rules = obs.rules
     me = obs.seat
     team = me & 1
@@ -170,6 +173,10 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
             if m is not None:
                 sums[action] = sums.get(action, 0.0) + weight * m
                 wins[action] = wins.get(action, 0.0) + (weight if m > 0 else 0.0)
+                if notes is not None:
+                    notes.counts[action] = notes.counts.get(action, 0) + 1
+        if notes is not None:
+            notes.world(world.auction_hands(), me, weight)
         weights += weight
         squares += weight * weight
     if n < least or weights <= 0.0:

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from rebelote.actions import AUCTION, PLAY, Action, Play
 from rebelote.auction import Bid
+from rebelote.bots.explain import Notes
 from rebelote.bots.pimc.budget import Budget
 from rebelote.bots.pimc.inference import _inference
 from rebelote.bots.pimc.worlds import Clock, Worlds, _listed, _resample
@@ -104,10 +105,12 @@ def _score(summary: DealSummary, rules: Rules) -> tuple[int, int]:
     return ns, ew
 
 
-def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None
-               ) -> dict[int, float]:
+def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock | None = None,
+               notes: Notes | None = None) -> dict[int, float]:
     """Each legal card's weighted mean mark (the seat's team's mark minus the other's) over
-    the worlds solved within the budget; empty if no world could be weighed."""
+    the worlds solved within the budget; empty if no world could be weighed. ``notes``: what
+    the search did, for its explanation (:class:`rebelote.bots.explain.Notes`: the worlds,
+    the marks without the points' part, where the hidden cards were)."""
     team = obs.seat & 1
     total: dict[int, float] = {}
     weights = 0.0
@@ -152,6 +155,11 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
             m = marker.own(team, v, won, budget.points_eps)
             marks[card] = m
             total[card] = total.get(card, 0.0) + weight * m
+        if notes is not None:
+            notes.world(world.hands, obs.seat, weight)
+            pure = notes.pure
+            for card, v in values.items():
+                pure[card] = pure.get(card, 0.0) + weight * marker.mark(team, v, won, team)
         if later is not None:
             later.add(world, weight, marker, values, won)
         weights += weight
@@ -159,6 +167,8 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
             seen.append((weight, marks))
             if len(seen) >= budget.stop_least and len(seen) % 4 == 0 \
                     and lead_is_clear(seen, total, budget.stop_z):
+                if notes is not None:
+                    notes.stopped = True
                 break
     if weights <= 0.0 or n < min(budget.min_worlds, count):
         return {}  # the time was too short: the caller falls back on the heuristic
