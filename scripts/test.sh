@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every check of the project: system packages the tests need, lint, types, the test suite
+# Every check of the project: system packages the tests need, lint, types, the documentation
+# site, the test suite
 # (a PostgreSQL server on loopback for the PostgreSQL tests, axe-core for the accessibility
 # tests), and the source documents' vectors.
 set -euo pipefail
@@ -49,4 +50,7 @@ trap pg_stop EXIT
 echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench) scripts
 echo "== mypy --strict"; "$BIN/mypy"
 echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports"
+# the documentation site: every page in the nav, every link and anchor resolving (mkdocs.yml);
+# built offline into site/ (ignored by git)
+echo "== mkdocs build --strict"; NO_MKDOCS_2_WARNING=1 "$BIN/mkdocs" build --strict --quiet
 echo "== pytest"; "$BIN/pytest" -n 2 --dist loadgroup -q --durations=10 "$@"
