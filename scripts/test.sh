@@ -7,11 +7,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${VENV:-.venv}/bin
 
-# Debian packages for the browser and PDF tests (installed when missing and we are root).
+# Debian packages for the browser, PDF and proxy tests (installed when missing and we are root).
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 command -v pdftotext >/dev/null || need+=(poppler-utils)
 command -v npm >/dev/null || need+=(npm)
+# the reverse proxies of docs/ops-proxies.md, run by tests/test_proxy_docs.py
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+command -v caddy >/dev/null || need+=(caddy)
+command -v openssl >/dev/null || need+=(openssl)
 if ((${#need[@]})) && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
