@@ -6,7 +6,12 @@ scripts/test.sh: every link and anchor of the pages resolves.)"""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -41,3 +46,20 @@ def test_every_page_of_docs_is_in_the_sites_navigation() -> None:
     pages = {p.name for p in (ROOT / "docs").glob("*.md")}
     assert pages - listed == set()
     assert listed - pages == set()
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd-analyze is absent")
+def test_the_systemd_units_of_the_docs_parse_without_a_warning(tmp_path: Path) -> None:
+    page = (ROOT / "docs" / "ops-service.md").read_text(encoding="utf-8")
+    units = re.findall(r"```ini\n(.*?)```", page, re.S)
+    names = ["rebelote.service", "rebelote-prune.service", "rebelote-prune.timer"]
+    assert len(units) == len(names)
+    env = tmp_path / "env"
+    env.write_text("REBELOTE_DB=sqlite:////var/lib/rebelote/counter.sqlite3\n")
+    for name, unit in zip(names, units, strict=True):
+        # the program and the environment file where this machine has them
+        unit = unit.replace("/opt/rebelote/bin/rebelote", sys.executable)
+        (tmp_path / name).write_text(unit.replace("/etc/rebelote/env", str(env)))
+    run = subprocess.run(["systemd-analyze", "verify", "--man=no", *names], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and run.stderr.strip() == "", run.stderr
