@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Every check of the project: system packages the tests need, lint, types, the test suite
+# Every check of the project: system packages the tests need, lint, types, the documentation
+# site, the test suite
 # (a PostgreSQL server on loopback for the PostgreSQL tests, axe-core for the accessibility
 # tests), and the source documents' vectors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${VENV:-.venv}/bin
 
-# Debian packages for the browser and PDF tests (installed when missing and we are root).
+# Debian packages for the browser, PDF and proxy tests (installed when missing and we are root).
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 command -v pdftotext >/dev/null || need+=(poppler-utils)
 command -v npm >/dev/null || need+=(npm)
+# the reverse proxies of docs/ops-proxies.md, run by tests/test_proxy_docs.py
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+command -v caddy >/dev/null || need+=(caddy)
+command -v openssl >/dev/null || need+=(openssl)
 if ((${#need[@]})) && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
@@ -49,4 +54,7 @@ trap pg_stop EXIT
 echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench) scripts
 echo "== mypy --strict"; "$BIN/mypy"
 echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports"
+# the documentation site: every page in the nav, every link and anchor resolving (mkdocs.yml);
+# built offline into site/ (ignored by git)
+echo "== mkdocs build --strict"; NO_MKDOCS_2_WARNING=1 "$BIN/mkdocs" build --strict --quiet
 echo "== pytest"; "$BIN/pytest" -n 2 --dist loadgroup -q --durations=10 "$@"

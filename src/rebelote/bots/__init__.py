@@ -212,7 +212,7 @@ class PlayerLevel:
         return self.about.get(lang, self.about["en"])
 
 
-#: The levels offered to people, weakest first (their measured strength: README, "Levels").
+#: The levels offered to people, weakest first (their measured strength: docs/levels.md).
 PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
     PlayerLevel(
         "debutant", "heuristic",
@@ -242,7 +242,7 @@ PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
 )
 
 #: The level a new table's bots play at: the strongest that answers a person in 300 ms at the
-#: median and 1 s at worst with four tables playing at once (README, "Levels").
+#: median and 1 s at worst with four tables playing at once (docs/levels.md).
 DEFAULT_LEVEL: Final = "fort"
 
 

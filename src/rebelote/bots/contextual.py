@@ -37,13 +37,13 @@ It makes the call of highest expected mark, a bid only when it beats pass by ``b
 marks and a coinche when it beats pass by ``coinche_margin``, and counts ``risk`` of its own
 uncoinched contracts' falls as coinched (the examples are played uncoinched, and the
 opponents coinche what they expect to fall): the auction does not end on the call, and these
-are what that costs, chosen by game on tuning deals (:data:`CHOSEN`; README, "The learned
+are what that costs, chosen by game on tuning deals (:data:`CHOSEN`; docs/bidders.md, "The learned
 bidder"). No-trump and all-trump are not in the model (no examples of them): the heuristic's
 bids in them are made, and over a contract in force in them the heuristic calls
 (:attr:`CallParams.other_modes`); belote (take or pass) and the card play are the
 heuristic's.
 
-Make the examples and train (the commands of the shipped weights: README):
+Make the examples and train (the commands of the shipped weights: docs/bidders.md):
 
     .venv/bin/python scripts/train_context_bidder.py data --deals 20000 --seed 1 --out x.npz
     .venv/bin/python scripts/train_context_bidder.py train --data x.npz --seed 1 --out w.npz
@@ -525,7 +525,7 @@ def parse_params(text: str, params: CallParams | None = None) -> CallParams:
 
 
 #: The choices made on the tuning deals, by game (seeds 111, coinche, and 112, contrée;
-#: README, "The learned bidder").
+#: docs/bidders.md, "The learned bidder").
 CHOSEN: Final[Mapping[str, CallParams]] = {
     "coinche": CallParams(bid_margin=40.0, coinche_margin=50.0, risk=1.0),
     "contree": CallParams(bid_margin=0.0, coinche_margin=50.0, risk=0.5),

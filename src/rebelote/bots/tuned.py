@@ -1,7 +1,7 @@
 """The tuned bidder: the heuristic's coinche and contrée auction with its hand-set choices made
 parameters (:class:`BidParams`), chosen on many cheap duplicate deals played against the
-heuristic (the heuristic's card play on both sides) and measured on others (README, "The tuned
-bidder").
+heuristic (the heuristic's card play on both sides) and measured on others
+(docs/bidders.md, "The tuned bidder").
 
 Cards, belote takes and the hand evaluation (:func:`~rebelote.bots.heuristic.contract_points`)
 are the heuristic's; only the calls of coinche and contrée change. What the tuning found
@@ -37,7 +37,7 @@ from typing import Final
 from rebelote.bots.heuristic import BidParams, HeuristicBot
 
 #: The parameters chosen on the tuning deals (seeds 101, coinche, and 102, contrée; the rounds
-#: and their figures: README, "The tuned bidder").
+#: and their figures: docs/bidders.md, "The tuned bidder").
 CHOSEN: Final = BidParams(margin=-5.0, jump=False, compete=10.0, over_partner=10.0,
                           plain_offset=20.0)
 

@@ -168,7 +168,7 @@ LEVELS: Final = {
     # inference from the play (play_weight): ``fast`` and ``strong`` with their worlds weighed
     "infer": Budget(worlds=8, bid_worlds=16, infer=0.35, pool=3, tie_break=True),
     # 48 worlds drawn from 480 by how well the heuristic explains the other seats' cards
-    # (a sharp floor), early stop and tie-breaks: the judge's lowest cost (README); uniform
+    # (a sharp floor), early stop and tie-breaks: the judge's lowest cost (docs/judge.md); uniform
     # over the deals that fit, every one of them when 64 or fewer fit, the points parting
     # cards of equal marks (docs/versus-colver.md, "What was tried next"); in a suit contract
     # the candidates weighed by the learned model of the players' cards, no less than 0.05 a
