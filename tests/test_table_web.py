@@ -950,3 +950,50 @@ def test_an_unknown_table_id_answers_404_on_every_page_never_a_500(tmp_path: Pat
                              ("get", "/api/tables/0123456789abcdef")):
             r = c.request(method, path)
             assert r.status_code == 404, (path, r.status_code, r.text[:200])
+
+
+@pytest.mark.parametrize("level", [lv.key for lv in PLAYER_LEVELS])
+def test_a_new_game_keeps_the_level_and_settings_the_table_was_started_with(
+        client: TestClient, level: str) -> None:
+    """Issue 33, item 1: "Nouvelle partie" at every level (it failed at club, fort and expert:
+    the seats' specs, ``pimc:default+tuned``, were handed back as if asked for) starts a new
+    table with the same settings: the bots' level, game, rules, target, pace, clock, pause
+    between deals and the player's name."""
+    r = client.post("/tables", data={"game": "belote", "rules": "house", "target": "1500",
+                                     "bots": level, "pace": "300", "clock": "60",
+                                     "between": "-1", "name": "Mamie Jo"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    old = r.headers["location"].rsplit("/", 1)[1]
+    r = client.post(f"/tables/{old}/again", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/tables/"), r.text
+    new = r.headers["location"].rsplit("/", 1)[1]
+    assert new != old
+    page = client.get(f"/tables/{new}")
+    assert page.status_code == 200 and "Mamie Jo" in page.text
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    tables = [client.portal.call(service.load, tid).table  # type: ignore[union-attr]
+              for tid in (old, new)]
+    first, second = tables
+    assert second.levels == first.levels == (level,) * 4
+    assert [s.bot for s in second.seats] == [s.bot for s in first.seats]
+    assert (second.rules, second.target, second.pace, second.clock, second.between) == (
+        first.rules, 1500, 300, 60, -1)
+
+
+def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
+    """A table stored without ``levels`` (before they were kept): its seats' specs are read as
+    the levels they stand for, never handed back as if asked for."""
+    from rebelote.tableserver.service import settings_of, table_from_request
+
+    table, _ = table_from_request({"game": "coinche", "bots": {"N": "expert", "E": "club",
+                                                             "W": "heuristic"}})
+    assert table.levels == ("expert", "club", "expert", "heuristic")
+    stored = table.to_json()
+    stored.pop("levels")
+    old = type(table).from_json(stored)
+    assert old.levels == ()
+    body = settings_of(old, 2)
+    assert body["bots"] == {"N": "expert", "E": "club", "W": "debutant"}
+    again, _ = table_from_request(body)
+    assert [s.bot for s in again.seats] == [s.bot for s in table.seats]

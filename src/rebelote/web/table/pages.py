@@ -473,18 +473,12 @@ async def release(table_id: str, request: Request, tables: TableServiceDep,
 @router.post("/tables/{table_id}/again")
 async def again(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
                 ) -> Response:
-    """A new game with the same settings (same bots, pace, clock, friends' seats)."""
-    loaded, seat = await seat_or_none(tables, table_id, token)
-    if seat is None:
+    """A new game with the same settings (the bots' levels as chosen, the rules and target,
+    pace, clock, pause between deals, the player's name): :meth:`TableService.again`."""
+    try:  # an unknown table: the error map's 404 page
+        new, new_token = await tables.again(table_id, token)
+    except SeatForbiddenError:
         return RedirectResponse("/", status_code=303)
-    t = loaded.table
-    body = {"game": t.rules.game, "rules": t.rules.name,
-            "options": {k: v for k, v in t.rules.changed_options().items() if k != "target"},
-            "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
-                                         "W": t.seats[3].bot},
-            "pace": t.pace, "clock": t.clock, "between": t.between,
-            "name": t.seats[seat].name or None}
-    new, new_token = await tables.create(body)
     response = RedirectResponse(f"/tables/{new.id}", status_code=303)
     seat_cookie(request, response, new.id, new_token)
     return response
