@@ -997,3 +997,39 @@ def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_lev
     assert body["bots"] == {"N": "expert", "E": "club", "W": "debutant"}
     again, _ = table_from_request(body)
     assert [s.bot for s in again.seats] == [s.bot for s in table.seats]
+
+
+def test_belote_keeps_its_trump_in_view_and_the_last_deal_its_last_trick(client: TestClient
+                                                                         ) -> None:
+    """Issue 33, items 2 and 13. Belote: after a take of the turned card (round 1), the status
+    line names the trump through every trick ("Contrat : prend" named none). After a game's
+    last deal the felt shows its last trick and who won it, as between deals (it was empty)."""
+    rng = random.Random(5)
+    took = False
+    for _ in range(30):  # a table where South takes the turned card in round 1
+        t = new_table(client, game="belote", pace=0, bots="random", target=1)
+        tid, token, view = t["id"], t["token"], t
+        if "take" in view["legal"]:
+            took = True
+            break
+    assert took
+    view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                       json={"action": "take"}).json()
+    trump = {"spades": "pique", "hearts": "cœur", "diamonds": "carreau", "clubs": "trèfle"}[
+        view["trump"]]
+    tricks = 0
+    while not view["over"]:
+        if view["phase"] == "play" and view["deal"] == 1:
+            html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+            status = html.split('id="contract">')[1].split("</span>\n")[0]
+            assert status.startswith(f"Atout : {trump}") and "(Vous)" in status, status
+            tricks += 1
+        view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"action": choose(view, rng)}).json()
+    assert tricks == 8  # South's eight cards, each with the trump in view
+    html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+    felt = html.split('class="center"')[1].split("</section>")[0]
+    last = view["last_result"]["last_trick"]
+    assert len(re.findall(r'class="pc at-', felt)) == 4 and 'id="last-won"' in felt, felt
+    assert all(f'class="pc at-{seat}' in felt for seat, _ in last["cards"])
+    assert 'id="winner"' in html and 'id="result"' in html
