@@ -1033,3 +1033,33 @@ def test_belote_keeps_its_trump_in_view_and_the_last_deal_its_last_trick(client:
     assert len(re.findall(r'class="pc at-', felt)) == 4 and 'id="last-won"' in felt, felt
     assert all(f'class="pc at-{seat}' in felt for seat, _ in last["cards"])
     assert 'id="winner"' in html and 'id="result"' in html
+
+
+def test_a_friend_types_the_join_code_on_the_home_page(client: TestClient) -> None:
+    """Issue 33, item 4: the home page and the start form's page have a code field; a code
+    typed as a friend would (lower case, spaces) leads to the seat choice; a malformed or an
+    unknown code is answered next to the field in the page's language, never a 500."""
+    r = client.post("/tables", data={"game": "coinche", "bots": "random", "pace": "300",
+                                     "friends": "N"}, follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    code = client.get(f"/tables/{tid}").text.split('id="join-code">')[1].split("<")[0]
+    friend = TestClient(client.app)
+    for path in ("/", "/tables/new"):
+        page = friend.get(path).text
+        assert 'action="/t/find"' in page and 'id="code-field"' in page, path
+        assert "Rejoindre une table avec son code" in page
+    typed = f" {code[:4].lower()} {code[4:].lower()} "
+    join = friend.get("/t/find", params={"code": typed})
+    assert join.status_code == 200 and 'id="join"' in join.text, join.text[:300]
+    assert f'action="/t/{code}"' in join.text
+    bad = friend.get("/t/find", params={"code": "ABC"})
+    assert bad.status_code == 422
+    field = bad.text.split('id="code-field"')[1].split(">")[0]
+    assert 'aria-invalid="true"' in field and "code-error" in field and 'value="ABC"' in field
+    assert "Code de la table\u00a0: un code a 8 lettres et chiffres" in bad.text
+    unknown = "".join("K" if ch != "K" else "M" for ch in code)
+    missing = friend.get("/t/find", params={"code": unknown})
+    assert missing.status_code == 404 and "aucune table en cours n’a ce code" in missing.text
+    english = friend.get("/t/find", params={"code": unknown, "lang": "en"})
+    assert "Table code: no table in play has this code" in english.text
+    assert friend.get("/t/find", params={"code": "x" * 5000}).status_code == 422

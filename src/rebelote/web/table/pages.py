@@ -28,7 +28,13 @@ from rebelote.numbers import number_or_text, optional_number
 from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
-from rebelote.store.play_tables import TableConflictError, TableNotFoundError
+from rebelote.store.play_tables import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    TableConflictError,
+    TableNotFoundError,
+    normal_code,
+)
 from rebelote.table import turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
@@ -501,6 +507,34 @@ async def qr(table_id: str, request: Request, tables: TableServiceDep, token: Se
     segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, title="QR",
                                      xmldecl=False)
     return Response(buffer.getvalue(), media_type="image/svg+xml")
+
+
+#: A join code's form, as typed: at most this many characters are read (a code is
+#: :data:`~rebelote.store.play_tables.CODE_LENGTH`, typed with spaces or dashes at most).
+MAX_CODE_TYPED: Final = 24
+
+
+@router.get("/t/find", response_class=HTMLResponse)
+async def find_by_code(request: Request, tables: TableServiceDep, code: str = "") -> Response:
+    """The code a friend typed on the home page (or the start form's page): the seat choice of
+    its table (the join page, answered here: a redirect to ``/t/CODE`` would count as a failed
+    join), else the form again with why, next to the field. Counted against the failed joins
+    of the client like ``/t/CODE`` (its path is one)."""
+    lang = i18n.request_lang(request)
+    typed = code[:MAX_CODE_TYPED]
+    wanted = normal_code(typed)
+    if len(wanted) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in wanted):
+        error = i18n.gettext(lang, "Table code: a code has 8 letters and digits, like "
+                                   "K7XP3QAB.")
+        return templates.render(request, "table/code.html", 422, code_typed=typed,
+                                code_error=error)
+    response = await join_page(wanted, request, tables)
+    if response.status_code == 404:
+        error = i18n.gettext(lang, "Table code: no table in play has this code. Check it with "
+                                   "the table's host (a code ends with its game).")
+        return templates.render(request, "table/code.html", 404, code_typed=typed,
+                                code_error=error)
+    return response
 
 
 @router.get("/t/{code}", response_class=HTMLResponse, name="join_page")
