@@ -574,7 +574,7 @@ def test_the_host_hands_a_seat_back_to_its_bot_with_the_page_s_form(client: Test
     host_page = client.get(f"/tables/{tid}").text
     link = host_page.split('id="invite-link">')[1].split("<")[0].replace("http://testserver", "")
     code = host_page.split('id="join-code">')[1].split("<")[0]
-    assert 'class="hand-back"' not in host_page  # no friend seated yet
+    assert 'id="hand-back-' not in host_page  # no friend seated yet
     bo, cy = TestClient(client.app), TestClient(client.app)  # two friends' browsers
     invite = bo.get(link).text.split('name="invite" value="')[1].split('"')[0]
     assert bo.post(f"/t/{code}", data={"name": "Bo", "seat": "N", "invite": invite},
@@ -588,15 +588,19 @@ def test_the_host_hands_a_seat_back_to_its_bot_with_the_page_s_form(client: Test
         return {s: r.json()["seats"][s]["kind"] for s in "NESW"}
 
     assert seats() == {"N": "human", "E": "human", "S": "human", "W": "bot"}
-    forms = re.findall(r'<form method="post" action="([^"]+)" class="hand-back"><button '
-                       r'type="submit" class="link" id="hand-back-(\w)">([^<]+)</button>',
-                       client.get(f"/tables/{tid}").text)
+    # each in a disclosure that asks first and says the way back (issue 33, Build 3)
+    forms = re.findall(r'<details class="confirm hand-back" id="hand-back-\w-confirm">\s*'
+                       r'<summary id="hand-back-(\w)">([^<]+)</summary>\s*<p>[^<]*join code'
+                       r'[^<]*</p>\s*<form method="post" action="([^"]+)" class="confirm-row">'
+                       r'<button type="submit" class="danger" id="hand-back-\w-yes">',
+                       client.get(f"/tables/{tid}?lang=en").text)
+    forms = [(action, seat, words) for seat, words, action in forms]
     assert [(f[0], f[1]) for f in forms] == [(f"/tables/{tid}/seats/E/bot", "E"),
                                             (f"/tables/{tid}/seats/N/bot", "N")], forms
     assert "Bo" in dict((f[1], f[2]) for f in forms)["N"]
     # a friend's page offers no such form, and its post (as if it had one) changes nothing
     for friend in (bo, cy):
-        assert 'class="hand-back"' not in friend.get(f"/tables/{tid}").text
+        assert 'id="hand-back-' not in friend.get(f"/tables/{tid}").text
     for action, _, _ in forms:
         r = bo.post(action, follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == f"/tables/{tid}"
@@ -1063,3 +1067,30 @@ def test_a_friend_types_the_join_code_on_the_home_page(client: TestClient) -> No
     english = friend.get("/t/find", params={"code": unknown, "lang": "en"})
     assert "Table code: no table in play has this code" in english.text
     assert friend.get("/t/find", params={"code": "x" * 5000}).status_code == 422
+
+
+def test_leaving_a_seat_asks_first_and_leads_back_to_the_seat_choice(client: TestClient
+                                                                      ) -> None:
+    """Issue 33, Build 3: "Rendre ma place au robot" and "Confier cette place à un robot" ask
+    first, in the page's language, with a way to cancel; once the seat is handed back, the
+    player lands on the table's seat choice (the way back: a bot's seat from the next deal),
+    not on the home page."""
+    r = client.post("/tables", data={"game": "coinche", "bots": "random", "pace": "300",
+                                     "friends": "N"}, follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/tables/{tid}").text
+    code = page.split('id="join-code">')[1].split("<")[0]
+    for box, yes in (("release-confirm", "release-yes"), ("fill-confirm", "fill-bots-yes")):
+        part = page.split(f'id="{box}"')[1].split("</details>")[0]
+        assert f'id="{yes}"' in part and "data-close" in part, part
+        assert "code\u00a0: la place d’un robot" in part, part
+    assert "Garder ma place" in page and "Annuler" in page
+    english = client.get(f"/tables/{tid}?lang=en").text
+    assert "Keep my seat" in english and "join again with the code" in english
+    r = client.post(f"/tables/{tid}/release", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{code}?left=1"
+    back = client.get(r.headers["location"])
+    assert back.status_code == 200 and 'id="left"' in back.text and 'id="join"' in back.text
+    r = client.post(f"/t/{code}", data={"name": "Jo"}, follow_redirects=False)
+    assert r.headers["location"] == f"/tables/{tid}"  # seated again
+    assert client.get(f"/tables/{tid}").status_code == 200

@@ -469,9 +469,14 @@ async def analysis_page(table_id: str, n: int, request: Request, tables: TableSe
 @router.post("/tables/{table_id}/release")
 async def release(table_id: str, request: Request, tables: TableServiceDep,
                   token: SeatTokenDep) -> Response:
+    """The caller's seat handed back to its bot (the page asked first); the way back: the
+    join page of the table (a bot's seat, theirs from the next deal), while its game goes on."""
+    where = "/"
     with contextlib.suppress(SeatForbiddenError, TableNotFoundError):
-        await tables.release(table_id, token)
-    response = RedirectResponse("/", status_code=303)
+        loaded = await tables.release(table_id, token)
+        if not loaded.table.is_over and loaded.code:
+            where = f"/t/{quote(loaded.code)}?left=1"
+    response = RedirectResponse(where, status_code=303)
     KeyRing.of(request).remove(table_id).store(request, response)
     return response
 
@@ -552,7 +557,8 @@ async def join_page(code: str, request: Request, tables: TableServiceDep) -> Res
         s for s in tables.free_seats(loaded.table) if loaded.table.seats[s].kind == "bot"]
     return templates.render(request, "table/join.html", loaded=loaded, code=loaded.code,
                             free=free, no_seat=False,
-                            invite=invite if invited is not None else None)
+                            invite=invite if invited is not None else None,
+                            left=request.query_params.get("left") == "1")
 
 
 @router.post("/t/{code}")
