@@ -1,8 +1,9 @@
 """The play table in a real browser (Debian's chromium, Playwright) against ``rebelote serve``
 in a subprocess: a whole deal of each game played through the page on a phone (390x844) and on a
-desktop, a whole game of Coinche to its target reading each result card, and a room of two
-friends in two browser contexts with two bots. Every response and WebSocket frame the browser
-receives is scanned for a card its player could not see yet."""
+desktop, the focus at each turn, the live region. Every response and WebSocket frame the browser
+receives is scanned for a card its player could not see yet. (Whole games at each level with a
+new game after each, and a room of two friends, are the journeys of ``test_journey_table.py``,
+which use this module's helpers.)"""
 
 from __future__ import annotations
 
@@ -62,6 +63,12 @@ class Traffic:
         self.bodies: list[tuple[str, str]] = []
         page.on("websocket", self._socket)
         page.on("response", self._response)
+
+    def stop(self, page: Any) -> None:
+        """Stop listening to ``page`` (it goes on to another table: its versions start
+        again)."""
+        page.remove_listener("websocket", self._socket)
+        page.remove_listener("response", self._response)
 
     def _socket(self, ws: Any) -> None:
         def frame(payload: str | bytes) -> None:
@@ -315,81 +322,6 @@ def read_result(page: Any, read: dict[str, str]) -> None:
     assert page.locator("#result .lines tbody tr").count() >= 1, read[title]
     assert "✓" in page.locator("#result .shuffle summary").inner_text()
     assert page.locator("#sheet tbody tr").count() == len(read), read
-
-
-def test_a_whole_game_of_coinche_reading_each_result_card(browser: Any, server: str) -> None:
-    """A new user's game: Coinche to 1000 against the bots on a desktop, with every kind of call
-    the page offers; after each deal its result card (lines, marks, the checked shuffle) and
-    the score sheet; at the end the winner and a new game."""
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    traffic = Traffic(page, server)
-    start(page, server, "coinche", target=1000)
-    rng = random.Random(1)
-    read: dict[str, str] = {}
-    deadline = time.monotonic() + 240
-    while not page.locator("#winner").count() and time.monotonic() < deadline:
-        read_result(page, read)
-        if not act_once(page, rng, surcoinche=False):  # a ×4 often ends the game at once
-            page.wait_for_timeout(200)
-    assert page.locator("#winner").count(), page.locator(".tbl").inner_text()
-    read_result(page, read)
-    deals = page.locator("#sheet tbody tr").count()
-    # the shuffle is the server's: the game lasts 3 to 6 deals as a rule, one at the least
-    assert deals >= 1 and len(read) == deals, (deals, list(read))
-    page.screenshot(path=str(SHOTS / "table-coinche-game-over.png"), full_page=True)
-    assert page.locator("#winner").get_by_role("button").count() + page.locator(
-        "#winner a").count() >= 1  # a new game
-    views, pages = traffic.check()
-    assert views >= 10 and pages >= 10, (views, pages)
-    ctx.close()
-
-
-def test_a_room_of_two_friends_and_two_bots(browser: Any, server: str) -> None:
-    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    host = host_ctx.new_page()
-    host_traffic = Traffic(host, server)
-    start(host, server, "coinche", friends="N")
-    # the table waits for the friend: the join code is shown at the top, beside the reason
-    assert host.locator("#waiting-code").inner_text() == host.locator("#join-code").inner_text()
-    accessible(host)
-    invite = host.locator("#invite-link").get_attribute("href")
-    assert invite and "/t/" in invite
-    friend_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-    friend = friend_ctx.new_page()
-    friend_traffic = Traffic(friend, server)
-    friend.goto(invite)
-    accessible(friend)  # the join page
-    cut = friend.locator(".seg label span").evaluate_all(
-        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)")
-    assert not cut, f"cut on the join page: {cut}"  # each seat's whole word, on a phone
-    friend.fill("input[name=name]", "Bo")
-    friend.click("#join")
-    friend.wait_for_selector(".tbl")
-    host.reload()
-    assert "Bo" in host.locator("#seat-N").inner_text()
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if host.locator("#result").count() and friend.locator("#result").count():
-            break
-        host_cards = set(host.locator(".cards [data-card]").evaluate_all(
-            "els => els.map(e => e.dataset.card)"))
-        friend_cards = set(friend.locator(".cards [data-card]").evaluate_all(
-            "els => els.map(e => e.dataset.card)"))
-        assert not host_cards & friend_cards
-        if not (act_once(host) or act_once(friend)):
-            friend.wait_for_timeout(200)
-    assert host.locator("#result").count() and friend.locator("#result").count(), \
-        host.locator(".tbl").inner_text() + friend.locator(".tbl").inner_text()
-    host.screenshot(path=str(SHOTS / "table-room-host.png"), full_page=True)
-    friend.screenshot(path=str(SHOTS / "table-room-friend.png"), full_page=True)
-    accessible(host)
-    accessible(friend)
-    for traffic in (host_traffic, friend_traffic):
-        views, pages = traffic.check()
-        assert views >= 2 and pages >= 2, (views, pages)
-    host_ctx.close()
-    friend_ctx.close()
 
 
 FOCUSED = "() => { const a = document.activeElement; return a ? a.tagName + '#' + a.id : '-'; }"

@@ -92,6 +92,12 @@ def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
     first_call = next(i for i, line in enumerate(lines)
                       if re.match(r"(> )?(Partenaire|Est) : ", line))
     assert lines[0].strip("─ ").startswith("Donne 1 · donneur Ouest") and first_call > 0
+    # issue 33, item 12: the deal's header once (again only when it changes: the contract
+    # shown), each declaration told once (every turn's block repeated them all)
+    rules = [line.strip("─ ") for line in lines if line.startswith("─")]
+    assert len(rules) == len(set(rules)) == 2, rules
+    told = [line.removeprefix("> ") for line in lines if re.search(r" annoncez? ", line)]
+    assert told and len(told) == len(set(told)), told
     asks = [line.lstrip("> ") for line in lines if "À vous :" in line]  # after a prompt
     # the first question of the auction: the calls and each contract's value once
     assert "contrat 100" in asks[0] and "pique" not in asks[0] and len(asks[0]) < 300, asks[0]

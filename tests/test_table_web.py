@@ -574,7 +574,7 @@ def test_the_host_hands_a_seat_back_to_its_bot_with_the_page_s_form(client: Test
     host_page = client.get(f"/tables/{tid}").text
     link = host_page.split('id="invite-link">')[1].split("<")[0].replace("http://testserver", "")
     code = host_page.split('id="join-code">')[1].split("<")[0]
-    assert 'class="hand-back"' not in host_page  # no friend seated yet
+    assert 'id="hand-back-' not in host_page  # no friend seated yet
     bo, cy = TestClient(client.app), TestClient(client.app)  # two friends' browsers
     invite = bo.get(link).text.split('name="invite" value="')[1].split('"')[0]
     assert bo.post(f"/t/{code}", data={"name": "Bo", "seat": "N", "invite": invite},
@@ -588,15 +588,19 @@ def test_the_host_hands_a_seat_back_to_its_bot_with_the_page_s_form(client: Test
         return {s: r.json()["seats"][s]["kind"] for s in "NESW"}
 
     assert seats() == {"N": "human", "E": "human", "S": "human", "W": "bot"}
-    forms = re.findall(r'<form method="post" action="([^"]+)" class="hand-back"><button '
-                       r'type="submit" class="link" id="hand-back-(\w)">([^<]+)</button>',
-                       client.get(f"/tables/{tid}").text)
+    # each in a disclosure that asks first and says the way back (issue 33, Build 3)
+    forms = re.findall(r'<details class="confirm hand-back" id="hand-back-\w-confirm">\s*'
+                       r'<summary id="hand-back-(\w)">([^<]+)</summary>\s*<p>[^<]*join code'
+                       r'[^<]*</p>\s*<form method="post" action="([^"]+)" class="confirm-row">'
+                       r'<button type="submit" class="danger" id="hand-back-\w-yes">',
+                       client.get(f"/tables/{tid}?lang=en").text)
+    forms = [(action, seat, words) for seat, words, action in forms]
     assert [(f[0], f[1]) for f in forms] == [(f"/tables/{tid}/seats/E/bot", "E"),
                                             (f"/tables/{tid}/seats/N/bot", "N")], forms
     assert "Bo" in dict((f[1], f[2]) for f in forms)["N"]
     # a friend's page offers no such form, and its post (as if it had one) changes nothing
     for friend in (bo, cy):
-        assert 'class="hand-back"' not in friend.get(f"/tables/{tid}").text
+        assert 'id="hand-back-' not in friend.get(f"/tables/{tid}").text
     for action, _, _ in forms:
         r = bo.post(action, follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == f"/tables/{tid}"
@@ -950,3 +954,143 @@ def test_an_unknown_table_id_answers_404_on_every_page_never_a_500(tmp_path: Pat
                              ("get", "/api/tables/0123456789abcdef")):
             r = c.request(method, path)
             assert r.status_code == 404, (path, r.status_code, r.text[:200])
+
+
+@pytest.mark.parametrize("level", [lv.key for lv in PLAYER_LEVELS])
+def test_a_new_game_keeps_the_level_and_settings_the_table_was_started_with(
+        client: TestClient, level: str) -> None:
+    """Issue 33, item 1: "Nouvelle partie" at every level (it failed at club, fort and expert:
+    the seats' specs, ``pimc:default+tuned``, were handed back as if asked for) starts a new
+    table with the same settings: the bots' level, game, rules, target, pace, clock, pause
+    between deals and the player's name."""
+    r = client.post("/tables", data={"game": "belote", "rules": "house", "target": "1500",
+                                     "bots": level, "pace": "300", "clock": "60",
+                                     "between": "-1", "name": "Mamie Jo"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    old = r.headers["location"].rsplit("/", 1)[1]
+    r = client.post(f"/tables/{old}/again", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/tables/"), r.text
+    new = r.headers["location"].rsplit("/", 1)[1]
+    assert new != old
+    page = client.get(f"/tables/{new}")
+    assert page.status_code == 200 and "Mamie Jo" in page.text
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    tables = [client.portal.call(service.load, tid).table  # type: ignore[union-attr]
+              for tid in (old, new)]
+    first, second = tables
+    assert second.levels == first.levels == (level,) * 4
+    assert [s.bot for s in second.seats] == [s.bot for s in first.seats]
+    assert (second.rules, second.target, second.pace, second.clock, second.between) == (
+        first.rules, 1500, 300, 60, -1)
+
+
+def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
+    """A table stored without ``levels`` (before they were kept): its seats' specs are read as
+    the levels they stand for, never handed back as if asked for."""
+    from rebelote.tableserver.service import settings_of, table_from_request
+
+    table, _ = table_from_request({"game": "coinche", "bots": {"N": "expert", "E": "club",
+                                                             "W": "heuristic"}})
+    assert table.levels == ("expert", "club", "expert", "heuristic")
+    stored = table.to_json()
+    stored.pop("levels")
+    old = type(table).from_json(stored)
+    assert old.levels == ()
+    body = settings_of(old, 2)
+    assert body["bots"] == {"N": "expert", "E": "club", "W": "debutant"}
+    again, _ = table_from_request(body)
+    assert [s.bot for s in again.seats] == [s.bot for s in table.seats]
+
+
+def test_belote_keeps_its_trump_in_view_and_the_last_deal_its_last_trick(client: TestClient
+                                                                         ) -> None:
+    """Issue 33, items 2 and 13. Belote: after a take of the turned card (round 1), the status
+    line names the trump through every trick ("Contrat : prend" named none). After a game's
+    last deal the felt shows its last trick and who won it, as between deals (it was empty)."""
+    rng = random.Random(5)
+    took = False
+    for _ in range(30):  # a table where South takes the turned card in round 1
+        t = new_table(client, game="belote", pace=0, bots="random", target=1)
+        tid, token, view = t["id"], t["token"], t
+        if "take" in view["legal"]:
+            took = True
+            break
+    assert took
+    view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                       json={"action": "take"}).json()
+    trump = {"spades": "pique", "hearts": "cœur", "diamonds": "carreau", "clubs": "trèfle"}[
+        view["trump"]]
+    tricks = 0
+    while not view["over"]:
+        if view["phase"] == "play" and view["deal"] == 1:
+            html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+            status = html.split('id="contract">')[1].split("</span>\n")[0]
+            assert status.startswith(f"Atout : {trump}") and "(Vous)" in status, status
+            tricks += 1
+        view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"action": choose(view, rng)}).json()
+    assert tricks == 8  # South's eight cards, each with the trump in view
+    html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+    felt = html.split('class="center"')[1].split("</section>")[0]
+    last = view["last_result"]["last_trick"]
+    assert len(re.findall(r'class="pc at-', felt)) == 4 and 'id="last-won"' in felt, felt
+    assert all(f'class="pc at-{seat}' in felt for seat, _ in last["cards"])
+    assert 'id="winner"' in html and 'id="result"' in html
+
+
+def test_a_friend_types_the_join_code_on_the_home_page(client: TestClient) -> None:
+    """Issue 33, item 4: the home page and the start form's page have a code field; a code
+    typed as a friend would (lower case, spaces) leads to the seat choice; a malformed or an
+    unknown code is answered next to the field in the page's language, never a 500."""
+    r = client.post("/tables", data={"game": "coinche", "bots": "random", "pace": "300",
+                                     "friends": "N"}, follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    code = client.get(f"/tables/{tid}").text.split('id="join-code">')[1].split("<")[0]
+    friend = TestClient(client.app)
+    for path in ("/", "/tables/new"):
+        page = friend.get(path).text
+        assert 'action="/t/find"' in page and 'id="code-field"' in page, path
+        assert "Rejoindre une table avec son code" in page
+    typed = f" {code[:4].lower()} {code[4:].lower()} "
+    join = friend.get("/t/find", params={"code": typed})
+    assert join.status_code == 200 and 'id="join"' in join.text, join.text[:300]
+    assert f'action="/t/{code}"' in join.text
+    bad = friend.get("/t/find", params={"code": "ABC"})
+    assert bad.status_code == 422
+    field = bad.text.split('id="code-field"')[1].split(">")[0]
+    assert 'aria-invalid="true"' in field and "code-error" in field and 'value="ABC"' in field
+    assert "Code de la table\u00a0: un code a 8 lettres et chiffres" in bad.text
+    unknown = "".join("K" if ch != "K" else "M" for ch in code)
+    missing = friend.get("/t/find", params={"code": unknown})
+    assert missing.status_code == 404 and "aucune table en cours n’a ce code" in missing.text
+    english = friend.get("/t/find", params={"code": unknown, "lang": "en"})
+    assert "Table code: no table in play has this code" in english.text
+    assert friend.get("/t/find", params={"code": "x" * 5000}).status_code == 422
+
+
+def test_leaving_a_seat_asks_first_and_leads_back_to_the_seat_choice(client: TestClient
+                                                                      ) -> None:
+    """Issue 33, Build 3: "Rendre ma place au robot" and "Confier cette place à un robot" ask
+    first, in the page's language, with a way to cancel; once the seat is handed back, the
+    player lands on the table's seat choice (the way back: a bot's seat from the next deal),
+    not on the home page."""
+    r = client.post("/tables", data={"game": "coinche", "bots": "random", "pace": "300",
+                                     "friends": "N"}, follow_redirects=False)
+    tid = r.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/tables/{tid}").text
+    code = page.split('id="join-code">')[1].split("<")[0]
+    for box, yes in (("release-confirm", "release-yes"), ("fill-confirm", "fill-bots-yes")):
+        part = page.split(f'id="{box}"')[1].split("</details>")[0]
+        assert f'id="{yes}"' in part and "data-close" in part, part
+        assert "code\u00a0: la place d’un robot" in part, part
+    assert "Garder ma place" in page and "Annuler" in page
+    english = client.get(f"/tables/{tid}?lang=en").text
+    assert "Keep my seat" in english and "join again with the code" in english
+    r = client.post(f"/tables/{tid}/release", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{code}?left=1"
+    back = client.get(r.headers["location"])
+    assert back.status_code == 200 and 'id="left"' in back.text and 'id="join"' in back.text
+    r = client.post(f"/t/{code}", data={"name": "Jo"}, follow_redirects=False)
+    assert r.headers["location"] == f"/tables/{tid}"  # seated again
+    assert client.get(f"/tables/{tid}").status_code == 200

@@ -236,7 +236,11 @@ class Table:
     does after a deal while a human sits at it: 0 deal on at once, :data:`WAIT` wait until a
     player goes on (the action :data:`NEXT`), a number of milliseconds: the players' pages go
     on by themselves after that long (the player may go on sooner). Meanwhile nobody is to
-    act (:attr:`turn` is -1) and every page shows the deal that ended."""
+    act (:attr:`turn` is -1) and every page shows the deal that ended. ``levels``: the bots'
+    levels as the table was asked for them (N, E, S, W: ``fort``, or a registry spec with a
+    named level), kept for a new game with the same settings (the seats' ``bot`` are the specs
+    they stand for, ``pimc:default+tuned``, which a table is not asked for); empty for a table
+    stored before it was kept."""
 
     rules: Rules
     target: int
@@ -248,6 +252,7 @@ class Table:
     code: str = ""
     host: str = ""
     between: int = 0
+    levels: tuple[str, ...] = ()
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -510,6 +515,7 @@ class Table:
             "deals": [d.to_json() for d in self.deals],
             "pace": self.pace, "clock": self.clock, "code": self.code, "host": self.host,
             **({"between": self.between} if self.between else {}),
+            **({"levels": list(self.levels)} if self.levels else {}),
         }
 
     @staticmethod
@@ -531,6 +537,7 @@ class Table:
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
             str(obj.get("host") or ""),
             int(obj.get("between", 0)),
+            tuple(str(level) for level in obj.get("levels") or ()),
         )
         if known is not None:
             replay = _replay_after(known, table)

@@ -205,10 +205,12 @@ def header(view: Mapping[str, Any], lang: str = "en") -> str:
 
 
 def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = None,
-         lang: str = "en") -> None:
-    """The table as the player sees it."""
+         lang: str = "en", said: set[str] | None = None, rule: bool = True) -> None:
+    """The table as the player sees it. ``rule``: the deal's header first. ``said``: the
+    declarations and belotes already told this deal (each is told once, then added)."""
     colon = " :" if lang == "fr" else ":"
-    console.rule(header(view, lang))
+    if rule:
+        console.rule(header(view, lang))
     if view["phase"] == "auction":
         calls = ", ".join(f"{_name(s, lang)}{colon} {bid_words(b, lang)}"
                           for s, b in view["auction"]) or "—"
@@ -224,12 +226,17 @@ def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = No
             cards = "  ".join(f"{_name(s, lang)} {face(c, lang)}" for s, c in last["cards"])
             console.print(f"{tr(lang, 'Last trick')}{colon} {cards} — {tr(lang, 'won by')} "
                           f"{_name(last['winner'], lang)}")
-    for seat, kinds in view.get("declarations", {}).items():
-        # "You declare", "Partner declares"
-        verb = tr(lang, "declare" if seat == "S" else "declares")
-        console.print(f"{_name(seat, lang)} {verb} {', '.join(tr(lang, k) for k in kinds)}")
-    for seat, card, word in view.get("belote", []):
-        console.print(f"{_name(seat, lang)}{colon} {tr(lang, word)} ({face(card, lang)})")
+    # "You declare", "Partner declares"; then the belote and rebelote
+    news = [f"{_name(seat, lang)} {tr(lang, 'declare' if seat == 'S' else 'declares')} "
+            f"{', '.join(tr(lang, k) for k in kinds)}"
+            for seat, kinds in view.get("declarations", {}).items()]
+    news += [f"{_name(seat, lang)}{colon} {tr(lang, word)} ({face(card, lang)})"
+             for seat, card, word in view.get("belote", [])]
+    for line in news:
+        if said is None or line not in said:
+            console.print(line)
+    if said is not None:
+        said.update(news)
     console.print(f"{tr(lang, 'Your hand')}{colon} " + "  ".join(face(c, lang)
                                                                    for c in view["hand"]))
 
@@ -355,6 +362,8 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
     drawn_version: Any = None
     shown_result = 0
     told = (0, 0)
+    ruled = ""  # the header last printed: printed again only when it changes (the contract)
+    announced: set[str] = set()  # the deal's declarations and belotes told already
     while True:
         said = events(view, lang)
         start = told[1] if told[0] == view["deal"] else 0
@@ -380,8 +389,11 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
                 console.print(line)
             if deals and shown_result >= deals:
                 return 0
+        if new_deal:
+            announced = set()
         if new_deal and not view["over"]:
-            console.rule(header(view, lang))  # a new deal: its header before its first call
+            ruled = header(view, lang)
+            console.rule(ruled)  # a new deal: its header before its first call
         for line in said[start:]:
             console.print(line)
         if view["over"]:
@@ -392,7 +404,9 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
         key = (view["deal"], len(view["auction"]), len(view["tricks"]), len(view["trick"]))
         if view["legal"]:
             if key != drawn_version:
-                draw(console, view, lang=lang)
+                head = header(view, lang)
+                draw(console, view, lang=lang, said=announced, rule=head != ruled)
+                ruled = head
                 drawn_version = key
             action = choose(console, view, ask, lang)
             if action is None:

@@ -32,7 +32,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
-from rebelote.bots import DEFAULT_LEVEL, level_spec, player_levels
+from rebelote.bots import DEFAULT_LEVEL, level_of_spec, level_spec, player_level, player_levels
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.rules import Rules
@@ -106,6 +106,18 @@ def _name(raw: Any, field: str) -> str:
     return " ".join(raw.split())
 
 
+def table_level(raw: object, field: str) -> tuple[str, str]:
+    """A seat's bot as a table takes it, and as the table keeps it for its next game: the key
+    of one of the levels offered to people (``débutant`` is ``debutant``) or the registry spec
+    asked for, then the spec the seat is played by (:func:`table_bot`)."""
+    try:
+        level = player_level(raw).key
+    except ValueError:
+        level = ""
+    spec = table_bot(raw, field)
+    return level or spec, spec
+
+
 def table_bot(raw: object, field: str) -> str:
     """A seat's bot as a table takes it: one of the levels offered to people (``débutant``,
     ``club``, ``fort``, ``expert``: the registry's :data:`~rebelote.bots.PLAYER_LEVELS`), or a
@@ -166,9 +178,11 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     else:
         raise InputError("bots", "a bot name, or an object {\"N\": name, \"E\": ..., \"W\": ...}")
     bots = {}
+    levels = {}
     for s in (0, 1, 3):
         b = per_seat.get(s, DEFAULT_LEVEL)
-        bots[s] = table_bot(b, f"bots.{SEATS[s]}" if isinstance(bots_raw, Mapping) else "bots")
+        levels[s], bots[s] = table_level(
+            b, f"bots.{SEATS[s]}" if isinstance(bots_raw, Mapping) else "bots")
     friends = obj.get("friends") or []
     if not isinstance(friends, list) or any(f not in ("N", "E", "W") for f in friends):
         raise InputError("friends", "a list of the seats kept for friends: N, E, W")
@@ -185,8 +199,29 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
                       pace=_int(obj, "pace", 0, 0, MAX_PACE),
                       clock=_int(obj, "clock", ROOM_CLOCK if friends else 0, 0, MAX_CLOCK),
                       host=secret_hash(token),
-                      between=_int(obj, "between", 0, -1, MAX_BETWEEN))
+                      between=_int(obj, "between", 0, -1, MAX_BETWEEN),
+                      levels=(levels[0], levels[1], levels[0], levels[3]))
     return table, token
+
+
+def settings_of(table: Table, seat: int) -> dict[str, Any]:
+    """The body of a new table with ``table``'s settings, as its player at ``seat`` (who sits
+    South at the new one) asked for them: its game, rules and target, the bots' levels as
+    asked (a table stored before they were kept: the level each seat's spec stands for), its
+    pace, clock and pause between deals, the player's name."""
+    def level(s: int) -> str:
+        if len(table.levels) == 4 and table.levels[s]:
+            return table.levels[s]
+        found = level_of_spec(table.seats[s].bot)
+        return found.key if found is not None else table.seats[s].bot
+
+    return {"game": table.rules.game, "rules": table.rules.name,
+            "options": {k: v for k, v in table.rules.changed_options().items()
+                        if k != "target"},
+            "target": table.target,
+            "bots": {"N": level(0), "E": level(1), "W": level(3)},
+            "pace": table.pace, "clock": table.clock, "between": table.between,
+            "name": table.seats[seat].name or None}
 
 
 def paused(table: Table) -> bool:
@@ -371,6 +406,13 @@ class TableService:
         async with self.serial(loaded.id):
             loaded = await self.after_write(loaded)
         return loaded, token
+
+    async def again(self, table_id: str, token: str | None) -> tuple[Loaded, str]:
+        """A new table with the settings of ``table_id`` (:func:`settings_of`) for the seat
+        whose secret is ``token``, who sits South at it; its secret."""
+        loaded = await self.repo.load(table_id)
+        seat = self.seat_of(loaded, token)
+        return await self.create(settings_of(loaded.table, seat))
 
     async def act(self, table_id: str, token: str | None, action: Any,
                   expected: int | None = None) -> tuple[Loaded, int]:
@@ -667,5 +709,5 @@ class TableService:
 
 
 __all__ = ["MAX_ACTION", "MAX_BETWEEN", "MAX_TARGET", "ROOM_CLOCK", "InviteError",
-           "SeatForbiddenError", "TableFullError", "TableService", "paused", "table_bot",
-           "table_from_request"]
+           "SeatForbiddenError", "TableFullError", "TableService", "paused", "settings_of",
+           "table_bot", "table_from_request", "table_level"]

@@ -108,6 +108,15 @@
     var first = firstMove();
     if (first) first.focus();
   }
+  // a confirmation's "Cancel": its disclosure closes, the focus back on what opened it
+  document.addEventListener("click", function (e) {
+    var close = e.target.closest ? e.target.closest("[data-close]") : null;
+    var box = close ? close.closest("details") : null;
+    if (!box) return;
+    box.open = false;
+    var summary = box.querySelector("summary");
+    if (summary) summary.focus();
+  });
   // the contract's stepper: − and + move the value's select one step down or up
   root.addEventListener("click", function (e) {
     var step = e.target.closest ? e.target.closest(".step") : null;

@@ -28,7 +28,13 @@ from rebelote.numbers import number_or_text, optional_number
 from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
-from rebelote.store.play_tables import TableConflictError, TableNotFoundError
+from rebelote.store.play_tables import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    TableConflictError,
+    TableNotFoundError,
+    normal_code,
+)
 from rebelote.table import turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
@@ -463,9 +469,14 @@ async def analysis_page(table_id: str, n: int, request: Request, tables: TableSe
 @router.post("/tables/{table_id}/release")
 async def release(table_id: str, request: Request, tables: TableServiceDep,
                   token: SeatTokenDep) -> Response:
+    """The caller's seat handed back to its bot (the page asked first); the way back: the
+    join page of the table (a bot's seat, theirs from the next deal), while its game goes on."""
+    where = "/"
     with contextlib.suppress(SeatForbiddenError, TableNotFoundError):
-        await tables.release(table_id, token)
-    response = RedirectResponse("/", status_code=303)
+        loaded = await tables.release(table_id, token)
+        if not loaded.table.is_over and loaded.code:
+            where = f"/t/{quote(loaded.code)}?left=1"
+    response = RedirectResponse(where, status_code=303)
     KeyRing.of(request).remove(table_id).store(request, response)
     return response
 
@@ -473,18 +484,12 @@ async def release(table_id: str, request: Request, tables: TableServiceDep,
 @router.post("/tables/{table_id}/again")
 async def again(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
                 ) -> Response:
-    """A new game with the same settings (same bots, pace, clock, friends' seats)."""
-    loaded, seat = await seat_or_none(tables, table_id, token)
-    if seat is None:
+    """A new game with the same settings (the bots' levels as chosen, the rules and target,
+    pace, clock, pause between deals, the player's name): :meth:`TableService.again`."""
+    try:  # an unknown table: the error map's 404 page
+        new, new_token = await tables.again(table_id, token)
+    except SeatForbiddenError:
         return RedirectResponse("/", status_code=303)
-    t = loaded.table
-    body = {"game": t.rules.game, "rules": t.rules.name,
-            "options": {k: v for k, v in t.rules.changed_options().items() if k != "target"},
-            "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
-                                         "W": t.seats[3].bot},
-            "pace": t.pace, "clock": t.clock, "between": t.between,
-            "name": t.seats[seat].name or None}
-    new, new_token = await tables.create(body)
     response = RedirectResponse(f"/tables/{new.id}", status_code=303)
     seat_cookie(request, response, new.id, new_token)
     return response
@@ -509,6 +514,34 @@ async def qr(table_id: str, request: Request, tables: TableServiceDep, token: Se
     return Response(buffer.getvalue(), media_type="image/svg+xml")
 
 
+#: A join code's form, as typed: at most this many characters are read (a code is
+#: :data:`~rebelote.store.play_tables.CODE_LENGTH`, typed with spaces or dashes at most).
+MAX_CODE_TYPED: Final = 24
+
+
+@router.get("/t/find", response_class=HTMLResponse)
+async def find_by_code(request: Request, tables: TableServiceDep, code: str = "") -> Response:
+    """The code a friend typed on the home page (or the start form's page): the seat choice of
+    its table (the join page, answered here: a redirect to ``/t/CODE`` would count as a failed
+    join), else the form again with why, next to the field. Counted against the failed joins
+    of the client like ``/t/CODE`` (its path is one)."""
+    lang = i18n.request_lang(request)
+    typed = code[:MAX_CODE_TYPED]
+    wanted = normal_code(typed)
+    if len(wanted) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in wanted):
+        error = i18n.gettext(lang, "Table code: a code has 8 letters and digits, like "
+                                   "K7XP3QAB.")
+        return templates.render(request, "table/code.html", 422, code_typed=typed,
+                                code_error=error)
+    response = await join_page(wanted, request, tables)
+    if response.status_code == 404:
+        error = i18n.gettext(lang, "Table code: no table in play has this code. Check it with "
+                                   "the table's host (a code ends with its game).")
+        return templates.render(request, "table/code.html", 404, code_typed=typed,
+                                code_error=error)
+    return response
+
+
 @router.get("/t/{code}", response_class=HTMLResponse, name="join_page")
 async def join_page(code: str, request: Request, tables: TableServiceDep) -> Response:
     try:
@@ -524,7 +557,8 @@ async def join_page(code: str, request: Request, tables: TableServiceDep) -> Res
         s for s in tables.free_seats(loaded.table) if loaded.table.seats[s].kind == "bot"]
     return templates.render(request, "table/join.html", loaded=loaded, code=loaded.code,
                             free=free, no_seat=False,
-                            invite=invite if invited is not None else None)
+                            invite=invite if invited is not None else None,
+                            left=request.query_params.get("left") == "1")
 
 
 @router.post("/t/{code}")
