@@ -19,7 +19,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
 from rebelote.concours import DRAWS, EXEMPTS, MODES, RANKINGS, TIEBREAKS, WITHDRAWALS, Concours
-from rebelote.errors import InputError, RebeloteError
+from rebelote.errors import RebeloteError
+from rebelote.numbers import number_or_text, whole_number
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
 from rebelote.sheets.concours import tr
 from rebelote.sheets.rule_words import rules_name
@@ -95,7 +96,7 @@ def new_concours_json(form: Mapping[str, str]) -> dict[str, Any]:
         raw = form.get(key, "").strip()
         if not raw:
             return None
-        return int(raw) if raw.isdigit() else raw
+        return number_or_text(raw)
 
     game = form.get("game", "belote")
     obj: dict[str, Any] = {
@@ -318,10 +319,8 @@ async def swap(request: Request, cid: str, k: Number, concours: ConcoursDep,
     form = await form_of(request)
 
     def fn(c: Concours) -> Concours:
-        try:
-            a, b = int(form.get("a", "")), int(form.get("b", ""))
-        except ValueError:
-            raise InputError("team", "choose the two teams to swap") from None
+        a = whole_number(form.get("a", ""), "team", low=1, high=10_000)
+        b = whole_number(form.get("b", ""), "team", low=1, high=10_000)
         return c.swap(k, a, b)
 
     return await act(request, concours, cid, secret, fn, "partie")
@@ -337,7 +336,7 @@ async def result(request: Request, cid: str, k: Number, t: Number, concours: Con
     for key in ("deals", "belotes", "capots"):
         raw = form.get(key, "").strip()
         if raw:
-            sheet[key] = int(raw) if raw.isdigit() else raw
+            sheet[key] = number_or_text(raw)
     scores = [_int_or_text(form.get("a", "")), _int_or_text(form.get("b", ""))]
     lang = i18n.request_lang(request)
 
@@ -394,7 +393,7 @@ async def settings(request: Request, cid: str, concours: ConcoursDep,
     def fn(c: Concours) -> Concours:
         raw = form.get("parties", "").strip()
         if raw:
-            c = c.set_parties(int(raw) if raw.isdigit() else raw)  # type: ignore[arg-type]
+            c = c.set_parties(number_or_text(raw))  # type: ignore[arg-type]
         if "prizes" in form:
             c = c.set_prizes([p.strip() for p in form["prizes"].splitlines()])
         return c
@@ -422,8 +421,9 @@ async def room_live(request: Request, view: str, concours: ConcoursDep) -> Respo
 
 
 def _int_or_text(raw: str) -> int | str:
-    raw = raw.strip().replace(" ", "").replace("\u202f", "")
-    return int(raw) if raw.isdigit() else raw
+    """A score typed with or without its thousands' spaces (``1 204``)."""
+    return number_or_text(raw.strip().replace(" ", "").replace("\u202f", "")
+                          .replace("\u00a0", ""))
 
 
 __all__ = ["ROOM_REFRESH", "entry_json", "error_text", "new_concours_json", "room_context",

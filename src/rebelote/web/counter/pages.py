@@ -419,8 +419,10 @@ async def join(request: Request, game_id: str, counter: CounterDep, key: str = "
         return missing(request, game_id, e)
     if KeyRing.of(request).get(game_id) == key:  # this browser holds it already
         return RedirectResponse(f"/games/{game_id}", status_code=303)
+    link = view.meta.get("concours")
     return templates.render(request, "join_game.html", game_id=game_id, key=key,
-                            teams=view.match.teams)
+                            teams=view.match.teams,
+                            concours=link if isinstance(link, Mapping) else None)
 
 
 @router.post("/join/{game_id}")
