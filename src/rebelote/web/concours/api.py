@@ -114,7 +114,7 @@ async def create(request: Request, concours: ConcoursDep) -> JSONResponse:
 
 @router.get("/{cid}", summary="A concours: teams, parties, ranking",
             openapi_extra=route_doc(None, 200, _OBJECT, "The concours", 404, secret=False))
-async def get(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> JSONResponse:
+async def get(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> Response:
     loaded = await concours.call(concours.get, cid)
     private = secret is not None and secret_matches(secret, loaded.secret_hash)
     headers = {"ETag": f'"{loaded.version}"', **(PRIVATE if private else {})}
