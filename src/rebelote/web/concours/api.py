@@ -64,9 +64,9 @@ def concours_response(loaded: Loaded, status: int = 200, **extra: Any) -> JSONRe
 
 
 def creation_wait(request: Request, concours: ConcoursService) -> float:
-    """0 when this address may create one more concours (``Limits.concours_per_minute``,
-    then taken), else the seconds to wait."""
-    return concours.creations.take(client_of(request.scope))
+    """0 when this address may create one more concours (``Limits.concours_per_minute``;
+    a creation made is then charged to it), else the seconds to wait."""
+    return concours.creations.wait(client_of(request.scope))
 
 
 def too_many(wait: float) -> JSONResponse:
@@ -109,6 +109,7 @@ async def create(request: Request, concours: ConcoursDep) -> JSONResponse:
     if wait:
         return too_many(wait)
     loaded, token = await concours.call(concours.create, obj)
+    concours.creations.charge(client_of(request.scope))
     return concours_response(loaded, 201, token=token)
 
 
