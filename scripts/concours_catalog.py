@@ -200,6 +200,11 @@ FRENCH = {
         "litige à la dernière donne\u00a0: ses points à l’équipe qui n’a pas pris",
     'litige on the last deal: its points to nobody':
         "litige à la dernière donne\u00a0: ses points à personne",
+    'One of %(n)s tables has its result.': '1 table sur %(n)s a son résultat.',
+    'One partie': '1 partie',
+    'One deal': '1 donne',
+    'One of %(n)s tables done': '1 table terminée sur %(n)s',
+    'after one of %(n)s parties': 'après 1 partie sur %(n)s',
 }
 
 

@@ -172,7 +172,9 @@ def test_nobody_is_ranked_before_a_result(client: TestClient) -> None:
     # once a result is in, ranks show, apart from the team's number
     client.post(f"/concours/{cid}/draw")
     client.post(f"/concours/{cid}/parties/1/tables/1", data={"a": "200", "b": "124"})
+    assert "1 table sur 6 a son résultat." in client.get(f"/concours/{cid}").text
     room = client.get(f"/salle/{view['view']}").text
+    assert "1 table terminée sur 6" in room
     line = re.search(r'<li class="" id="line-\d+"><span class="rank">1</span> '
                      r'<span class="who">[^<]+<small class="no-team">n° \d+</small>', room)
     assert line, room[room.index("live-ranking"):][:800]

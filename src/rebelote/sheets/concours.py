@@ -202,8 +202,9 @@ def ranking_pdf(c: Concours, lang: str, label: Callable[[int], str] | None = Non
     """The ranking, with the prize the organiser typed for each rank."""
     title = tr(lang, "Final ranking") if c.over else tr(lang, "Ranking")
     done = sum(p.complete for p in c.parties)
-    sub = _subtitle(c, lang) + " · " + tr(lang, "after %(k)s of %(n)s parties") % {
-        "k": done, "n": c.settings.parties}
+    after = (tr(lang, "after one of %(n)s parties") if done == 1
+             else tr(lang, "after %(k)s of %(n)s parties"))
+    sub = _subtitle(c, lang) + " · " + after % {"k": done, "n": c.settings.parties}
     doc = _Doc(lang, title, sub)
     doc.add_page()
     w = doc.body_width

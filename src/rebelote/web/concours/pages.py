@@ -171,7 +171,7 @@ def room_context(loaded: Loaded) -> dict[str, Any]:
     seats.sort(key=lambda s: s["team"])
     scored = sum(t.result is not None for t in partie.tables) if partie else 0
     return {"c": c, "loaded": loaded, "partie": partie, "seats": seats, "scored": scored,
-            "lines": c.standings(), "draw_first": partie is not None and not partie.started}
+            "lines": loaded.standings(), "draw_first": partie is not None and not partie.started}
 
 
 router = APIRouter(include_in_schema=False)
