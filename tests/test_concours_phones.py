@@ -105,6 +105,14 @@ def test_a_read_opens_no_game_and_its_cost_does_not_grow_with_the_history(
             assert client.get(f"{API}/{cid}").status_code == 200
         costs.append((len(queries), len(parsed)))
     assert costs == [(5, 0)] * 6, costs  # one query a read, whatever the history
+    # the room screen and its live part read no game either
+    view = client.get(f"{API}/{cid}").json()
+    parsed.clear()
+    assert client.get(f"/salle/{view['view']}").status_code == 200
+    assert client.get(f"/salle/{view['view']}/live").status_code == 200
+    assert client.get(f"/salle/{view['view']}/live?version={view['version']}"
+                      ).status_code == 204
+    assert parsed == []
 
 
 def test_a_closed_partie_refuses_the_phone_and_the_ranking_stays(client: TestClient) -> None:
