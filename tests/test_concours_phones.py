@@ -137,6 +137,9 @@ def test_a_closed_partie_refuses_the_phone_and_the_ranking_stays(client: TestCli
     client.post(f"/join/{game}", data={"key": key["Authorization"].split()[1]})
     page = client.post(f"/games/{game}/undo", headers={"HX-Request": "true"}).text
     assert "le concours a clos la partie 1" in page, page[:2000]
+    # and says so as soon as it opens its game, before anything is tried
+    page = client.get(f"/games/{game}").text
+    assert "le concours a clos la partie 1" in page, page[:2000]
 
 
 def test_an_undo_before_the_close_takes_the_result_out_and_back(client: TestClient) -> None:

@@ -153,6 +153,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     # import each other: the app wires them).
     app.state.counter.checks.append(app.state.concours.phone_check)
     app.state.counter.written.append(app.state.concours.phone_written)
+    app.state.counter.notes.append(app.state.concours.phone_note)
     app.state.store_checked = (-1.0, "writable")  # when /healthz last tried the store
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

@@ -344,21 +344,21 @@ class ConcoursService:
         found = self._table_of(game_id, meta)
         if found is None:
             return
-        loaded, k, t = found
-        c = loaded.concours
         if new.target != old.target:
             raise InputError("target", "a concours table plays to the concours's target: it "
                                        "does not change on the phone")
         if new.deals == old.deals and new.teams == old.teams:
             return
-        if c.closed(k):
-            raise InputError("deals", f"the concours closed partie {k}: this table's result "
-                                      "stays as the concours has it; ask the organiser to "
-                                      "correct it")
-        result = c.partie(k).table(t).result
-        if result is not None and result.source != "counter":
-            raise InputError("deals", f"the organiser entered the result of table {t}: ask "
-                                      "the organiser to correct it")
+        refused = _refusal(*found)
+        if refused is not None:
+            raise refused
+
+    def phone_note(self, game_id: str, meta: Mapping[str, Any]) -> tuple[str, str] | None:
+        """What a table's phone is told when it opens its game: its next deal would be
+        refused (the *partie* closed, or the result in the organiser's hands)."""
+        found = self._table_of(game_id, meta)
+        refused = None if found is None else _refusal(*found)
+        return None if refused is None else (refused.field, refused.reason)
 
     def phone_written(self, game_id: str, meta: Mapping[str, Any], match: Match,
                       result: MatchResult) -> None:
@@ -379,6 +379,20 @@ class ConcoursService:
         except InputError as e:  # closed meanwhile: the organiser's word stands
             _log.warning("concours %s, partie %s, table %s: the phone's result was not "
                          "taken (%s)", loaded.id, k, t, e)
+
+
+def _refusal(loaded: Loaded, k: int, t: int) -> InputError | None:
+    """Why a change of table ``t``'s game in *partie* ``k`` is refused, if it is."""
+    c = loaded.concours
+    if c.closed(k):
+        return InputError("deals", f"the concours closed partie {k}: this table's result "
+                                   "stays as the concours has it; ask the organiser to "
+                                   "correct it")
+    result = c.partie(k).table(t).result
+    if result is not None and result.source != "counter":
+        return InputError("deals", f"the organiser entered the result of table {t}: ask the "
+                                   "organiser to correct it")
+    return None
 
 
 def _limit(meta: Mapping[str, Any], c: Concours) -> int | None:

@@ -403,8 +403,13 @@ async def game_page(request: Request, game_id: str, counter: CounterDep,
         view = await counter.call(counter.get, game_id, secret)
     except (GameNotFoundError, ForbiddenError) as e:
         return missing(request, game_id, e)
+    lang = i18n.request_lang(request)
+    # a concours table's game may be closed to its phone (the concours says so)
+    note = (await counter.call(counter.note, view)
+            if counter.notes and view.meta.get("concours") else None)
     response = templates.render(request, "game.html", **game_context(
-        view, i18n.request_lang(request), odds=await odds_of(request, view)))
+        view, lang, odds=await odds_of(request, view),
+        error=None if note is None else i18n.error_text(note[0], note[1], lang)))
     remember_game(request, response, view.id)
     return response
 

@@ -257,6 +257,19 @@ class CounterService:
         #: concours takes a table's result in when its game ends).
         self.written: builtins.list[
             Callable[[str, Mapping[str, Any], Match, MatchResult], None]] = []
+        #: Asked when a game's page is shown, with the game's id and meta: a refusal its next
+        #: write would meet, as an input error's ``(field, reason)``, else ``None`` (the
+        #: concours's: the table's partie is closed).
+        self.notes: builtins.list[
+            Callable[[str, Mapping[str, Any]], tuple[str, str] | None]] = []
+
+    def note(self, view: GameView) -> tuple[str, str] | None:
+        """What the :attr:`notes` say of ``view`` (the first that says something)."""
+        for note in self.notes:
+            found = note(view.id, view.meta)
+            if found is not None:
+                return found
+        return None
 
     # -- live updates ----------------------------------------------------------------------
     def subscribe(self, game_id: str, listener: Callable[[GameView], None]) -> None:
