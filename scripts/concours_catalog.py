@@ -205,6 +205,8 @@ FRENCH = {
     'One deal': '1 donne',
     'One of %(n)s tables done': '1 table terminée sur %(n)s',
     'after one of %(n)s parties': 'après 1 partie sur %(n)s',
+    "Too many counter games opened from your address: try again in %(s)s s.":
+        "Trop de parties de compteur ouvertes depuis votre adresse\u00a0: réessayez dans %(s)s s.",
 }
 
 

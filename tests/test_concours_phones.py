@@ -258,3 +258,21 @@ def test_the_migration_names_the_concours_of_games_opened_before(tmp_path: Path)
         deal(client, game, key, "NS", 100)
         deal(client, game, key, "NS", 90)
         assert table_scores(client, cid, 1, 1) == {str(a): 190, str(b): 134}
+
+
+def test_the_phones_games_count_against_the_games_rate(tmp_path: Path) -> None:
+    """Finding 9: phones then redraw made games past ``games_per_minute``; they now count."""
+    app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}",
+                     limits=Limits(games_per_minute=10, burst_minutes=1))
+    with TestClient(app) as client:
+        cid, auth = create(client)  # 4 tables a partie; the creation counts as a game
+        client.post(f"{API}/{cid}/parties", headers=auth)
+        phones(client, cid, auth, 1)  # 4
+        client.post(f"{API}/{cid}/parties/1/redraw", headers=auth)
+        phones(client, cid, auth, 1)  # 8
+        client.post(f"{API}/{cid}/parties/1/redraw", headers=auth)
+        r = client.post(f"{API}/{cid}/parties/1/phones", headers=auth)
+        assert r.status_code == 429 and r.headers["retry-after"], r.text
+        assert "too many counter games" in r.json()["error"]
+        page = client.post(f"/concours/{cid}/parties/1/phones", headers=auth)
+        assert page.status_code == 429 and "Trop de parties de compteur" in page.text

@@ -21,7 +21,7 @@ from rebelote.concours import Concours
 from rebelote.errors import InputError
 from rebelote.secret import secret_matches
 from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
-from rebelote.web.concours.service import ConcoursService, Loaded
+from rebelote.web.concours.service import ConcoursService, Loaded, PhonesTooFastError
 from rebelote.web.openapi import SECURITY, error_doc, route_doc
 from rebelote.web.security import (
     BodyTooLargeError,
@@ -262,7 +262,14 @@ async def clear(cid: str, k: Number, t: Number, concours: ConcoursDep,
 @router.post("/{cid}/parties/{k}/phones", summary="Open a counter game for each table of the "
              "partie (links and QR codes for the phones)",
              openapi_extra=route_doc(None, 200, _OBJECT,
-                                     "The concours, with each table's counter link", *_WRITE))
-async def phones(cid: str, k: Number, concours: ConcoursDep, secret: OrganiserSecretDep
-                 ) -> JSONResponse:
-    return concours_response(await concours.call(concours.open_tables, cid, secret, k))
+                                     "The concours, with each table's counter link", *_WRITE,
+                                     429))
+async def phones(request: Request, cid: str, k: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> JSONResponse:
+    try:
+        loaded = await concours.call(concours.open_tables, cid, secret, k,
+                                     client_of(request.scope))
+    except PhonesTooFastError as e:
+        return JSONResponse({"error": str(e)}, status_code=429,
+                            headers={"Retry-After": str(math.ceil(e.wait))})
+    return concours_response(loaded)

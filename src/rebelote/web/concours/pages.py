@@ -37,7 +37,12 @@ from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
 from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
-from rebelote.web.concours.service import ConcoursForbiddenError, ConcoursService, Loaded
+from rebelote.web.concours.service import (
+    ConcoursForbiddenError,
+    ConcoursService,
+    Loaded,
+    PhonesTooFastError,
+)
 from rebelote.web.render import Templates
 from rebelote.web.security import BodyTooLargeError, KeyRing, client_of
 from rebelote.web.share import qr_svg
@@ -444,9 +449,16 @@ async def clear_result(request: Request, concours: ConcoursService, cid: str,
 async def phones(request: Request, cid: str, k: Number, concours: ConcoursDep,
                  secret: OrganiserSecretDep) -> Response:
     try:
-        await concours.call(concours.open_tables, cid, secret, k)
+        await concours.call(concours.open_tables, cid, secret, k, client_of(request.scope))
     except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
         return missing(request, e)
+    except PhonesTooFastError as e:
+        refused = await organiser(
+            request, concours, cid, secret, 429,
+            error=tr(i18n.request_lang(request), "Too many counter games opened from your "
+                     "address: try again in %(s)s s.") % {"s": f"{e.wait:g}"})
+        refused.headers["Retry-After"] = str(math.ceil(e.wait))
+        return refused
     except RebeloteError as e:
         return await organiser(request, concours, cid, secret, 422,
                                error=error_text(e.field, e.reason, i18n.request_lang(request)))

@@ -41,7 +41,7 @@ from rebelote.web.errors import BusyError, ForbiddenError
 from rebelote.web.limits import Limits, RateLimiter
 
 __all__ = ["COUNTER_TARGET", "ConcoursBusyError", "ConcoursForbiddenError", "ConcoursService",
-           "Loaded", "counted_deals", "phone_link"]
+           "Loaded", "PhonesTooFastError", "counted_deals", "phone_link"]
 
 #: The target of a table's counter game when the *partie* is a number of deals only: out of
 #: reach (the deals end it).
@@ -58,6 +58,16 @@ class ConcoursForbiddenError(ForbiddenError):
 
     def __init__(self, concours_id: str, secret: str | None) -> None:
         super().__init__(concours_id, secret, what="concours")
+
+
+class PhonesTooFastError(Exception):
+    """This address opened more counter games for tables' phones than ``games_per_minute``
+    allows (answered 429, with the seconds to wait)."""
+
+    def __init__(self, wait: float) -> None:
+        self.wait = wait
+        super().__init__(f"rate: too many counter games opened for tables' phones from your "
+                         f"address: try again in {wait:g} s")
 
 
 class ConcoursBusyError(BusyError):
@@ -150,6 +160,9 @@ class ConcoursService:
         self.call = StoreCalls(inline)
         self.limits = limits = limits or Limits()
         self.creations = RateLimiter(limits.concours_per_minute, limits.burst_minutes)
+        #: The counter games opened for tables' phones, per address: they count as games
+        #: (``games_per_minute``), like the counter's own creations.
+        self.phone_games = RateLimiter(limits.games_per_minute, limits.burst_minutes)
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -270,10 +283,12 @@ class ConcoursService:
         return self.change(concours_id, secret, lambda c: c.settle(k, t, found.scores))
 
     # -- the phones -----------------------------------------------------------------------
-    def open_tables(self, concours_id: str, secret: str | None, k: int) -> Loaded:
+    def open_tables(self, concours_id: str, secret: str | None, k: int,
+                    client: str | None = None) -> Loaded:
         """Give every table of *partie* ``k`` without one a counter game (its link and QR
         code open the counter's form for that table); at most ``Limits.concours_games``
-        games in a concours's life."""
+        games in a concours's life, and ``client``'s games within ``games_per_minute``
+        (:class:`PhonesTooFastError`)."""
         loaded = self.get(concours_id, secret, check=True)
         c = loaded.concours
         partie = c.partie(k)
@@ -286,6 +301,11 @@ class ConcoursService:
             raise InputError("partie", f"a concours opens at most {self.limits.concours_games}"
                                        f" counter games for its tables' phones ({c.phones_made}"
                                        " so far): type the results from the paper sheets")
+        if client is not None:
+            for _ in wanted:
+                wait = self.phone_games.take(client)
+                if wait:
+                    raise PhonesTooFastError(wait)
         made = {t.number: self._new_game(loaded, k, t) for t in wanted}
 
         def link(c: Concours) -> Concours:
