@@ -1,4 +1,5 @@
-"""The attacker's 64 checks of the play table, replayed against a real ``rebelote serve``.
+"""The attacker's 64 checks of the play table, replayed against a real ``rebelote serve``
+(and, from 80 on, issue 37's checks of the concours).
 
 Issue 17's attacker probed the play table and the counter with 64 checks (hidden information,
 access, bounded work, faults; docs/table.md, "Under attack"). This program replays every one
@@ -2524,6 +2525,239 @@ def c64(ctx: Context) -> str:
     expect(code2 == 0 and busy < 3.0, f"while thinking: {busy:.1f} s, status {code2}")
     return (f"idle {idle:.1f} s, while the bots think for {waiting} tables {busy:.1f} s, "
             "status 0")
+
+
+# -- the concours (issue 37: findings 1, 5, 6, 8 and 9) ----------------------------------------
+#: The concours checks' server: small concours limits, met in a few requests.
+CONCOURS_LIMITS: Final = ("concours_per_minute=3,burst_minutes=1,concours_teams=200,"
+                          "concours_games=600,concours_body=200000,games_per_minute=2000")
+
+
+def concours_server(ctx: Context) -> Server:
+    """The server of the concours checks (each check a client of its own address)."""
+    return ctx.server("concours", options=("--forwarded-allow-ips", "127.0.0.1",
+                                           "--limits", CONCOURS_LIMITS))
+
+
+def concours_client(ctx: Context) -> Client:
+    return ctx.client(concours_server(ctx))
+
+
+def new_concours(c: Client, teams: int, **body: Any) -> tuple[str, str]:
+    """A concours of ``teams`` teams (id, organiser's token)."""
+    obj = {"name": "Concours", "game": "belote", "parties": 4, "deals": 1,
+           "teams": [f"Équipe {i}" for i in range(1, teams + 1)], **body}
+    r = c.post("/api/concours", json_body=obj)
+    expect(r.status == 201, f"POST /api/concours: {r.short()}")
+    return r.json()["id"], r.json()["token"]
+
+
+def concours_phones(c: Client, cid: str, token: str, k: int) -> list[tuple[str, str]]:
+    """Open partie ``k``'s phones: each table's (game, key)."""
+    r = c.post(f"/api/concours/{cid}/parties/{k}/phones", token=token)
+    expect(r.status == 200, f"phones of partie {k}: {r.short()}")
+    out = []
+    for t in r.json()["parties"][k - 1]["tables"]:
+        game, key = t["counter"].removeprefix("/join/").split("?key=")
+        out.append((game, key))
+    return out
+
+
+def db_bytes(server: Server) -> int:
+    """The SQLite file's bytes, its write-ahead log's included."""
+    wal = Path(f"{server.sqlite_path}-wal")
+    return server.sqlite_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def counter_games(server: Server) -> int:
+    """The counter games stored (read from the SQLite file, as another program would)."""
+    conn = sqlite3.connect(f"file:{server.sqlite_path}?mode=ro", uri=True, timeout=5)
+    try:
+        return int(conn.execute("SELECT count(*) FROM counter_games").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def read_cpu(server: Server, c: Client, path: str, n: int) -> float:
+    """The server's CPU seconds for ``n`` reads of ``path``, per read."""
+    before = server.cpu_seconds()
+    for _ in range(n):
+        r = c.get(path)
+        expect(r.status == 200, f"GET {path}: {r.short()}")
+    return (server.cpu_seconds() - before) / n
+
+
+@check(80, "a concours read loop after parties counted on phones (finding 1)",
+       "60 teams, 4 parties of 30 tables each counted on its phone: each partie draws at once "
+       "after its phones (no read between), and a read of the concours costs the server no "
+       "more CPU after 4 parties than after 1 (no game parsed at a read)", needs="own")
+def c80(ctx: Context) -> str:
+    c = concours_client(ctx)
+    server = c.server
+    cid, token = new_concours(c, 60)
+    per_read = []
+    for k in range(1, 5):
+        r = c.post(f"/api/concours/{cid}/parties", token=token)
+        expect(r.status == 200, f"draw of partie {k} right after the phones: {r.short()}")
+        for game, key in concours_phones(c, cid, token, k):
+            r = c.post(f"/api/counter/games/{game}/deals", token=key,
+                       json_body={"trump": "hearts", "taker": "NS", "points": {"NS": 100}})
+            expect(r.status == 200, f"phone's deal: {r.short()}")
+        if k in (1, 4):
+            c.get(f"/api/concours/{cid}")  # the first read after a change reads the row
+            per_read.append(min(read_cpu(server, c, f"/api/concours/{cid}", 40)
+                                for _ in range(2)))
+    view = c.get(f"/api/concours/{cid}").json()
+    expect(view["over"] and all(t["source"] == "counter" for p in view["parties"]
+                                for t in p["tables"]),
+           "the phones' results are not all in the concours")
+    first, last = per_read
+    expect(last <= 2 * first + 0.002, f"a read costs {first * 1000:.1f} ms of CPU after "
+                                      f"partie 1, {last * 1000:.1f} ms after partie 4")
+    private = c.get(f"/api/concours/{cid}", token=token)
+    expect(private.header("cache-control") == "no-store",
+           f"the organiser's read: Cache-Control {private.header('cache-control')!r}")
+    return (f"CPU a read: {first * 1000:.1f} ms after partie 1, {last * 1000:.1f} ms after "
+            "partie 4; the organiser's read no-store")
+
+
+@check(81, "a phone changes its result after its partie is closed (finding 5)",
+       "once partie 2 is drawn, table 1's phone PUT of a deal and PATCH of the target answer "
+       "422 (it wrote before), and the concours's results and ranking do not move",
+       needs="own")
+def c81(ctx: Context) -> str:
+    c = concours_client(ctx)
+    cid, token = new_concours(c, 8, parties=3, deals=4)
+    c.post(f"/api/concours/{cid}/parties", token=token)
+    (g1, k1), *_rest = concours_phones(c, cid, token, 1)
+    deal = {"trump": "hearts", "taker": "NS", "points": {"NS": 100}}
+    for _ in range(4):
+        r = c.post(f"/api/counter/games/{g1}/deals", token=k1, json_body=deal)
+        expect(r.status == 200, f"phone's deal: {r.short()}")
+    r = c.request("PUT", f"/api/counter/games/{g1}/deals/4", token=k1, json_body=deal)
+    expect(r.status == 200, f"the phone's PUT before the close: {r.short()}")
+    view = c.get(f"/api/concours/{cid}").json()
+    for t in view["parties"][0]["tables"][1:]:
+        a, b = t["teams"]
+        r = c.request("PUT", f"/api/concours/{cid}/parties/1/tables/{t['table']}", token=token,
+                      json_body={"scores": {str(a): 300, str(b): 348}})
+        expect(r.status == 200, f"typed result: {r.short()}")
+    r = c.post(f"/api/concours/{cid}/parties", token=token)
+    expect(r.status == 200, f"draw of partie 2: {r.short()}")
+    before = c.get(f"/api/concours/{cid}").json()
+    r = c.request("PUT", f"/api/counter/games/{g1}/deals/1", token=k1,
+                  json_body={"trump": "hearts", "taker": "EW", "points": {"EW": 160}})
+    expect(r.status == 422, f"the phone's PUT after the close: {r.short()}")
+    r2 = c.request("PATCH", f"/api/counter/games/{g1}", token=k1, json_body={"target": 1})
+    expect(r2.status == 422, f"the phone's PATCH of the target: {r2.short()}")
+    expect(c.get(f"/api/counter/games/{g1}", token=k1).status == 200,
+           "the phone's key no longer reads its game: the refusal proves nothing")
+    after = c.get(f"/api/concours/{cid}").json()
+    expect(after["parties"] == before["parties"] and after["ranking"] == before["ranking"],
+           "the concours changed under the organiser")
+    return f"PUT {r.status} {r.json()['error'][:60]!r}, PATCH {r2.status}; ranking unchanged"
+
+
+@check(82, "odd digits in the concours forms (finding 6)",
+       "parties=², deals=①, 5,000 digits in the new concours form, the organiser's result "
+       "and settings forms: 422 each, never a 500 or a traceback (the same forms with digits "
+       "answer 303)", needs="own")
+def c82(ctx: Context) -> str:
+    c = concours_client(ctx)
+    server = c.server
+    since = len(server.log())
+    many = "1" * 5000
+    base = {"name": "x", "game": "belote", "parties": "2", "deals": "2", "teams": "A\nB\nC\nD"}
+    seen = []
+    for key, raw in (("parties", "²"), ("deals", "①"), ("parties", many), ("deals", many)):
+        r = c.post("/concours", form={**base, key: raw})
+        seen.append(r.status)
+        expect(r.status == 422, f"new concours {key}={raw[:8]}: {r.short()}")
+    r = c.post("/concours", form=base)
+    expect(r.status == 303, f"new concours with digits: {r.short()}")
+    cid = str(r.header("location")).rsplit("/", 1)[1]
+    r = c.post(f"/concours/{cid}/draw")
+    expect(r.status == 303, f"draw: {r.short()}")
+    table = f"/concours/{cid}/parties/1/tables/1"
+    for form in ({"a": "²", "b": "100"}, {"a": many, "b": "100"},
+                 {"a": "100", "b": "62", "deals": "²"}, {"a": "100", "b": "62", "belotes": many}):
+        r = c.post(table, form=form)
+        seen.append(r.status)
+        expect(r.status == 422, f"result {form}"[:80] + f": {r.short()}")
+    for raw in ("²", many):
+        r = c.post(f"/concours/{cid}/settings", form={"parties": raw})
+        seen.append(r.status)
+        expect(r.status == 422, f"settings parties={raw[:8]}: {r.short()}")
+    r = c.post(table, form={"a": "100", "b": "62"})
+    expect(r.status == 303, f"result with digits: {r.short()}")
+    r = c.post(f"/concours/{cid}/settings", form={"parties": "3"})
+    expect(r.status == 303, f"settings with digits: {r.short()}")
+    found = tracebacks(server, since)
+    expect(not found, f"tracebacks: {found[:1]}")
+    return f"{len(seen)} odd forms: {sorted(set(seen))}; the same with digits 303; no traceback"
+
+
+@check(83, "concours creations filling the disk (finding 8)",
+       "past concours_teams entries 422, past concours_body bytes 413, past the creations' "
+       "rate 429 with Retry-After; the database grows by at most the bodies accepted",
+       needs="own")
+def c83(ctx: Context) -> str:
+    c = concours_client(ctx)
+    server = c.server
+    team = {"name": "T" * 30, "players": ["P" * 40] * 3}
+    body = {"name": "N" * 80, "game": "belote", "parties": 30, "deals": 1}
+    r = c.post("/api/concours", json_body={**body, "teams": [team] * 201})
+    expect(r.status == 422 and "teams" in r.text, f"201 teams: {r.short()}")
+    statuses: list[int] = []
+    size = db_bytes(server)
+    sent = 0
+    big = json.dumps({**body, "teams": [team] * 200}).encode()
+    for _ in range(6):
+        r = c.post("/api/concours", body=big, headers={"Content-Type": "application/json"})
+        statuses.append(r.status)
+        sent += len(big) if r.status == 201 else 0
+        if r.status == 429:
+            expect(r.header("retry-after"), "429 without Retry-After")
+            break
+    grown = db_bytes(server) - size
+    expect(statuses and statuses[-1] == 429 and statuses.count(201) <= 3,
+           f"creations from one address: {statuses}")
+    huge = json.dumps({**body, "teams": [{"name": "T" * 80, "players": ["P" * 40] * 4}] * 200,
+                       "pad": "x" * 200_000}).encode()
+    r = c.post("/api/concours", body=huge, headers={"Content-Type": "application/json"})
+    expect(r.status in (413, 429), f"a body of {len(huge)} bytes: {r.short()}")
+    other = concours_client(ctx)
+    r = other.post("/api/concours", body=huge, headers={"Content-Type": "application/json"})
+    expect(r.status == 413, f"a body of {len(huge)} bytes from a fresh address: {r.short()}")
+    expect(grown <= 2 * sent + 200_000, f"the database grew {grown} bytes for {sent} sent")
+    return (f"201 teams 422; creations {statuses}; {len(huge)} bytes 413; the database grew "
+            f"{grown // 1024} kB for {sent // 1024} kB accepted")
+
+
+@check(84, "phones then redraw, again and again (finding 9)",
+       "100 teams: each phones opens 50 counter games, each redraw removes them (never more "
+       "than 50 stored), and past concours_games (600) phones answer 422", needs="own")
+def c84(ctx: Context) -> str:
+    c = concours_client(ctx)
+    server = c.server
+    base = counter_games(server)
+    cid, token = new_concours(c, 100)
+    c.post(f"/api/concours/{cid}/parties", token=token)
+    counts, refused = [], None
+    for i in range(15):
+        r = c.post(f"/api/concours/{cid}/parties/1/phones", token=token)
+        if r.status == 422:
+            refused = i
+            break
+        expect(r.status == 200, f"phones {i + 1}: {r.short()}")
+        counts.append(counter_games(server) - base)
+        r = c.post(f"/api/concours/{cid}/parties/1/redraw", token=token)
+        expect(r.status == 200, f"redraw {i + 1}: {r.short()}")
+        left = counter_games(server) - base
+        expect(left == 0, f"after redraw {i + 1}: {left} games of the old draw kept")
+    expect(counts and max(counts) == 50, f"games after each phones: {counts}")
+    expect(refused == 12, f"phones refused at round {refused} (expected 13: 12 × 50 = 600)")
+    return f"each phones {counts[0]} games, each redraw back to 0; refused at round 13"
 
 
 # -- the command -----------------------------------------------------------------------------

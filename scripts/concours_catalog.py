@@ -139,6 +139,74 @@ FRENCH = {
     "Add this concours": "Ajouter ce concours", "Not now": "Pas maintenant",
     "with %(who)s": "avec %(who)s", "Player": "Joueur",
     "after %(k)s of %(n)s parties": "après %(k)s parties sur %(n)s", "Diff.": "Diff.",
+    'to the team that did not take':
+        "à l’équipe qui n’a pas pris",
+    'to nobody':
+        "à personne",
+    "Litige on a partie's last deal":
+        "Litige à la dernière donne d’une partie",
+    'Too many concours created from your address: try again in %(s)s s.':
+        "Trop de concours créés depuis votre adresse\u00a0: réessayez dans %(s)s s.",
+    'Team %(n)s, %(name)s, has withdrawn: it is in no partie drawn from now on.':
+        "L’équipe %(n)s, %(name)s, abandonne\u00a0: elle n’est plus dans aucune partie "
+        "tirée désormais.",
+    'Take the withdrawal back':
+        "Annuler l’abandon",
+    'The draw of partie %(k)s is cancelled: draw it again when you are ready (the same seed'
+    ' gives the same first draw).':
+        "Le tirage de la partie %(k)s est annulé\u00a0: tirez-la de nouveau quand vous êtes"
+        " prêt (la même graine redonne le même premier tirage).",
+    'Put it back (%(a)s – %(b)s)':
+        "Le remettre (%(a)s – %(b)s)",
+    "Table %(t)s, partie %(k)s: the phone's result is back.":
+        "Table %(t)s, partie %(k)s\u00a0: le résultat du téléphone est revenu.",
+    'Table %(t)s, partie %(k)s: its result is forgotten.':
+        "Table %(t)s, partie %(k)s\u00a0: son résultat est effacé.",
+    'Forget the result of table %(t)s?':
+        "Effacer le résultat de la table %(t)s\u00a0?",
+    'corrected by the organiser (the phone counted %(a)s – %(b)s)':
+        "corrigé par l’organisateur (le téléphone avait compté %(a)s – %(b)s)",
+    "Draw partie %(k)s again? Its tables change, and the phones' links of this draw stop working.":
+        "Tirer de nouveau la partie %(k)s\u00a0? Ses tables changent, et les liens des "
+        "téléphones de ce tirage ne marchent plus.",
+    "Cancel the draw of partie %(k)s? The phones' links of this draw stop working; you can "
+    "draw it again.":
+        "Annuler le tirage de la partie %(k)s\u00a0? Les liens des téléphones de ce tirage "
+        "ne marchent plus\u00a0; vous pourrez la tirer de nouveau.",
+    'Fee':
+        "Inscription",
+    'Withdraw team %(n)s, %(name)s? It will be in no partie drawn from now on.':
+        "Déclarer l’abandon de l’équipe %(n)s, %(name)s\u00a0? Elle ne sera dans aucune "
+        "partie tirée désormais.",
+    'Take back the withdrawal of team %(n)s':
+        "Annuler l’abandon de l’équipe %(n)s",
+    'take the withdrawal back':
+        "annuler l’abandon",
+    'No result yet: nobody is ranked.':
+        "Aucun résultat encore\u00a0: personne n’est classé.",
+    'not ranked yet':
+        "pas encore classée",
+    'Teams (no result yet)':
+        "Équipes (aucun résultat encore)",
+    'no. %(n)s':
+        "n° %(n)s",
+    "A litige on a partie's last deal (no next deal to win its points)":
+        "Un litige à la dernière donne d’une partie (pas de donne suivante pour gagner ses points)",
+    'Its points go to the team that did not take':
+        "Ses points vont à l’équipe qui n’a pas pris",
+    'Its points go to nobody':
+        "Ses points ne vont à personne",
+    'litige on the last deal: its points to the team that did not take':
+        "litige à la dernière donne\u00a0: ses points à l’équipe qui n’a pas pris",
+    'litige on the last deal: its points to nobody':
+        "litige à la dernière donne\u00a0: ses points à personne",
+    'One of %(n)s tables has its result.': '1 table sur %(n)s a son résultat.',
+    'One partie': '1 partie',
+    'One deal': '1 donne',
+    'One of %(n)s tables done': '1 table terminée sur %(n)s',
+    'after one of %(n)s parties': 'après 1 partie sur %(n)s',
+    "Too many counter games opened from your address: try again in %(s)s s.":
+        "Trop de parties de compteur ouvertes depuis votre adresse\u00a0: réessayez dans %(s)s s.",
 }
 
 

@@ -14,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rebelote.concours.concours
+import rebelote.concours.phones
 import rebelote.concours.settings
 import rebelote.concours.sheet
 from rebelote.concours import Concours, Settings, check_sheet, draw_key
-from rebelote.errors import RebeloteError
+from rebelote.errors import InputError, RebeloteError
 
 BASE: dict[str, Any] = {"name": "Concours", "game": "belote", "parties": 4, "deals": 12}
 
@@ -286,6 +287,36 @@ def test_view_json_has_the_api_names() -> None:
 
 
 @pytest.mark.parametrize("module", [rebelote.concours.concours, rebelote.concours.settings,
-                                    rebelote.concours.sheet])
+                                    rebelote.concours.sheet, rebelote.concours.phones])
 def test_doctests(module: Any) -> None:
     assert doctest.testmod(module).failed == 0
+
+
+def test_a_phone_settles_until_its_partie_is_closed() -> None:
+    """The concours follows a table's phone while the partie is open; once the next one is
+    drawn the phone is refused; the organiser's correction keeps what the phone counted."""
+    c = _new().draw_next()
+    for t in c.parties[0].tables:
+        c = c.settle(1, t.number, (100, 62))
+    c = c.settle(1, 1, None)  # a deal undone on the phone: the result leaves
+    assert c.parties[0].tables[0].result is None and not c.closed(1)
+    c = c.settle(1, 1, (90, 72))
+    corrected = c.record(1, 1, [95, 67])
+    result = corrected.parties[0].tables[0].result
+    assert result is not None and result.source == "corrected" and result.phone == (90, 72)
+    assert corrected.settle(1, 1, (0, 162)) is corrected  # the organiser's word stands
+    again = Concours.from_json(corrected.to_json())
+    assert again.parties[0].tables[0].result == result
+    c = c.draw_next()
+    assert c.closed(1) and not c.closed(2)
+    with pytest.raises(InputError, match="closed"):
+        c.settle(1, 1, (162, 0))
+
+
+def test_a_withdrawal_is_taken_back_before_the_next_draw() -> None:
+    c = _new().withdraw(2)
+    c = c.reinstate(2)
+    assert c.entries[1].withdrawn is None
+    c = c.withdraw(2).draw_next()
+    with pytest.raises(InputError, match="register it again"):
+        c.reinstate(2)

@@ -42,8 +42,10 @@ def _holds(ctx: object, number: int) -> None:
 
 
 def test_the_program_replays_all_64_checks() -> None:
-    assert sorted(attack.CHECKS) == list(range(1, 65))
-    assert sorted(_checks("main") + _checks("own") + _checks("pg")) == list(range(1, 65))
+    assert set(range(1, 65)) <= set(attack.CHECKS)
+    # issue 37's concours findings 1, 5, 6, 8 and 9: checks 80 to 84
+    assert set(range(80, 85)) <= set(attack.CHECKS)
+    assert sorted(_checks("main") + _checks("own") + _checks("pg")) == sorted(attack.CHECKS)
 
 
 @pytest.mark.xdist_group("attack-main")

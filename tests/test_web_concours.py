@@ -160,12 +160,15 @@ def test_a_table_counted_on_a_phone_through_the_counter(client: TestClient) -> N
         if points != 81:
             assert view["parties"][0]["tables"][0]["scores"] is None
     totals = r.json()["totals"]
+    # the third deal (81 to 81) is a litige that ends the partie: the 81 it holds go to the
+    # team that did not take (the reserve_at_end default), not to nobody
+    assert r.json()["held_over"] == 81
     # the third deal ends the partie: no fourth on the counter, and the result is in
     r = client.post(f"/api/counter/games/{game_id}/deals",
                     json={"taker": "NS", "points": {"NS": 100}}, headers=counter)
     assert r.status_code == 422 and "deals" in r.json()["error"]
     scores = client.get(f"{API}/{cid}").json()["parties"][0]["tables"][0]["scores"]
-    assert scores == {str(a): totals["NS"], str(b): totals["EW"]}
+    assert scores == {str(a): totals["NS"], str(b): totals["EW"] + 81}
     # the counter's page says the partie is over and which table it is
     page = client.post(f"/join/{game_id}", data={"key": key}).text
     assert "3 donnes" in page and "table 1" in page

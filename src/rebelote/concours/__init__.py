@@ -8,17 +8,20 @@ core: no IO, no clock; randomness only from the seed shown to all).
   in turn);
 - :mod:`~rebelote.concours.ranking`: the ranking, computed, never stored;
 - :mod:`~rebelote.concours.sheet`: the check of a paper sheet's sum;
+- :mod:`~rebelote.concours.phones`: a table's phone's game as its result;
 - :mod:`~rebelote.concours.concours`: :class:`Concours`, which holds them together.
 """
 
 from rebelote.concours.concours import MAX_ENTRIES, MAX_SCORE, Concours
 from rebelote.concours.model import Entry, Partie, Result, Table
+from rebelote.concours.phones import PhoneResult, counted_deals, phone_result
 from rebelote.concours.ranking import Line, draw_key, exempt_points, standings
 from rebelote.concours.settings import (
     DRAWS,
     EXEMPTS,
     MODES,
     RANKINGS,
+    RESERVES,
     TIEBREAKS,
     WITHDRAWALS,
     Settings,
@@ -33,6 +36,7 @@ __all__ = [
     "MAX_SCORE",
     "MODES",
     "RANKINGS",
+    "RESERVES",
     "TIEBREAKS",
     "WITHDRAWALS",
     "Concours",
@@ -40,15 +44,18 @@ __all__ = [
     "Entry",
     "Line",
     "Partie",
+    "PhoneResult",
     "Result",
     "Settings",
     "SheetCheck",
     "Table",
     "check_sheet",
     "checkable",
+    "counted_deals",
     "draw",
     "draw_key",
     "draw_order",
     "exempt_points",
+    "phone_result",
     "standings",
 ]

@@ -35,6 +35,9 @@ MAX_ENTRIES: Final = 1000
 MAX_SCORE: Final = 100_000
 _PLAYERS_MAX: Final = 4
 _SOURCES: Final = ("typed", "counter")
+#: How a result came: from a paper sheet, the table's phone, or the organiser's correction of
+#: the phone's.
+SOURCES: Final = ("typed", "counter", "corrected")
 
 
 def _entry_from_json(obj: Any, field: str, number: int, arrived: int, melee: bool) -> Entry:
@@ -88,6 +91,9 @@ class Concours:
     parties: tuple[Partie, ...] = ()
     #: The prize of each rank (the first for rank 1), typed by the organiser.
     prizes: tuple[str, ...] = ()
+    #: The counter games opened so far for its tables' phones (those of a draw undone too):
+    #: what bounds them.
+    phones_made: int = 0
 
     # -- creation -------------------------------------------------------------------------
     @classmethod
@@ -127,6 +133,17 @@ class Concours:
     @property
     def active(self) -> list[Entry]:
         return [e for e in self.entries if e.withdrawn is None]
+
+    @property
+    def ranked(self) -> bool:
+        """A result is in (before it, every entry is level at 0: nobody is ranked yet)."""
+        return any(t.result is not None for p in self.parties for t in p.tables)
+
+    def closed(self, k: int) -> bool:
+        """*Partie* ``k`` is closed: the next one is drawn (or the concours is over). Its
+        results change only by the organiser's correction, no longer from a table's phone."""
+        self.partie(k)
+        return k < len(self.parties) or self.over
 
     @property
     def over(self) -> bool:
@@ -180,6 +197,20 @@ class Concours:
                                      f"{entry.withdrawn})")
         entries = list(self.entries)
         entries[number - 1] = replace(entry, withdrawn=len(self.parties))
+        return replace(self, entries=tuple(entries))
+
+    def reinstate(self, number: int) -> Concours:
+        """Take a withdrawal back, while no *partie* was drawn since it (the team then plays
+        the next one as if it had never left)."""
+        entry = self.entry(number)
+        if entry.withdrawn is None:
+            raise InputError("team", f"team {number} has not withdrawn")
+        if entry.withdrawn != len(self.parties):
+            raise InputError("team", f"team {number} withdrew after partie {entry.withdrawn} "
+                                     f"and partie {entry.withdrawn + 1} is drawn since: "
+                                     "register it again")
+        entries = list(self.entries)
+        entries[number - 1] = replace(entry, withdrawn=None)
         return replace(self, entries=tuple(entries))
 
     def set_parties(self, parties: int) -> Concours:
@@ -298,8 +329,17 @@ class Concours:
         sheet = sheet or {}
         from rebelote.concours.settings import MAX_DEALS
 
+        old = table.result
+        phone = None
+        if source == "typed" and old is not None and old.source in ("counter", "corrected"):
+            # The organiser corrects what the phone counted: the page shows both.
+            phone = old.phone if old.source == "corrected" else old.scores
+            source = "corrected" if phone != pair else "counter"
+            if source == "counter":
+                phone = None
         result = Result(pair, source, _count(sheet, "deals", MAX_DEALS),
-                        _count(sheet, "belotes", MAX_DEALS), _count(sheet, "capots", MAX_DEALS))
+                        _count(sheet, "belotes", MAX_DEALS), _count(sheet, "capots", MAX_DEALS),
+                        phone)
         tables = tuple(replace(x, result=result) if x.number == table.number else x
                        for x in partie.tables)
         return self._with_partie(replace(partie, tables=tables))
@@ -310,6 +350,24 @@ class Concours:
         partie.table(t)
         tables = tuple(replace(x, result=None) if x.number == t else x for x in partie.tables)
         return self._with_partie(replace(partie, tables=tables))
+
+    def settle(self, k: int, t: int, scores: tuple[int, int] | None) -> Concours:
+        """The result that table ``t``'s phone counted in *partie* ``k`` (``None``: its partie
+        is not over on the phone, e.g. a deal undone): the concours follows the phone until the
+        *partie* is closed (:meth:`closed`), then refuses it. A result the organiser typed or
+        corrected is the organiser's: the phone no longer changes it."""
+        if self.closed(k):
+            raise InputError("partie", f"partie {k} of the concours is closed (the next one is "
+                                       "drawn): its results change only by the organiser's "
+                                       "correction")
+        old = self.partie(k).table(t).result
+        if old is not None and old.source != "counter":
+            return self
+        if scores is None:
+            return self if old is None else self.clear(k, t)
+        if old is not None and old.scores == scores:
+            return self
+        return self.record(k, t, list(scores), source="counter")
 
     def link(self, k: int, t: int, game: str | None, key: str | None = None) -> Concours:
         """Table ``t`` of *partie* ``k`` is counted by the counter game ``game`` (whose secret
@@ -340,7 +398,7 @@ class Concours:
         return {"settings": self.settings.to_json(),
                 "entries": [e.to_json() for e in self.entries],
                 "parties": [p.to_json() for p in self.parties],
-                "prizes": list(self.prizes)}
+                "prizes": list(self.prizes), "phones_made": self.phones_made}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Concours:
@@ -354,15 +412,18 @@ class Concours:
             tables = []
             for t in p["tables"]:
                 r = t.get("result")
+                phone = r.get("phone") if r is not None else None
                 result = None if r is None else Result(
                     (int(r["scores"][0]), int(r["scores"][1])), str(r.get("source", "typed")),
-                    r.get("deals"), r.get("belotes"), r.get("capots"))
+                    r.get("deals"), r.get("belotes"), r.get("capots"),
+                    None if phone is None else (int(phone[0]), int(phone[1])))
                 sides: Sides = (tuple(t["sides"][0]), tuple(t["sides"][1]))
                 tables.append(Table(int(t["table"]), sides, result, t.get("game"),
                                     t.get("key")))
             parties.append(Partie(int(p["partie"]), tuple(tables), tuple(p.get("exempt", ())),
                                   int(p.get("attempt", 0))))
-        return cls(settings, entries, tuple(parties), tuple(obj.get("prizes", ())))
+        return cls(settings, entries, tuple(parties), tuple(obj.get("prizes", ())),
+                   int(obj.get("phones_made", 0)))
 
     def side_json(self, side: Sequence[int]) -> int | list[int]:
         return side[0] if self.settings.side_size == 1 else list(side)
@@ -382,6 +443,9 @@ class Concours:
                 tables.append({
                     "table": t.number, "teams": [self.side_json(s) for s in t.sides],
                     "scores": scores, "source": t.result.source if t.result else None,
+                    "phone": ({str(s[0]): t.result.phone[i] for i, s in enumerate(t.sides)}
+                              if t.result is not None and t.result.phone is not None
+                              else None),
                     "check": None if check is None else {"ok": check.ok,
                                                          "reason": check.reason},
                     "counted": t.game is not None,
@@ -390,10 +454,12 @@ class Concours:
                             "exempt_points": exempt_points(self.settings, p) if p.exempt
                             else None,
                             "repeats": self.repeats(p.number), "complete": p.complete,
-                            "started": p.started, "attempt": p.attempt})
+                            "started": p.started, "attempt": p.attempt,
+                            "closed": self.closed(p.number)})
         teams = [{"team": e.number, "name": e.name, "players": list(e.players), "paid": e.paid,
                   "from_partie": e.arrived + 1, "withdrawn": e.withdrawn is not None,
                   "withdrawn_after": e.withdrawn} for e in self.entries]
         return {**self.settings.to_json(), "teams": teams, "parties": parties,
                 "drawn": len(self.parties), "over": self.over, "prizes": list(self.prizes),
+                "ranked": self.ranked,
                 "ranking": [line.to_json() for line in self.standings()]}

@@ -31,20 +31,24 @@ class Entry:
 @dataclass(frozen=True, slots=True)
 class Result:
     """A table's result: each side's points (``scores``, in the table's order), how it came
-    (``typed`` from a paper sheet, or ``counter``: the table's phone) and, from a sheet, the
-    deals, belotes and capots written on it (for the sum check)."""
+    (``typed`` from a paper sheet, ``counter``: the table's phone, or ``corrected``: the
+    organiser's correction of what the phone counted, kept in ``phone``) and, from a sheet,
+    the deals, belotes and capots written on it (for the sum check)."""
 
     scores: tuple[int, int]
     source: str = "typed"
     deals: int | None = None
     belotes: int | None = None
     capots: int | None = None
+    phone: tuple[int, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"scores": list(self.scores), "source": self.source}
         for key in ("deals", "belotes", "capots"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.phone is not None:
+            out["phone"] = list(self.phone)
         return out
 
 

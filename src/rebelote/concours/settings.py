@@ -27,6 +27,7 @@ __all__ = [
     "MAX_PARTIES",
     "MODES",
     "RANKINGS",
+    "RESERVES",
     "TIEBREAKS",
     "WITHDRAWALS",
     "Settings",
@@ -38,6 +39,10 @@ TIEBREAKS: Final = ("difference", "best", "against", "draw")
 MODES: Final = ("doublettes", "melee")
 DRAWS: Final = ("ranking", "random")
 WITHDRAWALS: Final = ("kept", "last")
+#: What becomes of the points a litige holds when the *partie* ends on it (no next deal to win
+#: them): the team that did not take marks them (``defence``, the default: the takers did not
+#: make more than the defence, the sheet's sum still holds), or nobody does (``void``).
+RESERVES: Final = ("defence", "void")
 MAX_PARTIES: Final = 30
 MAX_DEALS: Final = 100
 MAX_TARGET: Final = 100_000
@@ -50,7 +55,7 @@ _NAME_MAX: Final = 80
 DEAL_POINTS: Final = 162
 SETTING_KEYS: Final = frozenset({
     "name", "game", "rules", "options", "parties", "deals", "target", "mode", "ranking",
-    "tiebreaks", "exempt", "exempt_score", "draw", "withdrawal", "seed",
+    "tiebreaks", "exempt", "exempt_score", "draw", "withdrawal", "seed", "reserve_at_end",
 })
 
 
@@ -93,7 +98,8 @@ class Settings:
     scores (``half`` a *partie*, the *partie*'s ``average``, a ``win`` with ``exempt_score``
     points, or ``none``). ``draw_mode``: *parties* after the first drawn in ranking order or at
     random. ``withdrawal``: a team that withdraws keeps its points (``kept``) or is ranked
-    ``last``. ``seed`` decides every random choice and is shown to all.
+    ``last``. ``seed`` decides every random choice and is shown to all. ``reserve_at_end``:
+    who marks the points a litige still holds when the *partie* ends (:data:`RESERVES`).
     """
 
     name: str
@@ -109,6 +115,7 @@ class Settings:
     exempt_score: int | None = None
     draw_mode: str = "ranking"
     withdrawal: str = "kept"
+    reserve_at_end: str = "defence"
 
     @property
     def game(self) -> str:
@@ -163,6 +170,7 @@ class Settings:
         exempt = _choice(obj, "exempt", EXEMPTS, "half")
         draw_mode = _choice(obj, "draw", DRAWS, "ranking")
         withdrawal = _choice(obj, "withdrawal", WITHDRAWALS, "kept")
+        reserve_at_end = _choice(obj, "reserve_at_end", RESERVES, "defence")
         tiebreaks: tuple[str, ...] = TIEBREAKS
         raw_tb = obj.get("tiebreaks")
         if raw_tb is not None:
@@ -192,7 +200,7 @@ class Settings:
         return cls(name=name, rules=rules, parties=parties, deals=deals, target=target,
                    seed=raw_seed, mode=mode, ranking=ranking, tiebreaks=tiebreaks,
                    exempt=exempt, exempt_score=exempt_score, draw_mode=draw_mode,
-                   withdrawal=withdrawal)
+                   withdrawal=withdrawal, reserve_at_end=reserve_at_end)
 
     def to_json(self) -> dict[str, Any]:
         """The settings as :meth:`from_json` reads them (the rules by their text form)."""
@@ -202,5 +210,6 @@ class Settings:
             "mode": self.mode, "ranking": self.ranking, "tiebreaks": list(self.tiebreaks),
             "exempt": self.exempt, "exempt_score": self.exempt_score, "draw": self.draw_mode,
             "withdrawal": self.withdrawal, "seed": self.seed,
+            "reserve_at_end": self.reserve_at_end,
         }
         return out

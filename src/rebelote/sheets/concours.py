@@ -170,6 +170,9 @@ def _one_sheet(doc: _Sheets, c: Concours, k: int, t: int, top: float, lang: str)
         note.append(tr(lang, "%(n)s deals") % {"n": s.deals})
     if s.target:
         note.append(tr(lang, "to %(target)s") % {"target": number(s.target, lang)})
+    note.append(tr(lang, "litige on the last deal: its points to the team that did not take")
+                if s.reserve_at_end == "defence"
+                else tr(lang, "litige on the last deal: its points to nobody"))
     note.append(tr(lang, "Signatures:"))
     doc.set_font(FONT, "", 8.5)
     doc.set_text_color(*MUTED)
@@ -199,8 +202,9 @@ def ranking_pdf(c: Concours, lang: str, label: Callable[[int], str] | None = Non
     """The ranking, with the prize the organiser typed for each rank."""
     title = tr(lang, "Final ranking") if c.over else tr(lang, "Ranking")
     done = sum(p.complete for p in c.parties)
-    sub = _subtitle(c, lang) + " · " + tr(lang, "after %(k)s of %(n)s parties") % {
-        "k": done, "n": c.settings.parties}
+    after = (tr(lang, "after one of %(n)s parties") if done == 1
+             else tr(lang, "after %(k)s of %(n)s parties"))
+    sub = _subtitle(c, lang) + " · " + after % {"k": done, "n": c.settings.parties}
     doc = _Doc(lang, title, sub)
     doc.add_page()
     w = doc.body_width
@@ -218,7 +222,8 @@ def ranking_pdf(c: Concours, lang: str, label: Callable[[int], str] | None = Non
     rows = []
     for line in c.standings():
         name = line.name + (f" ({tr(lang, 'withdrawn')})" if line.withdrawn else "")
-        row = [str(line.rank), str(line.entry), name, number(line.points, lang),
+        row = [str(line.rank) if c.ranked else "–", str(line.entry), name,
+               number(line.points, lang),
                str(line.wins), number(line.against, lang), number(line.difference, lang)]
         if c.prizes:
             row.append(c.prizes[line.rank - 1] if line.rank <= len(c.prizes) else "")

@@ -68,6 +68,7 @@ _PUT: Final = (
 )
 _GET: Final = select(_TABLE).where(_TABLE.c.id == bindparam("cid"))
 _BY_VIEW: Final = select(_TABLE.c.id).where(_TABLE.c.view_id == bindparam("view"))
+_VERSION: Final = select(_TABLE.c.version).where(_TABLE.c.id == bindparam("cid"))
 
 
 class ConcoursNotFoundError(LookupError):
@@ -133,6 +134,15 @@ class ConcoursStore:
             raise ConcoursNotFoundError(concours_id)
         return StoredConcours(row.id, row.version, json.loads(row.data), row.secret_hash,
                               row.view_id, _aware(row.created_at), _aware(row.updated_at))
+
+    def version(self, concours_id: str) -> int:
+        """The stored version of ``concours_id`` (one small query: a reader checks its copy
+        with it); :class:`ConcoursNotFoundError` if there is none."""
+        with self._begin() as conn:
+            found = conn.execute(_VERSION, {"cid": concours_id}).scalar()
+        if found is None:
+            raise ConcoursNotFoundError(concours_id)
+        return int(found)
 
     def of_view(self, view_id: str) -> str:
         """The id of the concours whose room view is ``view_id``."""

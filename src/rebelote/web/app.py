@@ -147,7 +147,13 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     )
     app.state.counter = CounterService(store, inline=inline)
     app.state.tables = tables
-    app.state.concours = ConcoursService(ConcoursStore(engine), GameStore(engine), inline=inline)
+    app.state.concours = ConcoursService(ConcoursStore(engine), GameStore(engine), inline=inline,
+                                         limits=limits)
+    # A concours table's counter game tells the concours of its writes (the products never
+    # import each other: the app wires them).
+    app.state.counter.checks.append(app.state.concours.phone_check)
+    app.state.counter.written.append(app.state.concours.phone_written)
+    app.state.counter.notes.append(app.state.concours.phone_note)
     app.state.store_checked = (-1.0, "writable")  # when /healthz last tried the store
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

@@ -237,6 +237,15 @@ ERRORS: Final[tuple[tuple[str, str, str], ...]] = (
     (r"adjust", r"give the points.*", _("%(field)s: give the points of at least one team.")),
     (r"deals", r"the game is over.*", _("%(field)s: the game is over; start a new game, or "
                                         "edit or undo a deal.")),
+    (r"deals", r"the concours closed partie (?P<k>\d+).*",
+     _("%(field)s: the concours has closed partie %(k)s; this table's result stays as the "
+       "concours has it. Ask the organiser to correct it.")),
+    (r"deals", r"the organiser entered the result of table (?P<t>\d+).*",
+     _("%(field)s: the organiser has entered the result of table %(t)s; ask the organiser to "
+       "correct it.")),
+    (r"target", r"a concours table plays to the concours's target.*",
+     _("%(field)s: a concours table plays to the concours's target; it does not change on "
+       "the phone.")),
     (r"deals", r"(?P<v>\d+) deals is more than.*",
      _("%(field)s: a game holds at most 500 deals (a real game has a few dozen); start a new "
        "game.")),

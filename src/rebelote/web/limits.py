@@ -11,6 +11,9 @@ far below what a script does:
   nothing done;
 - **live connections**: sockets of one table from one client, live sheets (server-sent events) of
   one game and of one client: past them, the new one is refused (``429``);
+- **concours**: creations per address (a rate, as above), entries per concours, counter games a
+  concours opens for its tables' phones, the bytes of a creation's body (``422``/``413`` past
+  them);
 - **slow clients**: a request's headers must arrive within ``header_timeout`` seconds of the
   connection (or of the last answer on it), and its whole body within ``body_timeout`` seconds
   of its headers, however steadily it trickles (``408`` past that).
@@ -63,6 +66,18 @@ class Limits:
     ws_max_size: int = 65_536
     #: ``Strict-Transport-Security: max-age`` sent on HTTPS (0: none).
     hsts_seconds: int = 31_536_000
+    #: Concours created from one address: a burst of ``burst_minutes`` minutes' worth, then
+    #: this many a minute (a club creates one an evening).
+    concours_per_minute: int = 6
+    #: Entries (teams, or players à la mêlée) of one concours (the largest concours found
+    #: have 148 teams).
+    concours_teams: int = 400
+    #: Counter games one concours opens for its tables' phones in its life (a draw redone or
+    #: cancelled removes its games, but they count): 150 teams over 6 parties open 450.
+    concours_games: int = 3000
+    #: The largest body of a concours's creation, in bytes (400 teams with long names and
+    #: four players each: about 120 kB).
+    concours_body: int = 262_144
 
     @classmethod
     def parse(cls, text: str | None) -> Limits:

@@ -10,6 +10,7 @@ the field; bodies are ``application/json`` (``415``), bounded (``413``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Annotated, Any, Final
 
@@ -20,9 +21,15 @@ from rebelote.concours import Concours
 from rebelote.errors import InputError
 from rebelote.secret import secret_matches
 from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
-from rebelote.web.concours.service import ConcoursService, Loaded
+from rebelote.web.concours.service import ConcoursService, Loaded, PhonesTooFastError
 from rebelote.web.openapi import SECURITY, error_doc, route_doc
-from rebelote.web.security import read_json
+from rebelote.web.security import (
+    BodyTooLargeError,
+    UnsupportedMediaError,
+    client_of,
+    parse_json,
+    read_json,
+)
 
 Number = Annotated[int, Path(ge=1, le=10_000)]
 _OBJECT: Final = {"type": "object"}
@@ -46,10 +53,44 @@ def partie_json(c: Concours, k: int) -> dict[str, Any]:
             "exempt": list(partie.exempt), "repeats": c.repeats(k)}
 
 
+#: The organiser's answers carry each table's counter secret: no cache keeps them.
+PRIVATE: Final = {"Cache-Control": "no-store"}
+
+
 def concours_response(loaded: Loaded, status: int = 200, **extra: Any) -> JSONResponse:
     """The concours as its organiser reads it, with its version as ``ETag`` (and ``extra``)."""
     return JSONResponse({**loaded.to_json(private=True), **extra}, status_code=status,
-                        headers={"ETag": f'"{loaded.version}"'})
+                        headers={"ETag": f'"{loaded.version}"', **PRIVATE})
+
+
+def creation_wait(request: Request, concours: ConcoursService) -> float:
+    """0 when this address may create one more concours (``Limits.concours_per_minute``;
+    a creation made is then charged to it), else the seconds to wait."""
+    return concours.creations.wait(client_of(request.scope))
+
+
+def too_many(wait: float) -> JSONResponse:
+    """The ``429`` of a creation past the rate."""
+    return JSONResponse({"error": f"rate: too many concours created from your address: try "
+                                  f"again in {wait:g} s"}, status_code=429,
+                        headers={"Retry-After": str(math.ceil(wait))})
+
+
+async def creation_body(request: Request, concours: ConcoursService) -> Any:
+    """A creation's JSON body, at most ``Limits.concours_body`` bytes (413)."""
+    await read_json_type(request)
+    body = await request.body()
+    if len(body) > concours.limits.concours_body:
+        raise BodyTooLargeError(concours.limits.concours_body)
+    return parse_json(body)
+
+
+async def read_json_type(request: Request) -> None:
+    """The body is JSON (415 otherwise), as :func:`read_json` checks it."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json" and not (kind.startswith("application/")
+                                           and kind.endswith("+json")):
+        raise UnsupportedMediaError(kind)
 
 
 async def change(concours: ConcoursService, cid: str, secret: str | None,
@@ -61,19 +102,24 @@ async def change(concours: ConcoursService, cid: str, secret: str | None,
 @router.post("", status_code=201, summary="Create a concours",
              openapi_extra=route_doc(_OBJECT, 201, _OBJECT,
                                      "The concours, with its organiser's token",
-                                     413, 415, 422, 503, secret=False))
+                                     413, 415, 422, 429, 503, secret=False))
 async def create(request: Request, concours: ConcoursDep) -> JSONResponse:
-    obj = await read_json(request)
+    obj = await creation_body(request, concours)
+    wait = creation_wait(request, concours)
+    if wait:
+        return too_many(wait)
     loaded, token = await concours.call(concours.create, obj)
+    concours.creations.charge(client_of(request.scope))
     return concours_response(loaded, 201, token=token)
 
 
 @router.get("/{cid}", summary="A concours: teams, parties, ranking",
             openapi_extra=route_doc(None, 200, _OBJECT, "The concours", 404, secret=False))
-async def get(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> JSONResponse:
+async def get(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> Response:
     loaded = await concours.call(concours.get, cid)
     private = secret is not None and secret_matches(secret, loaded.secret_hash)
-    return JSONResponse(loaded.to_json(private=private), headers={"ETag": f'"{loaded.version}"'})
+    headers = {"ETag": f'"{loaded.version}"', **(PRIVATE if private else {})}
+    return Response(loaded.body(private), media_type="application/json", headers=headers)
 
 
 @router.get("/views/{view}", summary="A concours through its room screen's id",
@@ -81,7 +127,7 @@ async def get(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> JS
 async def view(view: str, concours: ConcoursDep) -> JSONResponse:
     loaded = await concours.call(concours.of_view, view)
     out = loaded.to_json()
-    del out["id"]
+    del out["id"]  # a copy: the concours's answer is kept for its version
     return JSONResponse(out)
 
 
@@ -133,12 +179,21 @@ async def withdraw(cid: str, n: Number, concours: ConcoursDep, secret: Organiser
     return concours_response(await change(concours, cid, secret, lambda c: c.withdraw(n)))
 
 
+@router.post("/{cid}/teams/{n}/return", summary="Take a team's withdrawal back (no partie "
+             "drawn since)", openapi_extra=route_doc(None, 200, _OBJECT, "The concours",
+                                                     *_WRITE))
+async def reinstate(cid: str, n: Number, concours: ConcoursDep, secret: OrganiserSecretDep
+                    ) -> JSONResponse:
+    return concours_response(await change(concours, cid, secret, lambda c: c.reinstate(n)))
+
+
 @router.post("/{cid}/parties", summary="Draw the next partie",
              openapi_extra=route_doc(None, 200, _OBJECT, "The partie drawn", *_WRITE))
 async def draw(cid: str, concours: ConcoursDep, secret: OrganiserSecretDep) -> JSONResponse:
     loaded = await change(concours, cid, secret, lambda c: c.draw_next())
     c = loaded.concours
     return JSONResponse(partie_json(c, len(c.parties)), headers={"ETag": f'"{loaded.version}"'})
+
 
 
 @router.post("/{cid}/parties/{k}/redraw", summary="Draw the last partie again (before its "
@@ -201,13 +256,20 @@ async def result(request: Request, cid: str, k: Number, t: Number, concours: Con
                openapi_extra=route_doc(None, 200, _OBJECT, "The concours", *_WRITE))
 async def clear(cid: str, k: Number, t: Number, concours: ConcoursDep,
                 secret: OrganiserSecretDep) -> JSONResponse:
-    return concours_response(await change(concours, cid, secret, lambda c: c.clear(k, t)))
+    return concours_response(await concours.call(concours.clear_table, cid, secret, k, t))
 
 
 @router.post("/{cid}/parties/{k}/phones", summary="Open a counter game for each table of the "
              "partie (links and QR codes for the phones)",
              openapi_extra=route_doc(None, 200, _OBJECT,
-                                     "The concours, with each table's counter link", *_WRITE))
-async def phones(cid: str, k: Number, concours: ConcoursDep, secret: OrganiserSecretDep
-                 ) -> JSONResponse:
-    return concours_response(await concours.call(concours.open_tables, cid, secret, k))
+                                     "The concours, with each table's counter link", *_WRITE,
+                                     429))
+async def phones(request: Request, cid: str, k: Number, concours: ConcoursDep,
+                 secret: OrganiserSecretDep) -> JSONResponse:
+    try:
+        loaded = await concours.call(concours.open_tables, cid, secret, k,
+                                     client_of(request.scope))
+    except PhonesTooFastError as e:
+        return JSONResponse({"error": str(e)}, status_code=429,
+                            headers={"Retry-After": str(math.ceil(e.wait))})
+    return concours_response(loaded)

@@ -11,6 +11,7 @@ secret is kept in the browser's key ring cookie, like the counter's games. Words
 from __future__ import annotations
 
 import base64
+import math
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Final
 
@@ -18,17 +19,32 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
-from rebelote.concours import DRAWS, EXEMPTS, MODES, RANKINGS, TIEBREAKS, WITHDRAWALS, Concours
-from rebelote.errors import InputError, RebeloteError
+from rebelote.concours import (
+    DRAWS,
+    EXEMPTS,
+    MODES,
+    RANKINGS,
+    RESERVES,
+    TIEBREAKS,
+    WITHDRAWALS,
+    Concours,
+)
+from rebelote.errors import RebeloteError
+from rebelote.numbers import number_or_text, optional_number, whole_number
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
 from rebelote.sheets.concours import tr
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
 from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
-from rebelote.web.concours.service import ConcoursForbiddenError, ConcoursService, Loaded
+from rebelote.web.concours.service import (
+    ConcoursForbiddenError,
+    ConcoursService,
+    Loaded,
+    PhonesTooFastError,
+)
 from rebelote.web.render import Templates
-from rebelote.web.security import KeyRing
+from rebelote.web.security import BodyTooLargeError, KeyRing, client_of
 from rebelote.web.share import qr_svg
 
 Number = Annotated[int, Path(ge=1, le=10_000)]
@@ -50,7 +66,8 @@ def _helpers(env: Environment, lang: str) -> None:
     env.globals.update(PRESETS=PRESETS, DEFAULT_PRESETS=DEFAULT_PRESETS, RANKINGS=RANKINGS,
                        EXEMPTS=EXEMPTS, DRAWS=DRAWS, MODES=MODES, WITHDRAWALS=WITHDRAWALS,
                        TIEBREAKS=TIEBREAKS, ROOM_REFRESH=ROOM_REFRESH, TB_WORDS=TB_WORDS,
-                       EXEMPT_WORDS=EXEMPT_WORDS)
+                       EXEMPT_WORDS=EXEMPT_WORDS, RESERVES=RESERVES,
+                       RESERVE_WORDS=RESERVE_WORDS)
 
 
 TB_WORDS: Final[Mapping[str, str]] = {
@@ -61,6 +78,9 @@ EXEMPT_WORDS: Final[Mapping[str, str]] = {
     "half": _("half a partie"), "average": _("the partie's average"),
     "win": _("a win with fixed points"), "none": _("nothing"),
 }
+RESERVE_WORDS: Final[Mapping[str, str]] = {
+    "defence": _("to the team that did not take"), "void": _("to nobody"),
+}
 #: The fields a concours's error may name, as the pages name them.
 FIELDS: Final[Mapping[str, str]] = {
     "name": _("Name"), "game": _("Game"), "rules": _("Rules"), "options": _("Rules"),
@@ -70,6 +90,7 @@ FIELDS: Final[Mapping[str, str]] = {
     "withdrawal": _("Withdrawal"), "seed": _("Seed"), "teams": _("Teams"), "team": _("Team"),
     "partie": _("Partie"), "table": _("Table"), "scores": _("Scores"), "prizes": _("Prizes"),
     "belotes": _("Belotes"), "capots": _("Capots"),
+    "reserve_at_end": _("Litige on a partie's last deal"),
 }
 
 
@@ -95,7 +116,7 @@ def new_concours_json(form: Mapping[str, str]) -> dict[str, Any]:
         raw = form.get(key, "").strip()
         if not raw:
             return None
-        return int(raw) if raw.isdigit() else raw
+        return number_or_text(raw)
 
     game = form.get("game", "belote")
     obj: dict[str, Any] = {
@@ -105,6 +126,7 @@ def new_concours_json(form: Mapping[str, str]) -> dict[str, Any]:
         "mode": form.get("mode") or None, "ranking": form.get("ranking") or None,
         "exempt": form.get("exempt") or None, "draw": form.get("draw") or None,
         "withdrawal": form.get("withdrawal") or None,
+        "reserve_at_end": form.get("reserve_at_end") or None,
         "exempt_score": count("exempt_score"),
     }
     if form.get("seed", "").strip():
@@ -154,7 +176,7 @@ def room_context(loaded: Loaded) -> dict[str, Any]:
     seats.sort(key=lambda s: s["team"])
     scored = sum(t.result is not None for t in partie.tables) if partie else 0
     return {"c": c, "loaded": loaded, "partie": partie, "seats": seats, "scored": scored,
-            "lines": c.standings(), "draw_first": partie is not None and not partie.started}
+            "lines": loaded.standings(), "draw_first": partie is not None and not partie.started}
 
 
 router = APIRouter(include_in_schema=False)
@@ -176,8 +198,10 @@ async def form_of(request: Request) -> dict[str, str]:
 
 
 async def organiser(request: Request, concours: ConcoursService, cid: str, secret: str | None,
-                    status: int = 200, **extra: Any) -> Response:
-    """The organiser's page (with ``extra``: an error, a notice)."""
+                    status: int = 200, template: str = "concours/organiser.html",
+                    **extra: Any) -> Response:
+    """The organiser's page (with ``extra``: an error, a notice and its way back ``undo``;
+    ``template``: the page, or its live part)."""
     try:
         loaded = await concours.call(concours.get, cid, secret, check=True)
     except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
@@ -186,19 +210,26 @@ async def organiser(request: Request, concours: ConcoursService, cid: str, secre
     c = loaded.concours
     base = str(request.base_url).rstrip("/")
     join_link = f"{base}/concours/{cid}/join?key={secret}"
-    return templates.render(request, "concours/organiser.html", status, loaded=loaded, c=c,
+    return templates.render(request, template, status, loaded=loaded, c=c,
                             join_link=join_link, private=loaded.to_json(private=True),
                             rules_text=rules_name(lang, c.settings.rules),
-                            lines=c.standings(), **extra)
+                            lines=loaded.standings(), **{"undo": None, **extra})
 
 
 async def act(request: Request, concours: ConcoursService, cid: str, secret: str | None,
-              change: Callable[[Concours], Concours], anchor: str = "",
-              notice: Callable[[Loaded], str | None] | None = None) -> Response:
-    """Apply a change from a form; the page again, with the error if any."""
+              change: Callable[[Concours], Concours] | None, anchor: str = "",
+              notice: Callable[[Loaded], str | None] | None = None, *,
+              do: Callable[[], Loaded] | None = None,
+              undo: Mapping[str, Any] | None = None) -> Response:
+    """Apply a change from a form (or ``do`` it through the service); the page again, with
+    the error if any, or with the ``notice`` and its way back ``undo``."""
     lang = i18n.request_lang(request)
     try:
-        loaded = await concours.call(concours.change, cid, secret, change)
+        if do is not None:
+            loaded = await concours.call(do)
+        else:
+            assert change is not None
+            loaded = await concours.call(concours.change, cid, secret, change)
     except RebeloteError as e:
         return await organiser(request, concours, cid, secret, 422,
                                error=error_text(e.field, e.reason, lang))
@@ -206,7 +237,7 @@ async def act(request: Request, concours: ConcoursService, cid: str, secret: str
         return missing(request, e)
     message = notice(loaded) if notice is not None else None
     if message:
-        return await organiser(request, concours, cid, secret, 200, notice=message)
+        return await organiser(request, concours, cid, secret, 200, notice=message, undo=undo)
     target = f"/concours/{cid}" + (f"#{anchor}" if anchor else "")
     return RedirectResponse(target, status_code=303)
 
@@ -220,14 +251,26 @@ async def home(request: Request, concours: ConcoursDep) -> Response:
 
 @router.post("/concours")
 async def create(request: Request, concours: ConcoursDep) -> Response:
+    if len(await request.body()) > concours.limits.concours_body:
+        raise BodyTooLargeError(concours.limits.concours_body)
     form = await form_of(request)
     lang = i18n.request_lang(request)
+    wait = concours.creations.wait(client_of(request.scope))
+    if wait:
+        mine = await concours.call(concours.mine, list(KeyRing.of(request).keys.values()))
+        refused = templates.render(
+            request, "concours/new.html", 429, mine=mine, form=form,
+            error=tr(lang, "Too many concours created from your address: try again in "
+                           "%(s)s s.") % {"s": f"{wait:g}"})
+        refused.headers["Retry-After"] = str(math.ceil(wait))
+        return refused
     try:
         loaded, token = await concours.call(concours.create, new_concours_json(form))
     except RebeloteError as e:
         mine = await concours.call(concours.mine, list(KeyRing.of(request).keys.values()))
         return templates.render(request, "concours/new.html", 422, mine=mine, form=form,
                                 error=error_text(e.field, e.reason, lang))
+    concours.creations.charge(client_of(request.scope))
     response = RedirectResponse(f"/concours/{loaded.id}", status_code=303)
     KeyRing.of(request).add(loaded.id, token).store(request, response)
     return response
@@ -281,7 +324,22 @@ async def add_team(request: Request, cid: str, concours: ConcoursDep,
 @router.post("/concours/{cid}/teams/{n}/withdraw")
 async def withdraw(request: Request, cid: str, n: Number, concours: ConcoursDep,
                    secret: OrganiserSecretDep) -> Response:
-    return await act(request, concours, cid, secret, lambda c: c.withdraw(n), "teams")
+    lang = i18n.request_lang(request)
+
+    def notice(loaded: Loaded) -> str:
+        return tr(lang, "Team %(n)s, %(name)s, has withdrawn: it is in no partie drawn from "
+                        "now on.") % {"n": n, "name": loaded.concours.entry(n).name}
+
+    undo = {"action": f"/concours/{cid}/teams/{n}/return", "fields": {},
+            "label": tr(lang, "Take the withdrawal back")}
+    return await act(request, concours, cid, secret, lambda c: c.withdraw(n), "teams",
+                     notice, undo=undo)
+
+
+@router.post("/concours/{cid}/teams/{n}/return")
+async def reinstate(request: Request, cid: str, n: Number, concours: ConcoursDep,
+                    secret: OrganiserSecretDep) -> Response:
+    return await act(request, concours, cid, secret, lambda c: c.reinstate(n), "teams")
 
 
 @router.post("/concours/{cid}/teams/{n}/paid")
@@ -309,7 +367,13 @@ async def redraw(request: Request, cid: str, k: Number, concours: ConcoursDep,
 @router.post("/concours/{cid}/parties/{k}/cancel")
 async def cancel(request: Request, cid: str, k: Number, concours: ConcoursDep,
                  secret: OrganiserSecretDep) -> Response:
-    return await act(request, concours, cid, secret, lambda c: c.cancel(k), "partie")
+    lang = i18n.request_lang(request)
+
+    def notice(_loaded: Loaded) -> str:
+        return tr(lang, "The draw of partie %(k)s is cancelled: draw it again when you are "
+                        "ready (the same seed gives the same first draw).") % {"k": k}
+
+    return await act(request, concours, cid, secret, lambda c: c.cancel(k), "partie", notice)
 
 
 @router.post("/concours/{cid}/parties/{k}/swap")
@@ -318,10 +382,8 @@ async def swap(request: Request, cid: str, k: Number, concours: ConcoursDep,
     form = await form_of(request)
 
     def fn(c: Concours) -> Concours:
-        try:
-            a, b = int(form.get("a", "")), int(form.get("b", ""))
-        except ValueError:
-            raise InputError("team", "choose the two teams to swap") from None
+        a = whole_number(form.get("a", ""), "team", low=1, high=10_000)
+        b = whole_number(form.get("b", ""), "team", low=1, high=10_000)
         return c.swap(k, a, b)
 
     return await act(request, concours, cid, secret, fn, "partie")
@@ -332,12 +394,12 @@ async def result(request: Request, cid: str, k: Number, t: Number, concours: Con
                  secret: OrganiserSecretDep) -> Response:
     form = await form_of(request)
     if form.get("clear"):
-        return await act(request, concours, cid, secret, lambda c: c.clear(k, t), f"p{k}t{t}")
+        return await clear_result(request, concours, cid, secret, k, t)
     sheet: dict[str, Any] = {}
     for key in ("deals", "belotes", "capots"):
         raw = form.get(key, "").strip()
         if raw:
-            sheet[key] = int(raw) if raw.isdigit() else raw
+            sheet[key] = number_or_text(raw)
     scores = [_int_or_text(form.get("a", "")), _int_or_text(form.get("b", ""))]
     lang = i18n.request_lang(request)
 
@@ -352,13 +414,54 @@ async def result(request: Request, cid: str, k: Number, t: Number, concours: Con
                      lambda c: c.record(k, t, scores, sheet=sheet), f"p{k}t{t}", notice)
 
 
+async def clear_result(request: Request, concours: ConcoursService, cid: str,
+                       secret: str | None, k: int, t: int) -> Response:
+    """Forget a table's result; the page says so and offers to put it back."""
+    lang = i18n.request_lang(request)
+    undo: dict[str, Any] = {}
+    try:
+        before = await concours.call(concours.get, cid, secret, check=True)
+        old = before.concours.partie(k).table(t).result
+    except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
+        return missing(request, e)
+    except RebeloteError:
+        old = None
+    if old is not None:
+        undo = {"action": f"/concours/{cid}/parties/{k}/tables/{t}",
+                "fields": {"a": old.scores[0], "b": old.scores[1]},
+                "label": tr(lang, "Put it back (%(a)s – %(b)s)") % {"a": old.scores[0],
+                                                                     "b": old.scores[1]}}
+
+    def notice(loaded: Loaded) -> str:
+        now = loaded.concours.partie(k).table(t).result
+        if now is not None:
+            return tr(lang, "Table %(t)s, partie %(k)s: the phone's result is back.") % {
+                "t": t, "k": k}
+        return tr(lang, "Table %(t)s, partie %(k)s: its result is forgotten.") % {"t": t,
+                                                                                  "k": k}
+
+    return await act(request, concours, cid, secret, None, f"p{k}t{t}", notice,
+                     do=lambda: concours.clear_table(cid, secret, k, t),
+                     undo=undo or None)
+
+
 @router.post("/concours/{cid}/parties/{k}/phones")
 async def phones(request: Request, cid: str, k: Number, concours: ConcoursDep,
                  secret: OrganiserSecretDep) -> Response:
     try:
-        await concours.call(concours.open_tables, cid, secret, k)
-    except ConcoursForbiddenError as e:
+        await concours.call(concours.open_tables, cid, secret, k, client_of(request.scope))
+    except (ConcoursNotFoundError, ConcoursForbiddenError) as e:
         return missing(request, e)
+    except PhonesTooFastError as e:
+        refused = await organiser(
+            request, concours, cid, secret, 429,
+            error=tr(i18n.request_lang(request), "Too many counter games opened from your "
+                     "address: try again in %(s)s s.") % {"s": f"{e.wait:g}"})
+        refused.headers["Retry-After"] = str(math.ceil(e.wait))
+        return refused
+    except RebeloteError as e:
+        return await organiser(request, concours, cid, secret, 422,
+                               error=error_text(e.field, e.reason, i18n.request_lang(request)))
     return RedirectResponse(f"/concours/{cid}/parties/{k}/qr", status_code=303)
 
 
@@ -394,7 +497,7 @@ async def settings(request: Request, cid: str, concours: ConcoursDep,
     def fn(c: Concours) -> Concours:
         raw = form.get("parties", "").strip()
         if raw:
-            c = c.set_parties(int(raw) if raw.isdigit() else raw)  # type: ignore[arg-type]
+            c = c.set_parties(number_or_text(raw))  # type: ignore[arg-type]
         if "prizes" in form:
             c = c.set_prizes([p.strip() for p in form["prizes"].splitlines()])
         return c
@@ -413,17 +516,37 @@ async def room(request: Request, view: str, concours: ConcoursDep) -> Response:
 
 
 @router.get("/salle/{view}/live", response_class=HTMLResponse)
-async def room_live(request: Request, view: str, concours: ConcoursDep) -> Response:
+async def room_live(request: Request, view: str, concours: ConcoursDep,
+                    version: str | None = None) -> Response:
+    """The room screen's live part; ``204`` when the concours is still at ``version``."""
     try:
         loaded = await concours.call(concours.of_view, view)
     except ConcoursNotFoundError as e:
         return missing(request, e)
+    if optional_number(version) == loaded.version:
+        return Response(status_code=204)
     return templates.render(request, "concours/_room.html", **room_context(loaded))
 
 
+@router.get("/concours/{cid}/live", response_class=HTMLResponse)
+async def organiser_live(request: Request, cid: str, concours: ConcoursDep,
+                         secret: OrganiserSecretDep, version: str | None = None) -> Response:
+    """The organiser's page's content when the concours changed since ``version`` (a
+    table's phone sent its result), else ``204``: the page asks every few seconds."""
+    try:
+        now = await concours.call(concours.version, cid)
+    except ConcoursNotFoundError as e:
+        return missing(request, e)
+    if optional_number(version) == now:
+        return Response(status_code=204)
+    return await organiser(request, concours, cid, secret,
+                           template="concours/_organiser.html")
+
+
 def _int_or_text(raw: str) -> int | str:
-    raw = raw.strip().replace(" ", "").replace("\u202f", "")
-    return int(raw) if raw.isdigit() else raw
+    """A score typed with or without its thousands' spaces (``1 204``)."""
+    return number_or_text(raw.strip().replace(" ", "").replace("\u202f", "")
+                          .replace("\u00a0", ""))
 
 
 __all__ = ["ROOM_REFRESH", "entry_json", "error_text", "new_concours_json", "room_context",

@@ -403,8 +403,13 @@ async def game_page(request: Request, game_id: str, counter: CounterDep,
         view = await counter.call(counter.get, game_id, secret)
     except (GameNotFoundError, ForbiddenError) as e:
         return missing(request, game_id, e)
+    lang = i18n.request_lang(request)
+    # a concours table's game may be closed to its phone (the concours says so)
+    note = (await counter.call(counter.note, view)
+            if counter.notes and view.meta.get("concours") else None)
     response = templates.render(request, "game.html", **game_context(
-        view, i18n.request_lang(request), odds=await odds_of(request, view)))
+        view, lang, odds=await odds_of(request, view),
+        error=None if note is None else i18n.error_text(note[0], note[1], lang)))
     remember_game(request, response, view.id)
     return response
 
@@ -419,8 +424,10 @@ async def join(request: Request, game_id: str, counter: CounterDep, key: str = "
         return missing(request, game_id, e)
     if KeyRing.of(request).get(game_id) == key:  # this browser holds it already
         return RedirectResponse(f"/games/{game_id}", status_code=303)
+    link = view.meta.get("concours")
     return templates.render(request, "join_game.html", game_id=game_id, key=key,
-                            teams=view.match.teams)
+                            teams=view.match.teams,
+                            concours=link if isinstance(link, Mapping) else None)
 
 
 @router.post("/join/{game_id}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
@@ -30,6 +31,7 @@ from rebelote.web.calls import StoreCalls
 from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
 
 T = TypeVar("T")
+_log = logging.getLogger("rebelote.counter")
 
 CACHE_SIZE: Final = 2048
 #: The most deals a counter game holds (a real game has a few dozen).
@@ -247,7 +249,27 @@ class CounterService:
         # conflicts are then left to other processes sharing the database.
         self._write_locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         self._listeners: dict[str, set[Callable[[GameView], None]]] = {}
+        #: Called before each write with the game's id, its meta, the game and the game the
+        #: write makes: an :class:`InputError` refuses the write (the app wires the concours's
+        #: check of its tables' games here: the counter knows nothing of the concours).
+        self.checks: builtins.list[Callable[[str, Mapping[str, Any], Match, Match], None]] = []
+        #: Called after each write with the game's id, its meta, the game and its scores (the
+        #: concours takes a table's result in when its game ends).
+        self.written: builtins.list[
+            Callable[[str, Mapping[str, Any], Match, MatchResult], None]] = []
+        #: Asked when a game's page is shown, with the game's id and meta: a refusal its next
+        #: write would meet, as an input error's ``(field, reason)``, else ``None`` (the
+        #: concours's: the table's partie is closed).
+        self.notes: builtins.list[
+            Callable[[str, Mapping[str, Any]], tuple[str, str] | None]] = []
 
+    def note(self, view: GameView) -> tuple[str, str] | None:
+        """What the :attr:`notes` say of ``view`` (the first that says something)."""
+        for note in self.notes:
+            found = note(view.id, view.meta)
+            if found is not None:
+                return found
+        return None
 
     # -- live updates ----------------------------------------------------------------------
     def subscribe(self, game_id: str, listener: Callable[[GameView], None]) -> None:
@@ -377,6 +399,8 @@ class CounterService:
                 match = change(view)
                 meta = view.meta if change_meta is None else change_meta(view)
                 check_limits(match)
+                for check in self.checks:
+                    check(game_id, meta, view.match, match)
                 result = match.result()
                 try:
                     stored = self.store.put(
@@ -392,6 +416,11 @@ class CounterService:
                     stored.updated_at, view.view_id, view.secret_hash, stored.meta,
                 ))
                 self._notify(written)
+                for hook in self.written:
+                    try:
+                        hook(game_id, written.meta, match, result)
+                    except Exception:  # the game is written: a hook's fault is only logged
+                        _log.exception("after the write of game %s", game_id)
                 return written
         raise GameBusyError(game_id)
 
