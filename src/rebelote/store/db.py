@@ -15,7 +15,7 @@ from typing import Any, Final, TypeVar
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Connection, Engine, create_engine, event, exc
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 
 MIGRATIONS = "rebelote.store:migrations"
@@ -155,10 +155,44 @@ def _ping_when_idle(engine: Engine) -> None:
             raise exc.DisconnectionError(str(e)) from e
 
 
-def migrate(engine: Engine) -> None:
-    """Apply every migration shipped in the package (``rebelote/store/migrations``)."""
+#: The key of the PostgreSQL advisory lock held while the migrations run (any number that
+#: no other program on the database uses: "rebelote" in ASCII, eight bytes).
+MIGRATION_LOCK: Final = 0x726562656C6F7465
+#: How long a second process waits for the first's migrations on SQLite (milliseconds).
+MIGRATION_WAIT_MS: Final = 600_000
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Apply the migrations shipped in the package (``rebelote/store/migrations``) up to
+    ``revision`` (every one by default), in one transaction that holds the database's write
+    lock: several processes starting at once (``rebelote serve --workers N``, servers on
+    several machines) migrate once, the others wait, then find the schema at its head and do
+    nothing. PostgreSQL: a transaction-level advisory lock (:data:`MIGRATION_LOCK`), released
+    at the commit, with the schema changes themselves (PostgreSQL's DDL is transactional: a
+    migration that fails leaves the schema as it was). SQLite: ``BEGIN IMMEDIATE``, the file's
+    write lock, waited for up to :data:`MIGRATION_WAIT_MS`."""
     config = Config()
     config.set_main_option("script_location", MIGRATIONS)
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as connection:
+            # pysqlite opens no transaction before DDL: open one ourselves, taking the lock.
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={MIGRATION_WAIT_MS}")
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, revision)
+                except BaseException:
+                    connection.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
+                    raise
+                connection.connection.dbapi_connection.commit()  # type: ignore[union-attr]
+            finally:
+                connection.rollback()
+                connection.exec_driver_sql(f"PRAGMA busy_timeout={busy_ms()}")
+        return
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
