@@ -114,6 +114,42 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+_VERBS: Final = frozenset({"select", "insert", "update", "delete", "begin", "commit",
+                           "rollback", "pragma"})
+
+
+def instrument(engine: Engine) -> Engine:
+    """Time every statement ``engine`` runs and count its failures
+    (:data:`rebelote.metrics.STORE_SECONDS`, :data:`~rebelote.metrics.STORE_ERRORS`)."""
+    from rebelote.metrics import STORE_ERRORS, STORE_SECONDS
+
+    backend = engine.dialect.name
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _start(conn: Any, cursor: Any, statement: str, params: Any, context: Any,
+               many: bool) -> None:
+        conn.info.setdefault("rebelote_started", []).append(time.perf_counter())
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def _end(conn: Any, cursor: Any, statement: str, params: Any, context: Any,
+             many: bool) -> None:
+        started = conn.info.get("rebelote_started")
+        if started:
+            verb = statement.lstrip().split(None, 1)[0].lower() if statement.strip() else ""
+            STORE_SECONDS.labels(backend, verb if verb in _VERBS else "other").observe(
+                time.perf_counter() - started.pop())
+
+    @event.listens_for(engine, "handle_error")
+    def _failed(context: Any) -> None:
+        started = context.connection.info.get("rebelote_started") \
+            if context.connection is not None else None
+        if started:
+            started.pop()
+        STORE_ERRORS.labels(backend, store_fault(context.original_exception) or "other").inc()
+
+    return engine
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``: SQLite files get WAL and a small pool; others a small pool too."""
     parsed = make_url(url)
@@ -125,10 +161,10 @@ def make_engine(url: str) -> Engine:
             url, pool_size=4, max_overflow=4, connect_args={"check_same_thread": False}
         )
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
+        return instrument(engine)
     engine = create_engine(url, pool_size=10, max_overflow=0)
     _ping_when_idle(engine)
-    return engine
+    return instrument(engine)
 
 
 def _ping_when_idle(engine: Engine) -> None:
