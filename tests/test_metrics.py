@@ -314,3 +314,18 @@ def test_two_workers_report_every_request_once(pg_url: str) -> None:  # noqa: F8
                     == 201
         seen = {scrape(base).get(key) for _ in range(8)}
     assert seen == {40.0}
+
+
+def test_open_sockets_are_gauged_while_they_last(client: TestClient) -> None:
+    table = client.post("/api/tables", json={"game": "belote", "bots": "heuristic"}).json()
+    before = value("rebelote_open_sockets", kind="websocket")
+    with client.websocket_connect(f"/api/tables/{table['id']}/ws") as ws:
+        ws.send_json({"token": table["token"]})
+        assert "seat" in ws.receive_json()
+        assert value("rebelote_open_sockets", kind="websocket") == before + 1
+    deadline = time.monotonic() + 5
+    while value("rebelote_open_sockets", kind="websocket") != before:
+        assert time.monotonic() < deadline, "the socket's gauge never went down"
+        time.sleep(0.02)
+    assert value("rebelote_http_requests_total", route="/api/tables/{table_id}/ws",
+                 method="WS", status="101") >= 1
