@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Boolean, DateTime, Engine, MetaData, create_engine, inspect, select, text
@@ -32,6 +33,7 @@ from sqlalchemy import Boolean, DateTime, Engine, MetaData, create_engine, inspe
 from rebelote.store import make_engine, migrate
 from rebelote.web.app import create_app
 from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
+from web_fixtures import live_server
 
 OLD = Path(__file__).parent / "vectors" / "old-schemas"
 REVISIONS = sorted(p.stem for p in OLD.glob("*.json"))
@@ -267,3 +269,37 @@ def test_workers_starting_at_once_migrate_once_on_postgres(pg_url: str) -> None:
     engine = make_engine(pg_url)
     check_rows_kept(engine, old("0003"))
     engine.dispose()
+
+
+# -- a real server started on an old database --------------------------------------------------
+def served_on_old(url: str, rev: str, *options: str) -> None:
+    """``rebelote serve`` (with ``options``) started on a database at ``rev`` holding the old
+    app's rows: it migrates at start, then serves every old game, table and concours."""
+    data = old(rev)
+    engine = make_engine(url)
+    write_old(engine, data)
+    engine.dispose()
+    with live_server(url, None, *options) as base, httpx.Client(base_url=base) as c:
+        for game in data["games"]:
+            if game["secret"] is not None:
+                r = c.get(f"/api/counter/games/{game['id']}", headers=bearer(game["secret"]))
+                assert r.status_code == 200 and len(r.json()["deals"]) == game["deals"]
+        for table in data["tables"]:
+            r = c.get(f"/api/tables/{table['id']}", headers=bearer(table["token"]))
+            assert r.status_code == 200 and r.json()["hand"] == table["hand"]
+        for concours in data["concours"]:
+            r = c.get(f"/api/concours/{concours['id']}", headers=bearer(concours["token"]))
+            assert r.status_code == 200 and len(r.json()["parties"]) == concours["parties"]
+    assert_at_head_once(url)
+
+
+@pytest.mark.parametrize("rev", ["0001", "0005"])
+def test_rebelote_serve_upgrades_an_old_sqlite_file_at_start(rev: str, tmp_path: Path) -> None:
+    served_on_old(f"sqlite:///{tmp_path / 'club.sqlite3'}", rev)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="REBELOTE_TEST_PG_URL is not set")
+def test_rebelote_serve_with_two_workers_upgrades_an_old_postgres_at_start(
+        pg_url: str) -> None:  # noqa: F811
+    served_on_old(pg_url, "0003", "--workers", "2")
