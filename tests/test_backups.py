@@ -7,6 +7,7 @@ command's refusals name the option at fault, with no traceback."""
 from __future__ import annotations
 
 import os
+import random
 import secrets
 import subprocess
 import sys
@@ -47,7 +48,11 @@ class Writers:
         self.acks: list[tuple[float, str, int]] = []  # (when, game, its deals then)
         self.tokens: dict[str, str] = {}
         self.errors: list[str] = []
+        #: the play tables: (when, table, its version then), and each one's seat secret
+        self.moves: list[tuple[float, str, int]] = []
+        self.seats: dict[str, str] = {}
         self.threads = [threading.Thread(target=self.write, daemon=True) for _ in range(n)]
+        self.threads.append(threading.Thread(target=self.play, daemon=True))
 
     def write(self) -> None:
         with httpx.Client(base_url=self.base, timeout=30) as c:
@@ -69,6 +74,31 @@ class Writers:
                     if self.stop.is_set():
                         return
 
+    def play(self) -> None:
+        """A player at tables of quick bots: each move a write of a table's moves."""
+        rng = random.Random(3)
+        with httpx.Client(base_url=self.base, timeout=30) as c:
+            while not self.stop.is_set():
+                r = c.post("/api/tables", json={"game": "coinche", "bots": "random"})
+                if r.status_code != 201:
+                    self.errors.append(r.text)
+                    return
+                view = r.json()
+                tid, key = view["id"], {"Authorization": f"Bearer {view['token']}"}
+                self.seats[tid] = view["token"]
+                self.moves.append((time.monotonic(), tid, view["version"]))
+                for _ in range(30):
+                    legal = [a for a in view["legal"] if a != "no-declaration"] or view["legal"]
+                    if view["over"] or not legal or self.stop.is_set():
+                        break
+                    r = c.post(f"/api/tables/{tid}/actions", headers=key,
+                               json={"action": rng.choice(legal)})
+                    if r.status_code != 200:
+                        self.errors.append(r.text)
+                        return
+                    view = r.json()
+                    self.moves.append((time.monotonic(), tid, view["version"]))
+
     def __enter__(self) -> Writers:
         for t in self.threads:
             t.start()
@@ -79,10 +109,11 @@ class Writers:
         for t in self.threads:
             t.join(timeout=60)
 
-    def acked_before(self, moment: float) -> dict[str, int]:
-        """Each game's deals acknowledged before ``moment``."""
+    def acked_before(self, moment: float, what: str = "acks") -> dict[str, int]:
+        """Each game's deals (``what="moves"``: each table's version) acknowledged before
+        ``moment``."""
         out: dict[str, int] = {}
-        for when, gid, deals in self.acks:
+        for when, gid, deals in getattr(self, what):
             if when < moment:
                 out[gid] = max(out.get(gid, 0), deals)
         return out
@@ -121,6 +152,15 @@ def check_restored(url: str, writers: Writers, began: float, ended: float) -> No
             assert must.get(gid, 0) <= deals <= could[gid], gid
             assert game["version"] == deals + 1  # every deal its own write
             assert game["totals"]["EW"] == 2 * deals
+        tables = writers.acked_before(began, "moves")
+        assert tables, "a table was played before the backup"
+        for tid, token in writers.seats.items():
+            r = c.get(f"/api/tables/{tid}", headers={"Authorization": f"Bearer {token}"})
+            if tid in tables:
+                assert r.status_code == 200, (tid, r.text)
+            if r.status_code == 200:  # whole: its snapshot and every move since
+                assert tables.get(tid, 0) <= r.json()["version"] <= \
+                    writers.acked_before(ended + 30, "moves")[tid]
         # and the restored database takes writes
         gid, token = next(iter(must.items()))[0], writers.tokens[next(iter(must))]
         r = c.post(f"{API}/{gid}/deals", json={"void": True},
