@@ -329,3 +329,18 @@ def test_open_sockets_are_gauged_while_they_last(client: TestClient) -> None:
         time.sleep(0.02)
     assert value("rebelote_http_requests_total", route="/api/tables/{table_id}/ws",
                  method="WS", status="101") >= 1
+
+
+def test_event_streams_are_gauged_on_a_live_server(tmp_path: Path) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'e.sqlite3'}") as base:
+        game = httpx.post(f"{base}/api/counter/games", json={"game": "belote"}).json()
+        with httpx.stream("GET", f"{base}/views/{game['view']}/events",
+                          timeout=10) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            lines = stream.iter_lines()  # kept: a dropped iterator closes the stream
+            assert next(lines).startswith("retry:")
+            assert scrape(base)['rebelote_open_sockets{kind="event_stream"}'] == 1.0
+        deadline = time.monotonic() + 10
+        while scrape(base)['rebelote_open_sockets{kind="event_stream"}'] != 0.0:
+            assert time.monotonic() < deadline, "the stream's gauge never went down"
+            time.sleep(0.1)
