@@ -272,3 +272,21 @@ def test_restore_over_data_with_force_replaces_it(backed_up: tuple[str, Path],
         assert conn.execute(text("SELECT game FROM counter_games")).scalars().all() == \
             ["coinche"]
     engine.dispose()
+
+
+def test_restore_leaves_other_programs_tables_alone(backed_up: tuple[str, Path],
+                                                    tmp_path: Path) -> None:
+    _, file = backed_up
+    shared = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    engine = create_engine(shared)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE their_data (x INTEGER)"))
+        conn.execute(text("INSERT INTO their_data VALUES (7)"))
+    result = run("restore", "--db", shared, str(file))  # not ours: the database is new to us
+    assert result.exit_code == 0, result.output
+    assert run("restore", "--db", shared, str(file), "--force").exit_code == 0
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT x FROM their_data")).scalar() == 7
+        assert conn.execute(text("SELECT game FROM counter_games")).scalars().all() == \
+            ["coinche"]
+    engine.dispose()

@@ -42,6 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 
 from rebelote.store.db import make_engine, migrate
+from rebelote.store.models import Base
 
 #: Rows read and written at a time while copying a table.
 CHUNK: Final = 1000
@@ -280,9 +281,12 @@ def restore(file: Path, url: str, *, force: bool = False) -> Copied:
     target = _open(url)
     source = create_engine("sqlite://", creator=lambda: sqlite3.connect(
         f"file:{file}?mode=ro", uri=True, check_same_thread=False))
+    # the store's tables only: another program's tables in the same database are neither
+    # looked at nor dropped
+    ours = set(held.rows) | set(Base.metadata.tables) | {VERSION_TABLE}
     try:
         with target.connect() as conn:
-            existing = _store_tables(conn)
+            existing = [t for t in _store_tables(conn) if t.name in ours]
             rows = {t.name: conn.execute(select(t).limit(1)).first() is not None
                     for t in existing}
             conn.rollback()
@@ -292,10 +296,9 @@ def restore(file: Path, url: str, *, force: bool = False) -> Copied:
                                       f"{', '.join(full)}): restore into a new database, or "
                                       "--force to replace what it holds")
         with target.begin() as conn:
-            if existing or _revision(conn) is not None:
-                meta = MetaData()
-                meta.reflect(conn)
-                meta.drop_all(conn)
+            meta = MetaData()
+            meta.reflect(conn, only=lambda name, _meta: name in ours)
+            meta.drop_all(conn)
         _migrate(target, held.revision, "FILE")
         with source.connect() as src, target.begin() as dest:
             counts = _copy_tables(src, dest)
