@@ -72,6 +72,7 @@ def legal(file: Annotated[str | None, typer.Argument(help=INPUT_HELP)] = None) -
 #: a module that fails to import is an error of the program, not a missing command.
 COMMAND_MODULES: Final = {
     "arena": ("arena",),
+    "backup": ("backup", "restore"),
     "concours": ("tirage",),
     "explain": ("explain",),
     "play_verify": ("play", "prune-tables", "verify"),

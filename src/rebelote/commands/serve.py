@@ -40,6 +40,10 @@ def register(app: typer.Typer) -> None:
         limits: Annotated[str | None, typer.Option(
             help="Limits per client over the defaults, like tables_per_minute=300,"
                  "sockets_per_table=32 (see docs/web.md).")] = None,
+        metrics_allow: Annotated[str | None, typer.Option(
+            help="Comma-separated addresses or networks that may read /metrics (like "
+                 "127.0.0.1,10.0.0.0/8; none: nobody). Default: $REBELOTE_METRICS_ALLOW, "
+                 "else this machine only (127.0.0.0/8,::1). See docs/ops-metrics.md.")] = None,
     ) -> None:
         """Serve the point counter and the play table: open http://HOST:PORT/ in a browser.
         Several workers need PostgreSQL (--db postgresql+psycopg://...)."""
@@ -51,12 +55,21 @@ def register(app: typer.Typer) -> None:
         from rebelote.store.db import DB_ENV, default_db_url
         from rebelote.web.app import HOSTS_ENV
         from rebelote.web.limits import LIMITS_ENV, Limits
+        from rebelote.web.metrics import ALLOW_ENV, MetricsAccess
+        from rebelote.web.server import log_config
 
         try:
             chosen = Limits.parse(limits)
         except InputError as e:
             typer.echo(f"rebelote serve: --limits: {e}", err=True)
             raise typer.Exit(2) from None
+        try:
+            MetricsAccess.parse(metrics_allow or os.environ.get(ALLOW_ENV))
+        except InputError as e:
+            typer.echo(f"rebelote serve: --metrics-allow: {e.reason}", err=True)
+            raise typer.Exit(2) from None
+        if metrics_allow is not None:
+            os.environ[ALLOW_ENV] = metrics_allow
         proxies = [a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip()]
 
         url = db or default_db_url()
@@ -87,21 +100,48 @@ def register(app: typer.Typer) -> None:
         # the handlers found at start: these make that a plain exit with status 0.
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, _exit_cleanly)
+        shared_metrics = _metrics_folder(workers)
         typer.echo(f"rebelote (counter and play table) on http://{host}:{port}/ "
                    f"(games and tables in {_shown(url)})",
                    err=True)
-        uvicorn.run(
-            "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
-            workers=workers, log_level=log_level, server_header=False,
-            timeout_graceful_shutdown=1,
-            # forwarded headers only from the proxies named (none by default)
-            proxy_headers=bool(proxies), forwarded_allow_ips=",".join(proxies) or None,
-            # a request's head within header_timeout, WebSocket messages small
-            http="rebelote.web.server:HeaderDeadlineProtocol", ws_max_size=chosen.ws_max_size,
-        )
+        try:
+            uvicorn.run(
+                "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
+                workers=workers, log_level=log_level, server_header=False,
+                # one JSON line per request from the app (docs/ops-metrics.md) instead of
+                # uvicorn's access line
+                log_config=log_config(log_level), access_log=False,
+                timeout_graceful_shutdown=1,
+                # forwarded headers only from the proxies named (none by default)
+                proxy_headers=bool(proxies), forwarded_allow_ips=",".join(proxies) or None,
+                # a request's head within header_timeout, WebSocket messages small
+                http="rebelote.web.server:HeaderDeadlineProtocol",
+                ws_max_size=chosen.ws_max_size,
+            )
+        finally:
+            if shared_metrics is not None:
+                import shutil
+
+                shutil.rmtree(shared_metrics, ignore_errors=True)
 
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def _metrics_folder(workers: int) -> str | None:
+    """With several workers, a fresh folder for prometheus-client's multiprocess mode (each
+    worker writes its metrics there, ``/metrics`` adds them up), unless
+    ``$PROMETHEUS_MULTIPROC_DIR`` names one already: answers the folder made (removed when
+    the server stops), ``None`` otherwise."""
+    import tempfile
+
+    from rebelote.metrics import MULTIPROC_ENV
+
+    if workers < 2 or os.environ.get(MULTIPROC_ENV):
+        return None
+    folder = tempfile.mkdtemp(prefix="rebelote-metrics-")
+    os.environ[MULTIPROC_ENV] = folder
+    return folder
 
 
 def is_loopback(host: str) -> bool:

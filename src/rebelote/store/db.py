@@ -15,7 +15,7 @@ from typing import Any, Final, TypeVar
 from alembic import command
 from alembic.config import Config
 from platformdirs import user_data_dir
-from sqlalchemy import Connection, Engine, create_engine, event, exc
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 
 MIGRATIONS = "rebelote.store:migrations"
@@ -114,6 +114,42 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+_VERBS: Final = frozenset({"select", "insert", "update", "delete", "begin", "commit",
+                           "rollback", "pragma"})
+
+
+def instrument(engine: Engine) -> Engine:
+    """Time every statement ``engine`` runs and count its failures
+    (:data:`rebelote.metrics.STORE_SECONDS`, :data:`~rebelote.metrics.STORE_ERRORS`)."""
+    from rebelote.metrics import STORE_ERRORS, STORE_SECONDS
+
+    backend = engine.dialect.name
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _start(conn: Any, cursor: Any, statement: str, params: Any, context: Any,
+               many: bool) -> None:
+        conn.info.setdefault("rebelote_started", []).append(time.perf_counter())
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def _end(conn: Any, cursor: Any, statement: str, params: Any, context: Any,
+             many: bool) -> None:
+        started = conn.info.get("rebelote_started")
+        if started:
+            verb = statement.lstrip().split(None, 1)[0].lower() if statement.strip() else ""
+            STORE_SECONDS.labels(backend, verb if verb in _VERBS else "other").observe(
+                time.perf_counter() - started.pop())
+
+    @event.listens_for(engine, "handle_error")
+    def _failed(context: Any) -> None:
+        started = context.connection.info.get("rebelote_started") \
+            if context.connection is not None else None
+        if started:
+            started.pop()
+        STORE_ERRORS.labels(backend, store_fault(context.original_exception) or "other").inc()
+
+    return engine
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``: SQLite files get WAL and a small pool; others a small pool too."""
     parsed = make_url(url)
@@ -125,10 +161,10 @@ def make_engine(url: str) -> Engine:
             url, pool_size=4, max_overflow=4, connect_args={"check_same_thread": False}
         )
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
+        return instrument(engine)
     engine = create_engine(url, pool_size=10, max_overflow=0)
     _ping_when_idle(engine)
-    return engine
+    return instrument(engine)
 
 
 def _ping_when_idle(engine: Engine) -> None:
@@ -155,10 +191,44 @@ def _ping_when_idle(engine: Engine) -> None:
             raise exc.DisconnectionError(str(e)) from e
 
 
-def migrate(engine: Engine) -> None:
-    """Apply every migration shipped in the package (``rebelote/store/migrations``)."""
+#: The key of the PostgreSQL advisory lock held while the migrations run (any number that
+#: no other program on the database uses: "rebelote" in ASCII, eight bytes).
+MIGRATION_LOCK: Final = 0x726562656C6F7465
+#: How long a second process waits for the first's migrations on SQLite (milliseconds).
+MIGRATION_WAIT_MS: Final = 600_000
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Apply the migrations shipped in the package (``rebelote/store/migrations``) up to
+    ``revision`` (every one by default), in one transaction that holds the database's write
+    lock: several processes starting at once (``rebelote serve --workers N``, servers on
+    several machines) migrate once, the others wait, then find the schema at its head and do
+    nothing. PostgreSQL: a transaction-level advisory lock (:data:`MIGRATION_LOCK`), released
+    at the commit, with the schema changes themselves (PostgreSQL's DDL is transactional: a
+    migration that fails leaves the schema as it was). SQLite: ``BEGIN IMMEDIATE``, the file's
+    write lock, waited for up to :data:`MIGRATION_WAIT_MS`."""
     config = Config()
     config.set_main_option("script_location", MIGRATIONS)
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as connection:
+            # pysqlite opens no transaction before DDL: open one ourselves, taking the lock.
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={MIGRATION_WAIT_MS}")
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, revision)
+                except BaseException:
+                    connection.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
+                    raise
+                connection.connection.dbapi_connection.commit()  # type: ignore[union-attr]
+            finally:
+                connection.rollback()
+                connection.exec_driver_sql(f"PRAGMA busy_timeout={busy_ms()}")
+        return
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)

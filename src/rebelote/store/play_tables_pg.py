@@ -30,7 +30,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from rebelote.metrics import STORE_ERRORS, STORE_SECONDS
 from rebelote.numbers import is_digits
+from rebelote.store.db import store_fault
 from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
@@ -141,9 +143,11 @@ class PgTables:
                                                                  autocommit=True)
                 except psycopg.Error as e:
                     raise StoreDownError(str(e)) from e
+            started = time.perf_counter()
             try:
                 yield conn
-            except BaseException:
+            except BaseException as e:
+                _timed(started, e if isinstance(e, psycopg.Error) else None)
                 if conn.broken:
                     # lost: the server restarted, or dropped this worker's connections (an
                     # administrator, a failover), so the idle ones are most likely lost too:
@@ -158,6 +162,7 @@ class PgTables:
                 else:
                     self._idle.append((conn, time.monotonic()))
                 raise
+            _timed(started, None)
             self._idle.append((conn, time.monotonic()))
 
     async def _read(self, query: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -291,6 +296,13 @@ class PgTables:
             for conn, _ in idle:
                 with contextlib.suppress(Exception):
                     conn.pgconn.finish()
+
+
+def _timed(started: float, error: BaseException | None) -> None:
+    """A call of the tables' connections in the store's metrics (docs/ops-metrics.md)."""
+    STORE_SECONDS.labels("postgresql", "tables_pg").observe(time.perf_counter() - started)
+    if error is not None:
+        STORE_ERRORS.labels("postgresql", store_fault(error) or "other").inc()
 
 
 class PgListener:

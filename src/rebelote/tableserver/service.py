@@ -35,6 +35,7 @@ from typing import Any, Final
 from rebelote.bots import DEFAULT_LEVEL, level_of_spec, level_spec, player_level, player_levels
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, InputError, RulesError
+from rebelote.metrics import TABLE_ACTIONS
 from rebelote.rules import Rules
 from rebelote.secret import new_secret, secret_hash
 from rebelote.store.play_tables import (
@@ -49,6 +50,7 @@ from rebelote.table.model import InviteError, SeatTakenError
 from rebelote.table.view import turn_seat
 from rebelote.tableserver.bots import BotRunner, Superseded
 from rebelote.tableserver.clock import Timers, TurnClock
+from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
 
@@ -250,6 +252,8 @@ class TableService:
         and tell of their writes (:meth:`changed` is called for each)."""
         self.repo = TableRepo(db, shared=shared)
         self.bots = runner or BotRunner()
+        if decision_told not in self.bots.listeners:  # counted and logged (docs/ops-metrics.md)
+            self.bots.listeners.append(decision_told)
         self.repo.on_change.append(self.bots.moved_on)
         self.timers = Timers(db)
         self.clock = TurnClock(self.timers, self._timed_out)
@@ -437,6 +441,7 @@ class TableService:
             return table.play(seat, action)
 
         loaded = await self._command(table_id, change)
+        TABLE_ACTIONS.labels("player").inc()
         return loaded, seats[-1]
 
     async def join(self, code: str, name: Any, wanted: str | None = None,

@@ -32,7 +32,8 @@ from sqlalchemy.pool import StaticPool
 from rebelote import __version__
 from rebelote.store import GameStore, default_db_url, make_engine, migrate
 from rebelote.store.concours import ConcoursStore
-from rebelote.web import openapi
+from rebelote.store.db import instrument
+from rebelote.web import metrics, openapi
 from rebelote.web.concours import api as concours_api
 from rebelote.web.concours import pages as concours_pages
 from rebelote.web.concours import printables as concours_printables
@@ -45,6 +46,7 @@ from rebelote.web.counter.deps import CounterDep
 from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import STORE_HEALTH, install_error_handlers
 from rebelote.web.limits import LIMITS_ENV, Limits
+from rebelote.web.metrics import MetricsAccess, ObserveMiddleware
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
 from rebelote.web.table import api as table_api
@@ -103,7 +105,8 @@ async def health(request: Request, counter: CounterDep) -> JSONResponse:
 
 
 def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*",),
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, metrics_access: MetricsAccess | None = None
+               ) -> FastAPI:
     """The app on the database ``db_url`` (default: :func:`default_db_url`): the counter, the
     play table and the concours.
 
@@ -114,14 +117,16 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     databases from the thread pool. ``allowed_hosts``: the names the ``Host`` header may
     carry (:class:`~rebelote.web.security.SecurityMiddleware` guards every route and socket);
     ``limits``: the rates, caps and timeouts per client (:class:`~rebelote.web.limits.Limits`,
-    its defaults if ``None``).
+    its defaults if ``None``); ``metrics_access``: who may read ``/metrics``
+    (:class:`~rebelote.web.metrics.MetricsAccess`; ``$REBELOTE_METRICS_ALLOW``, else loopback,
+    if ``None``).
     """
     url = db_url or default_db_url()
     if url in ("sqlite://", "sqlite:///:memory:"):
         from sqlalchemy import create_engine
 
-        engine = create_engine(url, poolclass=StaticPool,
-                               connect_args={"check_same_thread": False})
+        engine = instrument(create_engine(url, poolclass=StaticPool,
+                                          connect_args={"check_same_thread": False}))
     else:
         engine = make_engine(url)
     migrate(engine)
@@ -155,15 +160,17 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.state.counter.written.append(app.state.concours.phone_written)
     app.state.counter.notes.append(app.state.concours.phone_note)
     app.state.store_checked = (-1.0, "writable")  # when /healthz last tried the store
+    app.state.metrics_access = metrics_access or MetricsAccess.from_env()
     install_error_handlers(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     for product in (counter_api.router, counter_printables.router, counter_live.router,
                     counter_pages.router, table_api.router, table_pages.router,
                     concours_api.router, concours_printables.router, concours_pages.router,
-                    router):
+                    router, metrics.router):
         app.include_router(product)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, limits=limits,
                        extra_csp={"/docs": DOCS_CSP})
+    app.add_middleware(ObserveMiddleware)  # outermost: the security's refusals counted too
     openapi.install(app)
     return app
 

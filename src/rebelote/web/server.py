@@ -12,9 +12,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import json
 import logging
 import os
 import re
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
@@ -51,6 +54,55 @@ def install_access_log_filter() -> None:
     access = logging.getLogger("uvicorn.access")
     if not any(isinstance(f, RedactSecrets) for f in access.filters):
         access.addFilter(RedactSecrets())
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line: the time, the level, the logger, and the message's own fields
+    when it is a JSON object (the request and bot decision lines), else the message as
+    ``message``.
+
+    >>> record = logging.LogRecord("rebelote.bots", logging.INFO, "", 1, '{"ms":3.5}', None,
+    ...                            None)
+    >>> record.created = 0.0
+    >>> JsonLines().format(record)
+    '{"time":"1970-01-01T00:00:00.000Z","level":"info","logger":"rebelote.bots","ms":3.5}'
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        moment = datetime.fromtimestamp(record.created, UTC)
+        out: dict[str, Any] = {
+            "time": moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z",
+            "level": record.levelname.lower(), "logger": record.name}
+        text = record.getMessage()
+        fields = None
+        if text.startswith("{"):
+            try:
+                fields = json.loads(text)
+            except ValueError:
+                fields = None
+        if isinstance(fields, dict):
+            out.update(fields)
+        else:
+            out["message"] = redact(text)
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging configuration, with rebelote's loggers (``rebelote.requests``: a line
+    per request, ``rebelote.bots``: a line per bot decision, the others' warnings) written to
+    standard error as :class:`JsonLines` at ``level``."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["json_lines"] = {"()": f"{__name__}.JsonLines"}
+    config["handlers"]["json_lines"] = {"formatter": "json_lines",
+                                        "class": "logging.StreamHandler",
+                                        "stream": "ext://sys.stderr"}
+    config["loggers"]["rebelote"] = {"handlers": ["json_lines"], "level": level.upper(),
+                                     "propagate": False}
+    return dict(config)
 
 
 class HeaderDeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
@@ -95,4 +147,5 @@ class HeaderDeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
         super().connection_lost(exc)
 
 
-__all__ = ["HeaderDeadlineProtocol", "RedactSecrets", "install_access_log_filter", "redact"]
+__all__ = ["HeaderDeadlineProtocol", "JsonLines", "RedactSecrets", "install_access_log_filter",
+           "log_config", "redact"]

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 from rebelote.cards import SEATS, TEAMS
 from rebelote.errors import InputError
 from rebelote.match import Match, MatchResult
+from rebelote.metrics import COUNTER_WRITES
 from rebelote.rules import next_seat
 from rebelote.secret import new_secret, secret_hash, secret_matches
 from rebelote.store import GameConflictError, GameNotFoundError, GameRow, GameStore, GameSummary
@@ -373,6 +374,7 @@ class CounterService:
         secret = new_secret()
         stored = self.store.create(match.to_json(), _summary(match, result), secret_hash(secret),
                                    meta)
+        COUNTER_WRITES.labels("create").inc()
         view = self._remember(GameView(
             stored.id, stored.version, match, result, stored.created_at, stored.updated_at,
             stored.view_id, stored.secret_hash, stored.meta,
@@ -415,6 +417,7 @@ class CounterService:
                     game_id, stored.version, match, result, stored.created_at,
                     stored.updated_at, view.view_id, view.secret_hash, stored.meta,
                 ))
+                COUNTER_WRITES.labels("change").inc()
                 self._notify(written)
                 for hook in self.written:
                     try:
@@ -490,12 +493,14 @@ class CounterService:
         if if_match is not None and if_match != view.version:
             raise GameConflictError(game_id, if_match, view.version)
         self.store.delete(game_id)
+        COUNTER_WRITES.labels("delete").inc()
         self._forget(game_id)
 
     def archive(self, game_id: str, secret: str | None, archived: bool = True) -> None:
         """Hide a game from the list of saved games (``archived=False``: show it again)."""
         self._check(self._fresh(game_id), secret)
         self.store.set_archived(game_id, archived)
+        COUNTER_WRITES.labels("archive").inc()
 
     def drop_untouched(self, secrets: Collection[str], keep: str | None = None
                        ) -> builtins.list[str]:
