@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 from types import FrameType
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -93,12 +93,25 @@ def register(app: typer.Typer) -> None:
         uvicorn.run(
             "rebelote.web.app:app_from_env", factory=True, host=host, port=port,
             workers=workers, log_level=log_level, server_header=False,
-            timeout_graceful_shutdown=1,
+            log_config=_log_config(log_level), timeout_graceful_shutdown=1,
             # forwarded headers only from the proxies named (none by default)
             proxy_headers=bool(proxies), forwarded_allow_ips=",".join(proxies) or None,
             # a request's head within header_timeout, WebSocket messages small
             http="rebelote.web.server:HeaderDeadlineProtocol", ws_max_size=chosen.ws_max_size,
         )
+
+
+def _log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging, and rebelote's own lines (a bot decision each, at ``info``; what
+    went wrong, at ``warning``) through the same handler at the same level."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["rebelote"] = {"handlers": ["default"], "level": level.upper(),
+                                     "propagate": False}
+    return config
 
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
