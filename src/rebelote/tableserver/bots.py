@@ -90,6 +90,9 @@ RELEASE_DEFAULT: Final = 0.8
 #: Seconds a decision that a worker took only after its release moment (every worker busy)
 #: still thinks: its move is released that long after it started, forced or not.
 LATE_THINK: Final = 0.05
+#: Seconds before its release that a paced move's search is told to stop (a quarter of its
+#: time at most): the world being solved then ends before the release, not after it.
+RELEASE_MARGIN: Final = 0.1
 #: Who asked for the bots' moves being made in this context: the client's address, set by
 #: the web for each request (the background tasks a request starts inherit it). Decisions are
 #: shared fairly between clients (:class:`FairPool`); ``None``: each table counts as its own.
@@ -389,6 +392,9 @@ class Decision:
     #: When a paced table's move is released (``time.monotonic()``): it thinks until then and
     #: its answer is held until then (:func:`release_seconds`); ``None``: as soon as it answers.
     release: float | None = None
+    #: When its answer leaves, once a worker took it: its release, or :data:`LATE_THINK` after
+    #: it started when that was later.
+    leave_at: float = 0.0
     #: Whose turn it thinks in (:class:`FairPool`).
     client: str = ""
     #: Set when the decision is dropped: the table moved on, the server stops, or its answer is
@@ -583,9 +589,9 @@ class BotRunner:
             got = await self._wait(decision, future)
             if decision.release is not None and decision.started is not None \
                     and not decision.dropped():
-                # a forced move (or a quick search) is held until the moment a search would
-                # have been told to stop: no move leaves earlier than another
-                await asyncio.sleep(max(0.0, decision.think_until - time.monotonic()))
+                # a forced move (or a quick search) is held until its release: no move
+                # leaves earlier than another
+                await asyncio.sleep(max(0.0, decision.leave_at - time.monotonic()))
         except RuntimeError as e:  # the pool is shut down: the server stops
             raise Superseded(str(e)) from None
         finally:
@@ -662,9 +668,11 @@ class BotRunner:
         now = time.monotonic()
         if decision.release is None:
             decision.think_until = min(decision.deadline, now + THINK_SHARE * self.seconds)
-        else:  # a paced move thinks until its release (a little more when it started late)
-            decision.think_until = min(decision.deadline, max(decision.release,
-                                                              now + LATE_THINK))
+        else:  # a paced move leaves at its release (a little later when it started late);
+            # its search stops a margin before, so that the world it is solving ends in time
+            leave = min(decision.deadline, max(decision.release, now + LATE_THINK))
+            decision.leave_at = leave
+            decision.think_until = leave - min(RELEASE_MARGIN, 0.25 * (leave - now))
         decision.started = now
         if self.processes:
             return self._think_elsewhere(decision, table, rng)
