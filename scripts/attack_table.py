@@ -1660,7 +1660,7 @@ def c39(ctx: Context) -> str:
     before = server.threads()
     peak = [before]
     mine = victim.new_table(game="coinche", bots="expert")
-    view, alone = timed_actions(victim, mine, mine["token"], 6, rng)
+    view, alone = timed_actions(victim, mine, mine["token"], 3, rng)  # its answers alone
     stop = threading.Event()
     tables = [attacker.new_table(game="coinche", bots="expert") for _ in range(6)]
     since = len(server.log())
@@ -1674,7 +1674,7 @@ def c39(ctx: Context) -> str:
             hogs = [pool.submit(hog, v) for v in tables]
             time.sleep(2.0)  # the six tables fill the pool
             try:
-                _, under = timed_actions(victim, view, mine["token"], 8, rng, within=90)
+                _, under = timed_actions(victim, view, mine["token"], 6, rng, within=90)
             finally:
                 stop.set()
             while not all(f.done() for f in hogs):

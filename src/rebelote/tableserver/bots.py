@@ -36,6 +36,7 @@ plays the bots' and engines' moves of a round).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import os
@@ -434,9 +435,18 @@ def bot_processes() -> int:
     return value if 0 <= value <= 64 else 0
 
 
+#: How much lower a bot process's priority is than its web worker's (``nice``): on cores the
+#: web shares with the bots, the searches wait for the event loop, not the other way round.
+PROCESS_NICE: Final = 5
+
+
 def _start_bot_process() -> None:
-    """A bot process starts: it makes the levels' bots once (their models loaded)."""
+    """A bot process starts: it lowers its priority (:data:`PROCESS_NICE`) and makes the
+    levels' bots once (their models loaded)."""
     from rebelote.bots import player_levels
+
+    with contextlib.suppress(OSError):
+        os.nice(PROCESS_NICE)
 
     for level in player_levels():
         try:
