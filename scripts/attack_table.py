@@ -1033,26 +1033,29 @@ def legal_counts(record: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 @check(12, "timing of bot moves",
-       "at pace 200 with searching bots (club, pimc:fast), the socket pushes of forced bot "
-       "moves and of bot moves with a choice come at the same pace (medians within 25 ms)")
+       "at the fast pace (300 ms) with the strongest bots (expert), whose searches outlast "
+       "the pace: the socket pushes of bot cards with a choice come no later than those of "
+       "forced ones, in the tail (at most one in 20 later than every forced one by 60 ms)")
 def c12(ctx: Context) -> str:
     c = ctx.client()
-    pace = 200
+    pace = 300
     rng = random.Random(12)
     forced: list[float] = []
     chosen: list[float] = []
-    view = c.new_table(game="coinche", bots="club", pace=pace)
+    view = c.new_table(game="coinche", bots="expert", pace=pace)
     tid, token = view["id"], view["token"]
     ws, _ = authed_socket(c, tid, token)
     frames: list[tuple[float, dict[str, Any]]] = []
     stop = threading.Event()
     thread = collect(ws, frames, stop)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 150
     deal = 1
     try:
-        while time.monotonic() < deadline and (len(forced) < 3 or len(chosen) < 3) and deal <= 3:
+        while time.monotonic() < deadline and (len(forced) < 6 or len(chosen) < 20) \
+                and deal <= 5:
             frames.clear()
-            view = c.play(view, token, deal_over(deal), rng, steps=200)
+            # a bot card every 0.8 s at this level: a deal is about 20 s of reading the view
+            view = c.play(view, token, deal_over(deal), rng, steps=2000)
             r = c.get(f"/api/tables/{tid}/deals/{deal}.json", token=token).json()
             if r["tricks"]:
                 counts = legal_counts(r)
@@ -1068,13 +1071,17 @@ def c12(ctx: Context) -> str:
         stop.set()
         thread.join(5)
         ws.close()
-    expect(forced and chosen, f"too few bot moves timed: {len(forced)} forced, "
-                              f"{len(chosen)} with a choice")
-    gap = (median(chosen) - median(forced)) * 1000
-    seen = (f"forced n={len(forced)} median {median(forced) * 1000:.0f} ms, with a choice "
-            f"n={len(chosen)} median {median(chosen) * 1000:.0f} ms (max "
-            f"{max(chosen) * 1000:.0f} ms)")
-    expect(abs(gap) <= 25, seen)
+    expect(len(forced) >= 3 and len(chosen) >= 10,
+           f"too few bot cards timed: {len(forced)} forced, {len(chosen)} with a choice")
+    # the leak is in the tail (table-attack F10: medians equal, 20 of 49 searched cards later
+    # than every forced one): count the cards with a choice that come later than all forced
+    late = [t for t in chosen if t > max(forced) + 0.060]
+    seen = (f"forced n={len(forced)} {min(forced) * 1000:.0f}-{max(forced) * 1000:.0f} ms; "
+            f"with a choice n={len(chosen)} median {median(chosen) * 1000:.0f} ms, max "
+            f"{max(chosen) * 1000:.0f} ms; later than every forced one: {len(late)}/"
+            f"{len(chosen)}")
+    expect(len(late) <= len(chosen) // 20, seen)
+    expect(min(chosen) >= pace / 1000 - 0.01, seen)
     return seen
 
 
@@ -1604,39 +1611,111 @@ def c38(ctx: Context) -> str:
     return f"budgets 422; expert answered in {took:.1f} s, then {used:.2f} of a core"
 
 
-@check(39, "how many searches in parallel; does the pool bound them?",
-       "6 parallel tables at the strongest level: the server's threads stay bounded (no "
-       "thread left per abandoned decision), /healthz stays under 1 s, and the CPU falls "
-       "idle after the answers")
+def timed_actions(c: Client, view: dict[str, Any], token: str, n: int, rng: random.Random,
+                  stop: threading.Event | None = None, within: float = 90.0
+                  ) -> tuple[dict[str, Any], list[float]]:
+    """``n`` actions of ``view``'s seat at a pace-0 table (``next`` between deals), as fast as
+    its turns come (or until ``stop``); the view after them and each answer's seconds."""
+    times: list[float] = []
+    end = time.monotonic() + within
+    while len(times) < n and time.monotonic() < end and not (stop and stop.is_set()):
+        action = choose(view, rng)
+        if action is None:  # the game is over, or waiting: read it again
+            if view["over"]:
+                break
+            time.sleep(0.05)
+            view = c.view(view["id"], token)
+            continue
+        r = c.act(view["id"], token, action, timeout=90)
+        expect(r.status == 200, f"{action!r} at table {view['id']}: {r.short()}")
+        times.append(r.seconds)
+        view = r.json()
+    return view, times
+
+
+def bot_decisions(log: str, client: str) -> list[dict[str, Any]]:
+    """The server's JSON line for each bot decision made for ``client`` (``{"event":
+    "bot_decision", "client": ..., "ahead": ..., "outcome": ..., "ms": ...}``,
+    docs/ops-metrics.md)."""
+    out = []
+    for line in log.splitlines():
+        start = line.find('{"')
+        if '"bot_decision"' not in line or start < 0:
+            continue
+        try:
+            fields = json.loads(line[start:])
+        except ValueError:
+            continue
+        if fields.get("event") == "bot_decision" and fields.get("client") == client:
+            out.append(fields)
+    return out
+
+
+@check(39, "one client's bots starving another player's?",
+       "one client drives 6 tables at the strongest level (expert) as fast as their turns "
+       "come, with the default time of a decision (15 s), while another client plays one: no "
+       "decision of the first client's starts while one of the other's waits for a worker "
+       "(first come, first served, several did, and its answers went from 0.6 s to 4.4 s at "
+       "the median, table-attack F7), and none of its decisions is played by the heuristic "
+       "for want of time; threads bounded, /healthz under 1 s, the CPU idle after",
+       needs="own")
 def c39(ctx: Context) -> str:
-    c = ctx.client()
-    server = c.server
+    server = ctx.server("fair", options=("--forwarded-allow-ips", "127.0.0.1"))
+    victim, attacker = server.client("10.39.0.1"), server.client("10.39.0.2")
+    rng = random.Random(39)
     before = server.threads()
     peak = [before]
+    mine = victim.new_table(game="coinche", bots="expert")
+    view, alone = timed_actions(victim, mine, mine["token"], 3, rng)  # its answers alone
+    stop = threading.Event()
+    tables = [attacker.new_table(game="coinche", bots="expert") for _ in range(6)]
+    since = len(server.log())
 
-    def create(_: int) -> int:
-        return c.post("/api/tables", json_body={"game": "coinche", "bots": "expert"},
-                      timeout=90).status
+    def hog(v: dict[str, Any]) -> int:
+        return len(timed_actions(attacker, v, v["token"], 10**6, random.Random(v["id"]),
+                                 stop, 120)[1])
 
-    def work() -> list[int]:
+    def work() -> tuple[list[float], list[int]]:
         with ThreadPoolExecutor(6) as pool:
-            futures = [pool.submit(create, i) for i in range(6)]
-            while not all(f.done() for f in futures):
+            hogs = [pool.submit(hog, v) for v in tables]
+            time.sleep(2.0)  # the six tables fill the pool
+            try:
+                _, under = timed_actions(victim, view, mine["token"], 6, rng, within=90)
+            finally:
+                stop.set()
+            while not all(f.done() for f in hogs):
                 peak[0] = max(peak[0], server.threads())
                 time.sleep(0.1)
-            return [f.result() for f in futures]
+            return under, [f.result() for f in hogs]
 
-    statuses, times = healthz_while(c, work, 120)
-    expect(statuses == [201] * 6, f"creates: {statuses}")
+    (under, hogged), times = healthz_while(c=victim, work=work, seconds=150)
+    log = server.log()[since:]
+    theirs = bot_decisions(log, "10.39.0.1")
+    hogs_made = bot_decisions(log, "10.39.0.2")
+    ahead = [int(d["ahead"]) for d in theirs if d.get("ahead") is not None]
+    fell = [d for d in theirs if str(d.get("outcome", "")).startswith("fallback")]
+    took = [round(d["ms"]) for d in theirs]
+    waited = [round(d["waited_ms"]) for d in theirs]
+    seen = (f"the other player: {len(theirs)} bot decisions (p50 {median(took or [0]):.0f} ms, "
+            f"of which waiting for a worker p50 {median(waited or [0]):.0f} ms, max "
+            f"{max(waited or [0])} ms), decisions started ahead of each "
+            f"{sorted(ahead)[-5:]} at most, {len(fell)} played by the heuristic, answers "
+            f"p50 {median(alone) * 1000:.0f} ms alone, {median(under or [0]) * 1000:.0f} ms "
+            f"beside 6 expert tables of one client ({sum(hogged)} actions, "
+            f"{len(hogs_made)} decisions, "
+            f"{sum(1 for d in hogs_made if str(d.get('outcome')).startswith('fallback'))} "
+            "fell back)")
+    expect(len(under) >= 4 and len(theirs) >= 4 and len(hogs_made) >= 12, seen)
+    expect(len(ahead) == len(theirs) and max(ahead) <= 1, seen)
+    expect(not fell, seen)
     cores = os.cpu_count() or 1
     expect(peak[0] <= before + cores + 8, f"threads {before} -> {peak[0]}")
-    expect(times and max(times) < 1.0, f"/healthz up to {max(times or [0]):.2f} s")
+    expect(times and max(times) < 1.0, f"/healthz up to {max(times or [0]):.2f} s; {seen}")
     cpu0 = server.cpu_seconds()
     time.sleep(2.0)
     used = (server.cpu_seconds() - cpu0) / 2.0
     expect(used < 0.35, f"{used:.2f} of a core in the 2 s after")
-    return (f"threads {before} -> {peak[0]} at most; /healthz max {max(times) * 1000:.0f} ms; "
-            f"{used:.2f} of a core after")
+    return f"{seen}; threads {before} -> {peak[0]}; /healthz max {max(times) * 1000:.0f} ms"
 
 
 @check(40, "a 100,000-point game of bots on the event loop",

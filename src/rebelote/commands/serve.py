@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 from types import FrameType
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -123,6 +123,7 @@ def register(app: typer.Typer) -> None:
                 import shutil
 
                 shutil.rmtree(shared_metrics, ignore_errors=True)
+
 
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")

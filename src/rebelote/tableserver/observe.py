@@ -1,8 +1,10 @@
 """What the bots' decisions tell an operator (docs/ops-metrics.md): each decision the runner
 makes (:class:`~rebelote.tableserver.bots.Decided`, through its listeners) counted in the
 metrics (:mod:`rebelote.metrics`) and written as one JSON log line on the ``rebelote.bots``
-logger. The line names the bot's level, the game, the phase and the times: never the table,
-a seat's cards, or the move (a card still in a hand when the decision is told)."""
+logger. The line names the bot's level, the game, the phase, the times, the decisions of other
+clients started ahead of it in the pool (fair bot time) and the client it was made for (an
+address, as the request lines do): never the table, a seat's cards, or the move (a card still
+in a hand when the decision is told)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ def decision_told(decided: Decided) -> None:
             "event": "bot_decision", "bot": level, "game": table.rules.game,
             "deal": table.deal_number, "phase": Phase(table.deal.phase).name.lower(),
             "outcome": result, "ms": round(decided.seconds * 1000, 3),
-            "waited_ms": round(decided.waited * 1000, 3)}, separators=(",", ":")))
+            "waited_ms": round(decided.waited * 1000, 3), "ahead": decided.ahead,
+            "client": decided.client}, separators=(",", ":")))
 
 
 __all__ = ["decision_told", "outcome"]

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
@@ -48,7 +49,7 @@ from rebelote.store.play_tables import (
 from rebelote.table import Seat, Table, bot_spec, table_view
 from rebelote.table.model import InviteError, SeatTakenError
 from rebelote.table.view import turn_seat
-from rebelote.tableserver.bots import BotRunner, Superseded
+from rebelote.tableserver.bots import BotRunner, Superseded, release_seconds
 from rebelote.tableserver.clock import Timers, TurnClock
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
@@ -609,12 +610,16 @@ class TableService:
                     self._set_clock(loaded)
                     return
                 away = table.seats[table.turn].away
-                # the bot thinks during the pace, and its move is answered at the pace
-                # whether it had a choice or not (no timing channel, table-attack #12)
+                pace = max(table.pace, AWAY_PACE if away else 0) / 1000
+                # the bot thinks during the pace (or its level's decision time, if longer), and
+                # its move leaves then whether it had a choice or not: a forced move is held
+                # as long as a searched one (no timing channel, table-attack #12 and F10)
+                release = time.monotonic() + max(
+                    pace, release_seconds(table.seats[table.turn].bot))
                 thinking = asyncio.ensure_future(
-                    self.bots.decide(table_id, loaded.version, table))
+                    self.bots.decide(table_id, loaded.version, table, release))
                 try:
-                    await asyncio.sleep(max(table.pace, AWAY_PACE if away else 0) / 1000)
+                    await asyncio.sleep(pace)
                     action = await thinking
                 except Superseded:
                     continue

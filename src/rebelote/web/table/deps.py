@@ -16,11 +16,15 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from rebelote.tableserver import TableService
-from rebelote.web.security import bearer
+from rebelote.tableserver.bots import CLIENT
+from rebelote.web.security import bearer, client_of
 
 
 async def table_service(conn: HTTPConnection) -> TableService:
-    """The app's live table server."""
+    """The app's live table server. The bots' moves this request makes (and the background
+    tasks it starts: a paced table's bots) are made in its client's turn
+    (:data:`~rebelote.tableserver.bots.CLIENT`: bot time shared fairly between clients)."""
+    CLIENT.set(client_of(conn.scope))
     service: TableService = conn.app.state.tables
     return service
 
