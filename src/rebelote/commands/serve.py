@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 from types import FrameType
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
