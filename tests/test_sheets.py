@@ -153,7 +153,7 @@ def test_a_blank_belote_sheet_names_the_teams_and_the_columns(tmp_path: Path) ->
 def test_a_coinche_sheet_has_a_contract_column(tmp_path: Path) -> None:
     assert "Contrat" in pdf_text(score_sheet_pdf("coinche"), tmp_path)
     out = pdf_text(score_sheet_pdf("coinche", lang="en", target=1500), tmp_path)
-    for word in ("Score sheet", "Contract", "Us", "Them", "Game to 1500 points", "Outcome"):
+    for word in ("Score sheet", "Contract", "Us", "Them", "Game to 1500", "Outcome"):
         assert word in out
 
 
@@ -179,7 +179,7 @@ def test_the_filled_sheet_shows_the_seed_games_totals(tmp_path: Path) -> None:
     assert deal_lines["2"] == ["2", "Eux", "♥", "91", "209", "0", "64", "litige", "(91)"]
     assert deal_lines["4"][-1] == "chute"
     assert deal_lines["5"][3:7] == ["292", "906", "0", "124"]
-    assert "Partie en 1000 points" in out
+    assert "Partie en 1000" in out
     assert "Pas encore de vainqueur" in out
 
 
