@@ -175,7 +175,11 @@ def test_the_filled_sheet_shows_the_seed_games_totals(tmp_path: Path) -> None:
     deal_lines = {line[0]: line for line in lines if line and line[0] in "12345"
                   and len(line) > 4}
     # deal, taker, trump, NS mark, NS total, EW mark, EW total, outcome
-    assert deal_lines["1"] == ["1", "Nous", "♥", "118", "118", "64", "64", "réussi"]
+    # a deal with a belote: "réussi" over "belote" in the outcome's cell (pdftotext reads the
+    # cell's first line on the line above the row's)
+    assert deal_lines["1"] == ["1", "Nous", "♥", "118", "118", "64", "64", "belote"]
+    assert lines[lines.index(deal_lines["1"]) - 1] == ["réussi"]
+    assert deal_lines["5"][-3:] == ["capot", "·", "belote"]
     assert deal_lines["2"] == ["2", "Eux", "♥", "91", "209", "0", "64", "litige", "(91)"]
     assert deal_lines["4"][-1] == "chute"
     assert deal_lines["5"][3:7] == ["292", "906", "0", "124"]
@@ -212,7 +216,7 @@ def test_a_coinche_sheet_shows_contract_and_coinche(tmp_path: Path) -> None:
     out = pdf_text(score_sheet_pdf("coinche", match=match), tmp_path)
     line = next(line.split() for line in out.splitlines() if line.split()[:1] == ["1"])
     assert line == ["1", "Carol", "&", "Dan", "♠", "100", "×2", "0", "0", "600", "600",
-                    "réussi"]
+                    "belote"]  # under "réussi"
 
 
 @needs_pdftotext
