@@ -286,7 +286,7 @@ def test_the_points_tables_examples_are_the_seeds() -> None:
 
 def test_a_deal_in_one_line() -> None:
     deal, _ = _examples()["case.b.made"]
-    assert describe("fr", deal) == "NS ♥ : NS 98 + belote, EW 64"
+    assert describe("fr", deal) == "NS ♥\u00a0: NS 98 + belote, EW 64"
     deal, _ = _examples()["case.c.coinche"]
     assert describe("en", deal) == "NS 100 ♠ ×2: NS 96 + declarations 20 + belote, EW 66"
 
