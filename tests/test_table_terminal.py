@@ -107,6 +107,10 @@ def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
     assert not re.search(r"\b[789TJQKA][SHDC]\b", cards)  # faces, not codes
     card = out.split("Donne 1\u00a0:", 1)[1]
     assert "Nous" in card and "Eux" in card and " NS" not in card and " EW" not in card
+    # the lines say the teams as teams ("Eux marque son total", "Nous a montré" before)
+    said = " ".join(re.sub(r"[│┃|]", " ", card).split())
+    assert not re.search(r"\b(Nous|Eux) (marque|a montré|garde|dedans|capot|prend)", said), said
+    assert "équipe" in said, said
     assert f"rebelote verify {records}" in " ".join(out.split()), out
     written = records.read_text().splitlines()
     assert len(written) == 1 and json.loads(written[0])["commitment"]
