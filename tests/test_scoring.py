@@ -387,7 +387,7 @@ def test_the_card_of_a_coinched_contract_made_with_the_belote() -> None:
     assert lines[4] == ("mark", 540, 0, {
         "taker": "NS", "defense": "EW", "taker_mark": 540, "defense_mark": 0,
         "case": "made_multiplied", "multiplier": 2, "base": 160, "decl": 0, "belote": 40,
-        "contract": 90, "even": True})
+        "contract": 90, "even": True, "belote_times": 2})
 
 
 def test_the_card_of_a_failed_contract_with_declarations() -> None:
@@ -398,7 +398,7 @@ def test_the_card_of_a_failed_contract_with_declarations() -> None:
         ("contract", None, None, {"taker": "EW", "value": 120, "made": False}),
         ("mark", 300, 0, {"taker": "EW", "defense": "NS", "taker_mark": 0, "defense_mark": 300,
                           "case": "failed", "multiplier": 1, "fall": 160, "decl": 20,
-                          "contract": 120, "belote": 0, "even": True}),
+                          "contract": 120, "belote": 0, "belote_times": 1, "even": True}),
         ("score", 300, 0, {}),
     ]
 
@@ -411,7 +411,7 @@ def test_the_card_of_a_capot_bid_coinched_and_of_a_capot_prime() -> None:
     assert lines[3] == ("mark", 1000, 0, {
         "taker": "NS", "defense": "EW", "taker_mark": 1000, "defense_mark": 0,
         "case": "capot_multiplied", "multiplier": 2, "base": 250, "decl": 0, "belote": 0,
-        "contract": 250, "even": True})
+        "contract": 250, "even": True, "belote_times": 2})
     s, lines = card({**capot, "game": "contree", "rules": "contree:ffb"})
     assert lines[3:] == [
         ("mark", 500, 0, {"taker": "NS", "defense": "EW", "taker_mark": 500, "defense_mark": 0,

@@ -214,7 +214,7 @@ def test_the_leak_scan_sees_a_hidden_card() -> None:
     other = table_view(table, 0)["hand"][0]
     assert not leaks(view, set(view["hand"]))
     assert leaks({**view, "hint": f"North holds {other}"}, set(view["hand"])) == {other}
-    said = '<span aria-label="Nord : valet de cœur">V♥</span> 10♠ Q♦ <i>king of clubs</i>'
+    said = '<span aria-label="Nord\u00a0: valet de cœur">V♥</span> 10♠ Q♦ <i>king of clubs</i>'
     assert cards_in_html(said) == {"JH", "TS", "QD", "KC"}
     assert cards_in_html("dix de der, 80 cœur, tout atout, coinche ×2") == set()
 

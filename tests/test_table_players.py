@@ -192,7 +192,7 @@ def test_a_table_of_bots_reads_right(browser: Any, server: str, screen: str) -> 
     page = ctx.new_page()
     start(page, server, "coinche", friends="N")
     free = page.locator("#free-seats").inner_text()
-    assert free.startswith("Places gardées pour des amis : Nord."), free
+    assert free.startswith("Places gardées pour des amis\u00a0: Nord."), free
     ctx.close()
 
 

@@ -90,7 +90,7 @@ def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
     assert done.returncode == 0, out + done.stderr
     lines = out.splitlines()
     first_call = next(i for i, line in enumerate(lines)
-                      if re.match(r"(> )?(Partenaire|Est) : ", line))
+                      if re.match(r"(> )?(Partenaire|Est)\u00a0: ", line))
     assert lines[0].strip("─ ").startswith("Donne 1 · donneur Ouest") and first_call > 0
     # issue 33, item 12: the deal's header once (again only when it changes: the contract
     # shown), each declaration told once (every turn's block repeated them all)
@@ -98,21 +98,25 @@ def test_the_terminal_table_speaks_french_by_default_and_reads_like_the_pages(
     assert len(rules) == len(set(rules)) == 2, rules
     told = [line.removeprefix("> ") for line in lines if re.search(r" annoncez? ", line)]
     assert told and len(told) == len(set(told)), told
-    asks = [line.lstrip("> ") for line in lines if "À vous :" in line]  # after a prompt
+    asks = [line.lstrip("> ") for line in lines if "À vous\u00a0:" in line]  # after a prompt
     # the first question of the auction: the calls and each contract's value once
     assert "contrat 100" in asks[0] and "pique" not in asks[0] and len(asks[0]) < 300, asks[0]
     # the value picked (2: the first one), its trumps are asked
     assert re.search(r"1 \d+ pique\s+2 \d+ cœur", asks[1]), asks[1]
     at = next(i for i, line in enumerate(lines)
-              if "À vous :" in line and re.search(r"\b1 (10|[789VDRA])[♠♥♦♣]", line))
+              if "À vous\u00a0:" in line and re.search(r"\b1 (10|[789VDRA])[♠♥♦♣]", line))
     cards = lines[at]
     hand = next(line for line in reversed(lines[:at]) if "Votre main" in line)
     faces = re.findall(r"\d+ ((?:10|[789VDRA])[♠♥♦♣])", cards)
     held = re.findall(r"(?:10|[789VDRA])[♠♥♦♣]", hand)
     assert faces == [c for c in held if c in faces], (faces, held)  # the hand's order
     assert not re.search(r"\b[789TJQKA][SHDC]\b", cards)  # faces, not codes
-    card = out.split("Donne 1 :", 1)[1]
+    card = out.split("Donne 1\u00a0:", 1)[1]
     assert "Nous" in card and "Eux" in card and " NS" not in card and " EW" not in card
+    # the lines say the teams as teams ("Eux marque son total", "Nous a montré" before)
+    said = " ".join(re.sub(r"[│┃|]", " ", card).split())
+    assert not re.search(r"\b(Nous|Eux) (marque|a montré|garde|dedans|capot|prend)", said), said
+    assert "équipe" in said, said
     assert f"rebelote verify {records}" in " ".join(out.split()), out
     written = records.read_text().splitlines()
     assert len(written) == 1 and json.loads(written[0])["commitment"]

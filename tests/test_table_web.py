@@ -897,7 +897,7 @@ def play_checking_events(client: TestClient, rng: random.Random) -> int:
         assert 0 < len(events) <= 27 and len({k for k, _ in events}) == len(events), events
         if view["over"]:
             assert [k for k, _ in events[-2:]] == [f"r{view['deal']}", "over"], events
-            assert events[-2][1].startswith(f"Résultat de la donne {view['deal']} : ")
+            assert events[-2][1].startswith(f"Résultat de la donne {view['deal']}\u00a0: ")
         else:
             starts += 1
             assert events[0][0] == f"r{view['deal'] - 1}", events

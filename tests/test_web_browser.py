@@ -185,7 +185,7 @@ def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
         page.select_option("#contract", "100")
         page.click("#add-deal")
         page.wait_for_selector("#error")  # first: the trump was not chosen
-        assert page.inner_text("#error") == "Atout : choisissez l’atout."
+        assert page.inner_text("#error") == "Atout\u00a0: choisissez l’atout."
         page.click("#deal-form label:has(input[name=trump][value=spades])")
         page.click("#add-deal")
         wait_until(page, "document.querySelector('#error').innerText.startsWith('Points')")
@@ -298,7 +298,7 @@ def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, tmp_path: Path) 
         page.click("#deal-6 summary")
         assert "× 2" in page.inner_text("#deal-6")
         row = page.inner_text("#deal-6 summary .mark:last-child b")
-        assert page.inner_text("#last-deal") == f"Donne 6 : réussi · +0 / +{row}"
+        assert page.inner_text("#last-deal") == f"Donne 6\u00a0: réussi · +0 / +{row}"
         # a bad value: the French error next to its field, scrolled into view
         page.evaluate("window.scrollTo(0, 0)")
         tap(page, "#deal-form label:has(input[name=taker][value=NS])")
@@ -307,7 +307,7 @@ def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, tmp_path: Path) 
         tap(page, "#add-deal")
         page.wait_for_selector("#error")
         error = page.locator("#error")
-        assert error.inner_text() == "Points : 300 dépasse les 162 points d’une donne."
+        assert error.inner_text() == "Points\u00a0: 300 dépasse les 162 points d’une donne."
         assert page.evaluate("document.querySelector('#error').previousElementSibling"
                              ".querySelector('#points') !== null")
         in_view(page, "#error")
@@ -478,7 +478,7 @@ def test_players_dealer_badges_list_and_statistics(browser: Any, tmp_path: Path)
         page.click(".more summary")
         page.click("#chances-on")
         page.wait_for_selector("#odds")
-        assert page.inner_text("#odds").startswith("Chances estimées : Nous ")
+        assert page.inner_text("#odds").startswith("Chances estimées\u00a0: Nous ")
         page.screenshot(path=str(SHOTS / "rebelote-talk-phone.png"), full_page=True,
                         caret="initial")
         game_url = page.url
@@ -502,7 +502,7 @@ def test_players_dealer_badges_list_and_statistics(browser: Any, tmp_path: Path)
         expect(page.locator(".games li")).to_have_count(1)
         page.click("#stats-link")
         page.wait_for_selector("#stats-table")
-        assert page.inner_text("#biggest").startswith("Plus grosse donne : 272 pour Nous")
+        assert page.inner_text("#biggest").startswith("Plus grosse donne\u00a0: 272 pour Nous")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert page.evaluate("(() => { const w = document.querySelector('.table-wrap');"
                              " return w.scrollWidth <= w.clientWidth; })()")

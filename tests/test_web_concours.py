@@ -238,7 +238,7 @@ def test_the_organisers_link_asks_before_it_hands_over_the_secret(client: TestCl
         # GET only asks (login CSRF: another site could send a browser here), in French...
         r = other.get(link, follow_redirects=False)
         assert r.status_code == 200 and "set-cookie" not in r.headers
-        assert "Organiser ce concours sur cet appareil ?" in r.text
+        assert "Organiser ce concours sur cet appareil\u00a0?" in r.text
         assert "Concours du comité" in r.text and f'value="{token}"' in r.text
         assert f'action="/concours/{cid}/join"' in r.text
         assert other.get(f"/concours/{cid}").status_code == 403
@@ -319,14 +319,18 @@ def test_the_concours_catalogs(lang: str) -> None:
         po = read_po(f, locale=lang)
     with (locale / lang / "LC_MESSAGES" / "concours.mo").open("rb") as f:
         mo = read_mo(f)
-    assert {m.id: m.string for m in po if m.id and m.string} == \
-        {m.id: m.string for m in mo if m.id and m.string}
+    def strings(catalog: Any) -> dict[str, str]:
+        return {str(tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id):
+                str(tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string)
+                for m in catalog if m.id and m.string}
+
+    assert strings(po) == strings(mo)
     with (locale / "concours.pot").open("rb") as f:
         pot = read_po(f)
     if lang == "fr":
         missing = [m.id for m in pot if m.id and not (po.get(m.id) and po.get(m.id).string)]
         assert not missing
-        assert tr("fr", "Where do I sit?") == "Où suis-je ?"
+        assert tr("fr", "Where do I sit?") == "Où suis-je\u00a0?"
     else:
         assert tr("en", "Where do I sit?") == "Where do I sit?"
 

@@ -109,7 +109,8 @@ def test_a_made_belote_contract_names_each_team_with_its_mark() -> None:
                                   "points": {"EW": 96}}, rules)
     lines = [i18n.line_text(line, lang, deal, ("Les Bleus", "Les Rouges"))
              for lang in ("fr", "en") for line in score_deal(deal, rules).lines]
-    assert "Réussi : chaque équipe marque son total (Les Rouges 96, Les Bleus 66)." in lines, lines
+    assert "Réussi\u00a0: chaque équipe marque son total (Les Rouges 96, Les Bleus 66)." \
+        in lines, lines
     assert "Made: each team marks its total (Les Rouges 96, Les Bleus 66)." in lines, lines
 
 

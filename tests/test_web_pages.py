@@ -102,7 +102,7 @@ def test_a_bad_form_shows_the_error_and_keeps_what_was_typed(client: TestClient)
     r = client.post(f"/games/{gid}/deals", headers=HX,
                     data={"trump": "hearts", "taker": "NS", "points": "170"})
     assert r.status_code == 422
-    assert "Points : 170 dépasse les 162 points d’une donne." in r.text
+    assert "Points\u00a0: 170 dépasse les 162 points d’une donne." in r.text
     assert 'value="170"' in r.text
     # the error sits next to the points box, not above the form
     assert r.text.index('id="error"') > r.text.index('id="points"')
@@ -112,7 +112,7 @@ def test_a_bad_form_shows_the_error_and_keeps_what_was_typed(client: TestClient)
 def test_the_trump_is_asked_then_remembered(client: TestClient) -> None:
     gid = start(client)
     r = client.post(f"/games/{gid}/deals", data={"taker": "NS", "points": "100"}, headers=HX)
-    assert r.status_code == 422 and "Atout : choisissez l’atout." in r.text
+    assert r.status_code == 422 and "Atout\u00a0: choisissez l’atout." in r.text
     assert 'name="trump" value="hearts" checked' not in r.text
     r = client.post(f"/games/{gid}/deals", headers=HX,
                     data={"taker": "NS", "points": "100", "trump": "clubs"})
@@ -163,7 +163,7 @@ def test_the_winner_is_announced_and_the_form_offers_a_new_game(client: TestClie
     for _ in range(2):
         r = client.post(f"/games/{gid}/deals", headers=HX,
                         data={"trump": "hearts", "taker": "EW", "capot": "taker"})
-    assert 'id="winner"' in r.text and "Eux gagne la partie" in r.text
+    assert 'id="winner"' in r.text and "Victoire\u00a0: Eux" in r.text
     assert 'id="deal-form"' not in r.text
     r = client.post(f"/games/{gid}/deals", headers=HX,
                     data={"trump": "hearts", "taker": "EW", "points": "100"})
@@ -230,20 +230,22 @@ def test_missing_game_page_is_404(client: TestClient) -> None:
 def test_result_card_lines_are_on_the_page(client: TestClient) -> None:
     gid = start(client)
     r = client.post(f"/games/{gid}/deals", data=FORM_DEALS[1], headers=HX)
-    assert "Litige" in r.text and "mis en réserve" in r.text
+    assert "Litige" in r.text and "va au gagnant de la donne suivante" in r.text
 
 
 def test_result_card_sentences_name_the_default_teams_as_teams(client: TestClient) -> None:
     # "Nous" and "Eux" are pronouns: the sentences say "notre équipe" and "l’équipe adverse"
-    # ("Nous marque", "Contrat 80 de Eux" before); names a table gave are said as they are
+    # ("Nous marque", "Contrat 80 de Eux" before)
     gid = start(client)
     r = client.post(f"/games/{gid}/deals", data=FORM_DEALS[1], headers=HX)
-    assert "Annonces : l’équipe adverse a montré la plus forte" in r.text, r.text
+    assert "Annonces\u00a0: l’équipe adverse a montré la plus forte" in r.text, r.text
     assert "Eux a montré" not in r.text
-    assert "Litige : notre équipe marque son total ; les 91 points de l’équipe adverse" in r.text
+    assert ("Litige\u00a0: notre équipe marque son total\u00a0; la réserve de l’équipe adverse "
+            "(91)") in r.text
     named = start(client, team_NS="Anne et Luc", team_EW="Les Martin")
     r = client.post(f"/games/{named}/deals", data=FORM_DEALS[1], headers=HX)
-    assert "Annonces : Les Martin a montré la plus forte" in r.text, r.text
+    # any other name is said as a team's ("Les Martin a montré" before)
+    assert "Annonces\u00a0: l’équipe\u00a0«\u00a0Les Martin\u00a0» a montré la plus forte" in r.text
 
 
 # -- forms: translation only -----------------------------------------------------------------

@@ -46,7 +46,7 @@ def errors(html: str) -> list[str]:
 def test_a_negative_correction_is_written_with_its_sign(client: TestClient) -> None:
     gid = start(client)
     r = client.post(f"/games/{gid}/deals", data={"kind": "adjust", "adj_NS": "-20"}, headers=HX)
-    assert last_deal(r.text) == "Donne 1 : correction · −20 / +0"
+    assert last_deal(r.text) == "Donne 1\u00a0: correction · −20 / +0"
     assert "+-" not in r.text and "+−" not in r.text
     assert re.search(r'id="total-NS">−20<', r.text)
 
@@ -61,7 +61,7 @@ def test_the_last_deal_is_grouped_as_the_totals_are(client: TestClient) -> None:
     assert total
     mark = total.group(1)
     assert NBSP in mark, mark  # four digits: grouped
-    assert last_deal(r.text) == f"Donne 1 : réussi · +{mark} / +0"
+    assert last_deal(r.text) == f"Donne 1\u00a0: réussi · +{mark} / +0"
     english = client.get(f"/games/{gid}?lang=en")
     assert last_deal(english.text) == f"Deal 1: made · +{mark.replace(NBSP, ',')} / +0"
 
@@ -99,8 +99,8 @@ def test_a_generale_box_on_another_contract_is_refused(client: TestClient) -> No
         "kind": "deal", "taker": "NS", "contract": "120", "generale": "on", "trump": "hearts",
         "capot": "taker"}, headers=HX)
     assert r.status_code == 422
-    assert errors(r.text) == ["Générale : la générale est un contrat : choisissez « générale » "
-                              "comme contrat."]
+    assert errors(r.text) == ["Générale\u00a0: la générale est un contrat\u00a0: choisissez "
+                              "«\u00a0générale\u00a0» comme contrat."]
     created = client.post(API, json={"game": "coinche", "target": 2000}).json()
     r = client.post(f"{API}/{created['id']}/deals", json={
         "taker": "NS", "contract": 120, "generale": True, "trump": "hearts", "capot": "NS",
@@ -122,7 +122,7 @@ def test_a_correction_is_bounded(client: TestClient, value: str, ok: bool) -> No
     assert r.status_code == 422
     shown = ("−" if value.startswith("-") else "") + f"{int(value.lstrip('-')):,}".replace(
         ",", NBSP)
-    assert errors(r.text) == [f"Correction : {shown} dépasse ce qu’une correction peut "
+    assert errors(r.text) == [f"Correction\u00a0: {shown} dépasse ce qu’une correction peut "
                               f"marquer (±5{NBSP}000 points)."]
 
 
@@ -256,8 +256,8 @@ def test_statistics_across_this_browsers_games(client: TestClient) -> None:
         r'</td>\s*<td class="num">(\d+)</td>\s*<td class="num">(\d+)\D', page)}
     assert rows == {"Eux": ("2", "0", "2", "1"), "Nous": ("1", "1", "2", "2"),
                     "Les bleus": ("1", "0", "0", "0")}
-    assert "Plus grosse donne : 252 pour Nous, donne 3 de Nous – Eux." in page
-    assert "Les parties de ce navigateur : 2, dont 1 terminées." in page
+    assert "Plus grosse donne\u00a0: 252 pour Nous, donne 3 de la partie Nous – Eux." in page
+    assert "Parties de ce navigateur\u00a0: 2\u00a0; terminées\u00a0: 1." in page
 
 
 def test_chances_are_off_by_default_and_shown_when_asked(client: TestClient) -> None:
@@ -267,7 +267,7 @@ def test_chances_are_off_by_default_and_shown_when_asked(client: TestClient) -> 
     assert 'id="odds"' not in client.get(f"/games/{gid}").text
     r = client.get(f"/prefs/chances/on?next=/games/{gid}", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}"
-    found = re.search(r'id="odds">Chances estimées : Nous (\d+) % · Eux (\d+) %<',
+    found = re.search(r'id="odds">Chances estimées\u00a0: Nous (\d+) % · Eux (\d+) %<',
                       client.get(f"/games/{gid}").text)
     assert found, "no chances shown"
     ns, ew = int(found.group(1)), int(found.group(2))

@@ -57,9 +57,34 @@ def gettext(lang: str, message: str) -> str:
     return translations(lang).gettext(message)
 
 
+def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` (English) that the count ``n`` takes in ``lang``
+    (French: 0 and 1 singular, "1 donne", "0 donne", "2 donnes")."""
+    return translations(lang).ngettext(singular, plural, n)
+
+
 def pgettext(lang: str, context: str, message: str) -> str:
     """``message`` (English) in ``lang``, as meant by ``context`` (a label's key)."""
     return str(translations(lang).pgettext(context, message))
+
+
+def npgettext(lang: str, context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` of a label (``context`` is its key)."""
+    return str(translations(lang).npgettext(context, singular, plural, n))
+
+
+#: French typography: the non-breaking space (U+00A0) before ``: ; ! ?`` and inside « », so that
+#: a colon never starts a line ("Contrat 90 de l'équipe adverse / : réussi").
+NBSP: Final = "\u00a0"
+
+
+def colon(lang: str) -> str:
+    """A colon as ``lang`` writes it after a word: ``"\u00a0:"`` in French, ``":"`` in English.
+
+    >>> "Donneur" + colon("fr") + " Ouest", "Dealer" + colon("en") + " West"
+    ('Donneur\xa0: Ouest', 'Dealer: West')
+    """
+    return NBSP + ":" if lang == "fr" else ":"
 
 
 def number(value: int, lang: str) -> str:
@@ -83,4 +108,5 @@ def signed(value: int, lang: str) -> str:
     return number(value, lang) if value < 0 else "+" + number(value, lang)
 
 
-__all__ = ["DOMAIN", "LANGS", "gettext", "number", "pgettext", "signed", "translations"]
+__all__ = ["DOMAIN", "LANGS", "NBSP", "colon", "gettext", "ngettext", "npgettext", "number",
+           "pgettext", "signed", "translations"]

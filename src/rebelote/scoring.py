@@ -373,7 +373,7 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
                     f"{_times(k_bel)}; {defense} keeps only its belote.")
         case = MarkCase.CAPOT_MULTIPLIED if capot_t else MarkCase.MADE_MULTIPLIED
         args = {"base": base, "decl": all_decl, "belote": belote[t] * k_bel, "contract": c,
-                "even": kb == kc}
+                "even": kb == kc, "belote_times": k_bel}
     else:
         won = belote[0] + belote[1] if rules.belote_prenable else belote[d]
         marks[t] = 0 if rules.belote_prenable else belote[t]
@@ -395,6 +395,7 @@ def _score_coinche(summary: DealSummary, rules: Rules, card: _Card) -> DealScore
                         f"{_times(k_bel)}; {keeps}.")
         case = MarkCase.FAILED
         args = {"fall": fall, "decl": all_decl, "contract": c, "belote": won * k_bel,
+                "belote_times": k_bel,
                 "even": kb == kc and not (prime and rules.capot_failed == "prime")}
     card.mark(t, marks, text, case=case, multiplier=m, **args)
     return _finish("made" if made else "failed", marks, 0, totals, p, rules, card,

@@ -105,8 +105,10 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         kept = None if records == "-" else Path(records) if records else default_records()
 
+        teams = i18n.said_teams(("Nous", "Eux"), lang)  # "notre équipe marque", not "Nous marque"
+
         def said(line: ResultLine, summary: DealSummary) -> str:  # the pages' sentence
-            return i18n.sentence(i18n.line_text(line, lang, summary, ("Nous", "Eux")))
+            return i18n.sentence(i18n.line_text(line, lang, summary, teams))
 
         console = Console(highlight=False)
         if join:

@@ -27,7 +27,7 @@ from rebelote.sheets.document import (
     SheetDocument,
 )
 
-__all__ = ["DOMAIN", "draw_pdf", "ranking_pdf", "sheets_pdf", "tr", "where_pdf"]
+__all__ = ["DOMAIN", "draw_pdf", "ntr", "ranking_pdf", "sheets_pdf", "tr", "where_pdf"]
 
 DOMAIN: Final = "concours"
 
@@ -36,6 +36,15 @@ def tr(lang: str, message: str) -> str:
     """``message`` (English) in ``lang``: the concours's catalog, else the project's."""
     found = translations(lang, DOMAIN).gettext(message)
     return found if found != message else base_gettext(lang, message)
+
+
+def ntr(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` (English) that the count ``n`` takes in ``lang``:
+    the concours's catalog, else the project's ("1 partie", "2 parties")."""
+    found = translations(lang, DOMAIN).ngettext(singular, plural, n)
+    if found not in (singular, plural) or lang == "en":
+        return found
+    return translations(lang).ngettext(singular, plural, n)
 
 
 def _(message: str) -> str:
@@ -167,7 +176,7 @@ def _one_sheet(doc: _Sheets, c: Concours, k: int, t: int, top: float, lang: str)
                  fill=HEAD_FILL)
     note = []
     if s.deals:
-        note.append(tr(lang, "%(n)s deals") % {"n": s.deals})
+        note.append(ntr(lang, "%(n)s deal", "%(n)s deals", s.deals) % {"n": s.deals})
     if s.target:
         note.append(tr(lang, "to %(target)s") % {"target": number(s.target, lang)})
     note.append(tr(lang, "litige on the last deal: its points to the team that did not take")
@@ -202,8 +211,7 @@ def ranking_pdf(c: Concours, lang: str, label: Callable[[int], str] | None = Non
     """The ranking, with the prize the organiser typed for each rank."""
     title = tr(lang, "Final ranking") if c.over else tr(lang, "Ranking")
     done = sum(p.complete for p in c.parties)
-    after = (tr(lang, "after one of %(n)s parties") if done == 1
-             else tr(lang, "after %(k)s of %(n)s parties"))
+    after = ntr(lang, "after %(k)s of %(n)s parties", "after %(k)s of %(n)s parties", done)
     sub = _subtitle(c, lang) + " · " + after % {"k": done, "n": c.settings.parties}
     doc = _Doc(lang, title, sub)
     doc.add_page()

@@ -134,19 +134,41 @@ class SheetDocument(FPDF):
         aligns: Sequence[Align] | None = None,
         colors: Sequence[tuple[int, int, int] | None] | None = None,
     ) -> None:
-        """One row of bordered cells from the left margin; the cursor moves to the next row."""
+        """One row of bordered cells from the left margin; the cursor moves to the next row.
+        A cell's text on two lines (split on a newline) is set smaller, its second line
+        muted (a deal's outcome over its capot and belote)."""
         self.set_x(MARGIN)
         if fill is not None:
             self.set_fill_color(*fill)
         for i, (w, value) in enumerate(zip(widths, cells, strict=True)):
-            self.fitted(value, w, size, style, smallest=7.5)
             color = colors[i] if colors is not None else None
-            self.set_text_color(*(color or INK))
             align = aligns[i] if aligns is not None else "C"
+            if "\n" in value:
+                self._two_lines(w, height, value, size, style, align, fill, color)
+                continue
+            self.fitted(value, w, size, style, smallest=7.5)
+            self.set_text_color(*(color or INK))
             self.cell(w, height, self.clip(value, w), border=1, align=align,
                       fill=fill is not None)
         self.set_text_color(*INK)
         self.ln(height)
+
+    def _two_lines(self, w: float, height: float, value: str, size: float, style: str,
+                   align: Align, fill: tuple[int, int, int] | None,
+                   color: tuple[int, int, int] | None) -> None:
+        """A bordered cell of :meth:`grid_row` holding two lines; the cursor moves past it."""
+        x, y = self.get_x(), self.get_y()
+        self.cell(w, height, "", border=1, fill=fill is not None)
+        first, second = value.split("\n", 1)
+        small = min(size, 8.5)
+        line_h = min(height / 2, small * 0.42)
+        top = y + (height - 2 * line_h) / 2
+        for j, (line, tint) in enumerate(((first, color or INK), (second, MUTED))):
+            self.set_xy(x, top + j * line_h)
+            self.fitted(line, w, small if j == 0 else small - 1, style, smallest=6.0)
+            self.set_text_color(*tint)
+            self.cell(w, line_h, self.clip(line, w), align=align)
+        self.set_xy(x + w, y)
 
     def head_row(
         self,

@@ -26,7 +26,7 @@ _EN: Final[dict[str, str]] = {
     "rules.house": "house rules",
     "team.default.0": "Us",
     "team.default.1": "Them",
-    "target": "Game to {target} points",
+    "target": "Game to {target}",
     "target.blank": "Game to ______ points",
     "versus": "{a} versus {b}",
     "sheet.title": "Score sheet",
@@ -41,7 +41,7 @@ _EN: Final[dict[str, str]] = {
     "sheet.carried": "Brought forward",
     "sheet.totals": "Totals",
     "sheet.reserve": "{points} held over",
-    "sheet.reserve.waiting": "Litige reserve: {points} points wait for the next deal played.",
+    "sheet.reserve.waiting": "Litige reserve: {points}, for the next deal played.",
     "sheet.no_winner": "No winner yet.",
     "sheet.hint.belote": (
         "Taker: the team that took. Trump: ♠ ♥ ♦ ♣, NT (no-trump) or AT (all-trump). "

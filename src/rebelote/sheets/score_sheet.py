@@ -56,7 +56,7 @@ class _Columns:
     def of(cls, game: str) -> _Columns:
         if game != "belote":
             # deal, taker, trump, contract, NS mark, NS total, EW mark, EW total, outcome
-            return cls((12, 27, 13, 24, 21, 22, 21, 22, 20), ("C",) * 9, True)
+            return cls((12, 24, 13, 22, 21, 22, 21, 22, 25), ("C",) * 9, True)
         return cls((13, 31, 15, 24, 25, 24, 25, 25), ("C",) * 8, False)
 
     @property
@@ -116,12 +116,36 @@ def _deal_line(lang: str, cols: _Columns, n: int, deal: DealSummary, score: Deal
     outcome = outcome_word(lang, score.outcome)
     if score.outcome == "litige" and score.held_over:
         outcome += f" ({number(score.held_over, lang)})"
+    marked = [word for word in deal_marks(lang, deal) if word != contract]
+    if marked:  # under the outcome, as the page's badges: "capot · belote"
+        outcome += "\n" + " · ".join(marked)
     (mark_a, mark_b), (total_a, total_b) = _pair(lang, score.score), _pair(lang, running)
     marks = (mark_a, total_a, mark_b, total_b)
     head = [str(n), taker, trump] + ([contract] if cols.coinche else [])
     colors: list[Color] = [None, None, trump_color] + ([None] if cols.coinche else [])
     colors += [None, ACCENT, None, ACCENT, MUTED]
     return _Line((*head, *marks, outcome), colors=tuple(colors))
+
+
+def deal_marks(lang: str, deal: DealSummary) -> list[str]:
+    """What a deal had beside its outcome, as the counter's page marks it: its capot (or
+    générale) and its belote.
+
+    >>> rules = Rules.preset("official", "belote")
+    >>> deal_marks("fr", DealSummary.from_json({"taker": "NS", "points": {"NS": 252},
+    ...     "capot": "NS", "belote": "EW"}, rules))
+    ['capot', 'belote']
+    """
+    if deal.kind != "deal":
+        return []
+    out = []
+    if deal.generale:
+        out.append(text(lang, "contract.generale"))
+    elif deal.capot is not None:
+        out.append(text(lang, "word.capot"))
+    if any(deal.belote):
+        out.append(text(lang, "word.belote"))
+    return out
 
 
 def _pair(lang: str, values: tuple[int, int]) -> tuple[str, str]:

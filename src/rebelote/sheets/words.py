@@ -6,7 +6,7 @@
 >>> trump_short("fr", deal.trump), contract_short("fr", deal), contract_short("en", deal)
 ('♠', '90 ×2', '90 ×2')
 >>> describe("fr", deal)
-'NS 90 ♠ ×2 : NS 97, EW 65'
+'NS 90 ♠ ×2\xa0: NS 97, EW 65'
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from rebelote.cards import SUIT_SYMBOLS
+from rebelote.catalogs import colon
 from rebelote.rules import NO_TRUMP, TrumpMode
 from rebelote.sheets.labels import text
 from rebelote.summary import DealSummary
@@ -63,7 +64,7 @@ def describe(lang: str, deal: DealSummary) -> str:
     head += trump_short(lang, deal.trump)
     if deal.coinche > 1:
         head += f" ×{deal.coinche}"
-    sep = " : " if lang == "fr" else ": "
+    sep = colon(lang) + " "
     parts = []
     for i, team in enumerate(("NS", "EW")):
         part = f"{team} {deal.points[i]}"

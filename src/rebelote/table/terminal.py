@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from rebelote import catalogs
 from rebelote.bots import Bot, make_bot
 from rebelote.catalogs import pgettext
 from rebelote.errors import IllegalActionError
@@ -208,7 +209,7 @@ def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = No
          lang: str = "en", said: set[str] | None = None, rule: bool = True) -> None:
     """The table as the player sees it. ``rule``: the deal's header first. ``said``: the
     declarations and belotes already told this deal (each is told once, then added)."""
-    colon = " :" if lang == "fr" else ":"
+    colon = catalogs.colon(lang)
     if rule:
         console.rule(header(view, lang))
     if view["phase"] == "auction":
@@ -253,7 +254,7 @@ def result_card(view: Mapping[str, Any], table: Table | None, lang: str = "en",
     last = view.get("last_result")
     if not last:
         return None
-    colon = " :" if lang == "fr" else ":"
+    colon = catalogs.colon(lang)
     grid = RichTable(title=f"{tr(lang, 'Deal')} {last['deal']}{colon} "
                            f"{tr(lang, last['outcome'])}", show_lines=False)
     grid.add_column("")
@@ -291,7 +292,7 @@ def _offer(view: Mapping[str, Any]) -> tuple[list[str], dict[str, list[str]]]:
 def _ask(console: Console, ask: Callable[[str], str], options: list[str],
          shown: list[str], lang: str) -> str | None:
     """One numbered question: the option picked (by number, or typed), None to quit."""
-    colon = " :" if lang == "fr" else ":"
+    colon = catalogs.colon(lang)
     console.print(f"{tr(lang, 'Your turn')}{colon} " + "  ".join(
         f"[bold]{i}[/] {a}" for i, a in enumerate(shown, start=1)))
     while True:
@@ -326,7 +327,7 @@ def choose(console: Console, view: Mapping[str, Any], ask: Callable[[str], str],
 
 def events(view: Mapping[str, Any], lang: str = "en") -> list[str]:
     """What happened in the deal in play, one line per call or card."""
-    colon = " :" if lang == "fr" else ":"
+    colon = catalogs.colon(lang)
     out = [f"{_name(s, lang)}{colon} {bid_words(b, lang)}" for s, b in view["auction"]]
     for trick in view["tricks"]:
         out.extend(_plays(s, c, lang) for s, c in trick["cards"])
@@ -377,7 +378,7 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
                 console.print(card)
             if last.get("record"):
                 record = last["record"]
-                line = (f"{tr(lang, 'Shuffle')}{' :' if lang == 'fr' else ':'} "
+                line = (f"{tr(lang, 'Shuffle')}{catalogs.colon(lang)} "
                         f"{tr(lang, 'commitment')} {record['commitment'][:16]}… "
                         f"{tr(lang, 'seed')} {record['seed']}")
                 if records is not None:
@@ -415,7 +416,7 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
             try:
                 view = source.act(action)
             except IllegalActionError as e:
-                console.print(f"[red]{tr(lang, 'Refused')}{' :' if lang == 'fr' else ':'}[/] "
+                console.print(f"[red]{tr(lang, 'Refused')}{catalogs.colon(lang)}[/] "
                               f"{e}")
         else:
             view = source.wait()

@@ -14,8 +14,8 @@ from typing import Final
 from starlette.requests import Request
 
 from rebelote.cards import TEAMS
+from rebelote.catalogs import colon, number
 from rebelote.catalogs import gettext as gettext
-from rebelote.catalogs import number
 from rebelote.catalogs import signed as signed
 from rebelote.match import DEFAULT_TEAMS
 from rebelote.numbers import is_digits
@@ -82,8 +82,8 @@ MARKS: Final[Mapping[MarkCase, str]] = {
                        "belote."),
     MarkCase.CAPOT: _("%(taker)s capot: %(points)s + belote %(belote)s + declarations "
                       "%(decl)s = %(taker_mark)s; %(defense)s keeps its belote."),
-    MarkCase.LITIGE: _("Litige: %(defense)s marks its total; the %(reserve)s points of "
-                       "%(taker)s are held over for the winner of the next deal."),
+    MarkCase.LITIGE: _("Litige: %(defense)s marks its total; the reserve of %(taker)s "
+                       "(%(reserve)s) is held over for the winner of the next deal."),
     MarkCase.LITIGE_DEFENSE: _("Litige: %(defense)s takes the whole deal, %(total)s + "
                                "declarations %(decl)s + its belote %(belote)s = "
                                "%(defense_mark)s."),
@@ -145,18 +145,26 @@ def _template(line: ResultLine, args: Mapping[str, object]) -> str:
 #: and "Eux" are pronouns, which sentences written in the third person do not fit ("Nous
 #: marque", "Eux a montré").
 SAID_TEAMS: Final = (_("our team"), _("the other team"))
+#: Any other team name, as the subject or object of a sentence: "Les As marque" and "va à Les
+#: As" are wrong whatever the verb, "l’équipe « Les As » marque" and "va à l’équipe « Les As »"
+#: are right whatever the name.
+SAID_TEAM: Final = _("the team “%(team)s”")
 
 
 def said_teams(teams: tuple[str, str], lang: str) -> tuple[str, str]:
-    """The names the result card's sentences give the teams: their own names, or for the
-    default "Nous" and "Eux", "notre équipe" and "l’équipe adverse" (in ``lang``).
+    """The names the result card's sentences give the teams, which agree with any verb and
+    follow any preposition: for the default "Nous" and "Eux", "notre équipe" and "l’équipe
+    adverse"; any other name as "l’équipe « Les As »" (in ``lang``).
 
-    >>> said_teams(("Nous", "Eux"), "fr"), said_teams(("Anne", "Paul"), "fr")
-    (('notre équipe', 'l’équipe adverse'), ('Anne', 'Paul'))
+    >>> said_teams(("Nous", "Eux"), "fr")
+    ('notre équipe', 'l’équipe adverse')
+    >>> said_teams(("Les As", "Eux"), "fr")
+    ('l’équipe\xa0«\xa0Les As\xa0»', 'l’équipe\xa0«\xa0Eux\xa0»')
     """
     if tuple(teams) == DEFAULT_TEAMS:
         return gettext(lang, SAID_TEAMS[0]), gettext(lang, SAID_TEAMS[1])
-    return teams
+    return (gettext(lang, SAID_TEAM) % {"team": teams[0]},
+            gettext(lang, SAID_TEAM) % {"team": teams[1]})
 
 
 def sentence(text: str) -> str:
@@ -188,7 +196,13 @@ def line_text(line: ResultLine, lang: str, deal: DealSummary, teams: tuple[str, 
         values["result"] = gettext(lang, CONTRACT_RESULTS[bool(args.get("made"))])
     values["contract_name"] = name if isinstance(raw, str) else ""
     belote = args.get("belote")
-    values["plus_belote"] = f" + belote {belote}" if isinstance(belote, int) and belote else ""
+    times = args.get("belote_times", 1)
+    # a coinched belote is written with its multiplier ("+ belote 20 × 2"): "+ belote 40" reads
+    # as a belote worth 40
+    values["plus_belote"] = ("" if not isinstance(belote, int) or not belote
+                             else f" + belote {belote // times} × {times}"
+                             if isinstance(times, int) and times > 1 and belote % times == 0
+                             else f" + belote {belote}")
     # the générale's sentence for a générale contract only: a 160 made by one player alone is
     # a capot of a 160 (its mark counts the capot), not a "contract générale 160"
     if template == CAPOT_WITH_CONTRACT and deal.generale and raw == "generale":
@@ -276,4 +290,4 @@ def error_text(field: str, reason: str, lang: str) -> str:
             values = {k: number(int(v), lang) if is_digits((v or "").removeprefix("-")) else v
                       for k, v in found.groupdict().items()}
             return gettext(lang, sentence) % {**values, "field": name}
-    return f"{name}{' :' if lang == 'fr' else ':'} {reason}"
+    return f"{name}{colon(lang)} {reason}"

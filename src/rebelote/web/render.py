@@ -44,7 +44,7 @@ def template_environment(lang: str) -> Environment:
         lstrip_blocks=True,
     )
     env.install_gettext_translations(catalogs.translations(lang), newstyle=True)  # type: ignore[attr-defined]
-    env.globals.update(lang=lang, version=__version__, colon=" :" if lang == "fr" else ":")
+    env.globals.update(lang=lang, version=__version__, colon=catalogs.colon(lang))
     env.filters["num"] = lambda value: catalogs.number(int(value), lang)
     return env
 

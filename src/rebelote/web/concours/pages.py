@@ -19,6 +19,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
+from rebelote import catalogs
 from rebelote.concours import (
     DRAWS,
     EXEMPTS,
@@ -29,10 +30,10 @@ from rebelote.concours import (
     WITHDRAWALS,
     Concours,
 )
-from rebelote.errors import RebeloteError
+from rebelote.errors import InputError, RebeloteError
 from rebelote.numbers import number_or_text, optional_number, whole_number
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
-from rebelote.sheets.concours import tr
+from rebelote.sheets.concours import ntr, tr
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
@@ -62,7 +63,7 @@ def _helpers(env: Environment, lang: str) -> None:
     lists of choices."""
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda m: tr(lang, m),
-        ngettext=lambda s, p, n: tr(lang, s if n == 1 else p), newstyle=True)
+        ngettext=lambda s, p, n: ntr(lang, s, p, n), newstyle=True)
     env.globals.update(PRESETS=PRESETS, DEFAULT_PRESETS=DEFAULT_PRESETS, RANKINGS=RANKINGS,
                        EXEMPTS=EXEMPTS, DRAWS=DRAWS, MODES=MODES, WITHDRAWALS=WITHDRAWALS,
                        TIEBREAKS=TIEBREAKS, ROOM_REFRESH=ROOM_REFRESH, TB_WORDS=TB_WORDS,
@@ -100,8 +101,7 @@ def error_text(field: str, reason: str, lang: str) -> str:
 
     root = re.split(r"[.\[]", field, maxsplit=1)[0] if field else ""
     name = tr(lang, FIELDS[root]) if root in FIELDS else field
-    colon = " :" if lang == "fr" else ":"
-    return f"{name}{colon} {reason}" if name else reason
+    return f"{name}{catalogs.colon(lang)} {reason}" if name else reason
 
 
 #: The concours's templates (``concours/``), in its words; no page is kept by a cache (an

@@ -9,6 +9,7 @@ page showed: a game changed meanwhile on another phone is shown again, not overw
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -47,7 +48,7 @@ from rebelote.web.counter.service import CounterService, GameView
 from rebelote.web.counter.stats import statistics
 from rebelote.web.errors import DealNotFoundError, ForbiddenError, GameBusyError
 from rebelote.web.render import Templates
-from rebelote.web.security import KeyRing, is_https
+from rebelote.web.security import KeyRing, is_https, parse_json
 from rebelote.web.share import rules_from_query
 
 GAME_COOKIE: Final = "rebelote_game"
@@ -196,9 +197,12 @@ def deal_totals(rules: Rules) -> dict[str, int]:
 def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = None,
                  error: str | None = None, edit: int | None = None,
                  error_field: str | None = None,
-                 odds: tuple[float, float] | None = None) -> dict[str, Any]:
+                 odds: tuple[float, float] | None = None,
+                 undone: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Everything the game fragment shows. ``error_field``: the form field the error is about
-    (the error is then shown next to it); ``odds``: the chances of winning, when shown."""
+    (the error is then shown next to it); ``odds``: the chances of winning, when shown;
+    ``undone``: the deal a tap just removed or changed (``n``, ``deal``, ``changed``), which
+    the page offers to put back."""
     if form is None:
         form = form_from_deal(view.match.deals[edit - 1]) if edit else new_deal_form(view)
     rules = view.match.rules
@@ -223,6 +227,7 @@ def game_context(view: GameView, lang: str, form: Mapping[str, str] | None = Non
         "seats": [(seat, i18n.gettext(lang, SEAT_LABELS[seat]),
                    view.match.teams[0 if seat in "NS" else 1]) for seat in SEATS],
         "odds": odds,
+        "undone": undone,
     }
 
 
@@ -298,8 +303,10 @@ async def show_game(request: Request, view: GameView, status: int = 200, **extra
 
 async def write(request: Request, counter: CounterService, game_id: str, secret: str | None,
                 action: Callable[[str | None, int | None], GameView],
-                form: Mapping[str, str], edit: int | None = None) -> Response:
-    """Run a write; show the game again, with the error and the typed values if any."""
+                form: Mapping[str, str], edit: int | None = None,
+                undone: Mapping[str, Any] | None = None) -> Response:
+    """Run a write; show the game again, with the error and the typed values if any; after
+    it, with ``undone`` (the deal it removed or changed, to put back)."""
     lang = i18n.request_lang(request)
     version = optional_number(form.get("version", ""))
     try:
@@ -316,7 +323,7 @@ async def write(request: Request, counter: CounterService, game_id: str, secret:
         message = i18n.gettext(lang, "The game was changed on another device: here it is as "
                                      "it stands now. Check it and enter your change again.")
         return await show_game(request, view, 409, form=form, error=message, edit=edit)
-    return await show_game(request, view)
+    return await show_game(request, view, undone=undone)
 
 
 async def forget_untouched(request: Request, response: Response, counter: CounterService,
@@ -476,15 +483,43 @@ async def replace_deal(request: Request, game_id: str, n: int, counter: CounterD
     def action(s: str | None, v: int | None) -> GameView:
         return counter.replace_deal(game_id, s, n, deal_from_form(form, view.match.rules.game), v)
 
-    return await write(request, counter, game_id, secret, action, form, edit=n)
+    old = view.match.deals[n - 1].to_json() if 1 <= n <= len(view.match.deals) else None
+    return await write(request, counter, game_id, secret, action, form, edit=n,
+                       undone={"n": n, "deal": json.dumps(old), "changed": True} if old else None)
 
 
 @router.post("/games/{game_id}/undo")
 async def undo(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
                ) -> Response:
     form = await form_of(request)
+    view = await counter.call(counter.get, game_id, secret)
+    deals = view.match.deals
+    undone = {"n": len(deals), "deal": json.dumps(deals[-1].to_json()), "changed": False} \
+        if deals else None
     return await write(request, counter, game_id, secret,
-                       lambda s, v: counter.undo(game_id, s, v), {**form})
+                       lambda s, v: counter.undo(game_id, s, v), {**form}, undone=undone)
+
+
+@router.post("/games/{game_id}/restore")
+async def restore(request: Request, game_id: str, counter: CounterDep, secret: GameSecretDep
+                  ) -> Response:
+    """Put back the deal an undo removed (deal ``n`` is the next one) or an edit changed (deal
+    ``n`` is replaced by its old self): the page's way back after either. The game must not
+    have changed meanwhile (``version``)."""
+    form = await form_of(request)
+
+    def action(s: str | None, v: int | None) -> GameView:
+        n = optional_number(form.get("n", ""))
+        deal = parse_json(form.get("deal", "").encode())
+        count = len(counter.get(game_id, s).match.deals)
+        if n == count + 1:
+            return counter.add_deal(game_id, s, deal, v)
+        if n is None or not 1 <= n <= count:
+            raise DealNotFoundError(n or 0, count)
+        return counter.replace_deal(game_id, s, n, deal, v)
+
+    return await write(request, counter, game_id, secret, action,
+                       {"version": form.get("version", "")})
 
 
 @router.post("/games/{game_id}/settings")

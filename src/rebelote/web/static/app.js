@@ -45,6 +45,9 @@
         var fresh = doc.querySelector("#game");
         var current = document.querySelector("#game");
         if (!fresh || !current) return;
+        // this page's own write may have shown this version meanwhile (with its way back,
+        // "put deal 3 back"): nothing to replace
+        if (fresh.dataset.version === current.dataset.version) return;
         var form = current.querySelector("#deal-form");
         if (dirty(form) || (document.activeElement && form && form.contains(document.activeElement))) {
           ["section.board", "section.sheet"].forEach(function (sel) {

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
+from rebelote import catalogs
 from rebelote.bots import DEFAULT_LEVEL, player_levels
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
@@ -164,7 +165,7 @@ def _events(view: Mapping[str, Any], lang: str, result: Mapping[str, Any] | None
     call, each card and each trick's winner (the latest :data:`MAX_EVENTS`), the last deal's
     result, the game's end."""
     tr = words.tr
-    colon = " :" if lang == "fr" else ":"
+    colon = catalogs.colon(lang)
 
     def who(seat: str) -> str:
         return tr(lang, {"S": "You", "N": "Partner"}.get(seat, words.SEAT_WORDS[seat]))

@@ -158,9 +158,9 @@ def refusal_text(message: str, lang: str, viewer: int) -> str:
     page).
 
     >>> refusal_text("S 7D: must follow hearts", "fr", 2)
-    'Sept de carreau : vous devez fournir à la couleur demandée (cœur).'
+    'Sept de carreau\xa0: vous devez fournir à la couleur demandée (cœur).'
     >>> refusal_text("E pass: it is N's turn, not E's", "fr", 1)  # E sees N on its right
-    'Ce n’est pas votre tour : c’est à Est de jouer.'
+    'Ce n’est pas votre tour\xa0: c’est à Est de jouer.'
     >>> refusal_text("S 80 spades: a bid must be above the current contract (90 hearts)",
     ...              "en", 2)
     '80 spades: a bid must be above the current contract (90 hearts).'
