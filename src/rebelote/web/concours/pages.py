@@ -30,7 +30,7 @@ from rebelote.concours import (
     WITHDRAWALS,
     Concours,
 )
-from rebelote.errors import InputError, RebeloteError
+from rebelote.errors import RebeloteError
 from rebelote.numbers import number_or_text, optional_number, whole_number
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
 from rebelote.sheets.concours import ntr, tr
