@@ -27,9 +27,11 @@ from rebelote.actions import AUCTION, NO_DECLARATION
 from rebelote.rules import Rules
 from rebelote.table.model import Seat, Table
 from rebelote.web.app import create_app
+from rebelote.web.limits import Limits
 from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
 
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
+MANY = Limits(tables_burst=1000)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -38,7 +40,8 @@ def auth(token: str) -> dict[str, str]:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'hidden.db'}")) as c:
+    # up to 60 tables from one client (until South holds a declaration): above a club's burst
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'hidden.db'}", limits=MANY)) as c:
         yield c
 
 
@@ -188,7 +191,8 @@ def test_a_decline_never_travels_in_a_notify(pg_url: str) -> None:  # noqa: F811
     listen = psycopg.connect(url.render_as_string(hide_password=False), autocommit=True)
     try:
         listen.execute("LISTEN rebelote_tables")
-        with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        with TestClient(create_app(pg_url, limits=MANY)) as one, \
+                TestClient(create_app(pg_url, limits=MANY)) as two:
             t, view = south_declares(one)
             with two.websocket_connect(f"/api/tables/{t['id']}/ws") as ws:  # the other worker
                 ws.send_json({"token": t["token"]})
