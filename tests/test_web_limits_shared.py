@@ -234,3 +234,14 @@ async def _sockets(base: str, tables: list[dict[str, Any]]) -> tuple[int, int]:
         for ws in held:
             await ws.close()
     return opened, refused
+
+
+def test_several_workers_on_sqlite_are_refused(tmp_path: Path) -> None:
+    # two workers on SQLite would each count the limits (and each wake only its own sockets)
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "rebelote.cli", "serve", "--workers", "2",
+                          "--db", f"sqlite:///{tmp_path / 'two.db'}"], capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert run.returncode == 2 and "--workers" in run.stderr and "PostgreSQL" in run.stderr
