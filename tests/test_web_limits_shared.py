@@ -245,3 +245,24 @@ def test_several_workers_on_sqlite_are_refused(tmp_path: Path) -> None:
                           "--db", f"sqlite:///{tmp_path / 'two.db'}"], capture_output=True,
                          text=True, timeout=60, check=False)
     assert run.returncode == 2 and "--workers" in run.stderr and "PostgreSQL" in run.stderr
+
+
+def test_with_the_database_away_a_worker_counts_alone() -> None:
+    # PostgreSQL away (a port where nothing listens): no request fails for the limits, and
+    # the worker still holds them, in its memory
+    from rebelote.web.limits import SqlLimitStore
+
+    store = SqlLimitStore(Limits(failed_joins_per_minute=2, burst_minutes=1,
+                                 sockets_per_client=1),
+                          "postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=2")
+
+    async def run() -> tuple[list[float], list[bool]]:
+        waits = [await store.take("joins", "198.51.100.1") for _ in range(3)]
+        opened = [await store.open("socket c", 1), await store.open("socket c", 1)]
+        await store.close("socket c")
+        await store.aclose()
+        return waits, opened
+
+    waits, opened = asyncio.run(run())
+    assert waits[:2] == [0.0, 0.0] and waits[2] > 0
+    assert opened == [True, False] and store.held() == 0

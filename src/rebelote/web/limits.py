@@ -48,6 +48,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Final
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from rebelote.errors import InputError
 from rebelote.numbers import whole_number
 
@@ -298,7 +300,9 @@ class SqlLimitStore(LimitStore):
       (killed) is not counted after :data:`STALE_SECONDS`. Opening checks the sum of every
       worker under an advisory lock on the key.
 
-    Each call runs in a thread (the event loop never waits on the database).
+    Each call runs in a thread (the event loop never waits on the database). While the
+    database is away, the worker counts alone, in its memory (a warning is logged): the
+    limits hold per worker until it is back, and no request fails for them.
     """
 
     def __init__(self, limits: Limits, url: str) -> None:
@@ -311,6 +315,8 @@ class SqlLimitStore(LimitStore):
         self._ready = False
         self._refresher: asyncio.Task[None] | None = None
         self._calls = 0
+        #: what this worker opened while the database was away (counted here alone)
+        self._alone = Counter(0)
 
     def _setup(self) -> None:
         from sqlalchemy import text
@@ -366,11 +372,19 @@ class SqlLimitStore(LimitStore):
     async def take(self, kind: str, client: str) -> float:
         if not self.rates[kind].capacity:
             return 0.0
-        return await asyncio.to_thread(self._take, kind, client, False)
+        try:
+            return await asyncio.to_thread(self._take, kind, client, False)
+        except SQLAlchemyError as e:  # the database away: this worker counts alone meanwhile
+            _down(e)
+            return self.rates[kind].take(client)
 
     async def give_back(self, kind: str, client: str) -> None:
         if self.rates[kind].capacity:
-            await asyncio.to_thread(self._take, kind, client, True)
+            try:
+                await asyncio.to_thread(self._take, kind, client, True)
+            except SQLAlchemyError as e:
+                _down(e)
+                self.rates[kind].give_back(client)
 
     def _open(self, key: str, cap: int) -> bool:
         from sqlalchemy import text
@@ -427,14 +441,27 @@ class SqlLimitStore(LimitStore):
     async def open(self, key: str, cap: int) -> bool:
         if self._refresher is None or self._refresher.done():
             self._refresher = asyncio.get_running_loop().create_task(self._refreshing())
-        if not await asyncio.to_thread(self._open, key, cap):
-            return False
-        self.counts.open(key, 0)  # this worker's own, for held() and close
-        return True
+        try:
+            opened = await asyncio.to_thread(self._open, key, cap)
+        except SQLAlchemyError as e:  # the database away: this worker counts alone meanwhile
+            _down(e)
+            return self._alone.open(key, cap)
+        if opened:
+            self.counts.open(key, 0)  # this worker's own, for held() and close
+        return opened
 
     async def close(self, key: str) -> None:
+        if key in self._alone.counts:
+            self._alone.close(key)
+            return
         self.counts.close(key)
-        await asyncio.to_thread(self._close, key)
+        try:
+            await asyncio.to_thread(self._close, key)
+        except SQLAlchemyError as e:  # the row stops counting once this worker's go stale
+            _down(e)
+
+    def held(self) -> int:
+        return len(self.counts.counts) + len(self._alone.counts)
 
     async def aclose(self) -> None:
         from sqlalchemy import text
@@ -452,6 +479,11 @@ class SqlLimitStore(LimitStore):
             except Exception as e:
                 _log.warning("limits: could not let go of this worker's counts: %s", e)
         self.engine.dispose()
+
+
+def _down(e: Exception) -> None:
+    _log.warning("limits: the database is away, this worker counts alone meanwhile: %s",
+                 str(e).splitlines()[0] if str(e) else type(e).__name__)
 
 
 def limit_store(limits: Limits, db_url: str | None) -> LimitStore:
