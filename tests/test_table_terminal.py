@@ -151,7 +151,7 @@ def test_declining_from_the_terminal_goes_with_the_card(tmp_path: Path) -> None:
                     "no-declaration" in view["legal"]:
                 break
         else:
-            pytest.fail("N never held a declaration at its first card")
+            raise AssertionError("N never held a declaration at its first card")
         declined = seat.act("no-declaration")
         assert "no-declaration" not in declined["legal"]
         assert declined["version"] == view["version"]  # nothing sent yet
