@@ -2698,7 +2698,7 @@ def c66(ctx: Context) -> str:
     one, two = server.client(f"{net}::1"), server.client(f"{net}:ffff:ffff:ffff:fffe")
     away = server.client(f"{net[:-1]}{'0' if net[-1] != '0' else '1'}::1")
     statuses = [(one if i % 2 else two).join("ZZZZZZZZ").status for i in range(14)]
-    expect(statuses.count(404) == 10 and statuses[-1] == 429,
+    expect(10 <= statuses.count(404) <= 11 and statuses[-1] == 429,
            f"two addresses of {net}::/64: {statuses}")
     r = away.join("ZZZZZZZZ")
     expect(r.status == 404, f"another /64: {r.status}")
@@ -2748,8 +2748,9 @@ def c69(ctx: Context) -> str:
                                              "sockets_per_client=3"))
     c = ctx.client(server)
     statuses = [c.join("ZZZZZZZZ").status for _ in range(24)]  # a connection each
-    expect(statuses.count(404) == 6, f"24 failed joins: {statuses.count(404)} × 404, "
-                                     f"{statuses.count(429)} × 429")
+    # the burst, and at most one refilled meanwhile (6 a minute): two workers apart give 12
+    expect(6 <= statuses.count(404) <= 7, f"24 failed joins: {statuses.count(404)} × 404, "
+                                          f"{statuses.count(429)} × 429")
     tables = [c.new_table(bots="random") for _ in range(3)]
     held: list[ClientConnection] = []
     refused = 0

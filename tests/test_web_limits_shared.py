@@ -199,7 +199,8 @@ def test_two_workers_enforce_one_limit(pg_url: str) -> None:  # noqa: F811
         # a new connection for each request: the kernel spreads them over both workers
         joins = [httpx.post(f"{base}/api/tables/join", json={"code": "ZZZZZZZZ"},
                             headers={"Connection": "close"}).status_code for _ in range(24)]
-        assert joins.count(404) == 6 and joins.count(429) == 18, joins
+        # the burst (6), and at most one more refilled meanwhile (6 a minute): not 12
+        assert 6 <= joins.count(404) <= 7 and joins[-1] == 429, joins
         made = [httpx.post(f"{base}/api/tables", json={"game": "coinche"},
                            headers={"Connection": "close"}) for _ in range(10)]
         assert [r.status_code for r in made].count(201) == 4
