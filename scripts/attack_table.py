@@ -241,8 +241,9 @@ class Client:
 
 def choose(view: dict[str, Any], rng: random.Random) -> str | None:
     """A legal action of the view: ``next`` between deals; in the auction ``pass`` four times
-    in five (the bots take), else the lowest call; in play any card."""
-    legal: list[str] = view["legal"]
+    in five (the bots take), else the lowest call; in play any card (a decline goes only with
+    a card, never alone: check 13 tries it)."""
+    legal: list[str] = [a for a in view["legal"] if a != "no-declaration"]
     if not legal:
         return None
     if "next" in legal:
