@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -341,3 +343,53 @@ def test_docstring_examples_run() -> None:
     for module in (rebelote.bots, rebelote):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0
+
+
+def _sleepers(seconds: str) -> list[int]:
+    """The processes running ``sleep <seconds>`` (not zombies)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and _running(int(entry.name)):
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if argv[:2] == [b"sleep", seconds.encode()]:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists() or shutil.which("setsid") is None,
+                    reason="Linux's /proc and setsid(1)")
+def test_a_child_that_leaves_the_session_is_stopped_with_the_match(tmp_path: Path) -> None:
+    # the attacker's forker: each start of the engine leaves a `setsid sleep 300` (its own
+    # session and group, its parent `setsid` gone) and an in-group child; then plays
+    seconds = f"300.{os.getpid()}{time.monotonic_ns() % 10_000}"
+    bot = write_bot(tmp_path, "forker.py",
+                    "import subprocess\n"
+                    f"subprocess.Popen(['setsid', 'sleep', '{seconds}'])\n"
+                    f"subprocess.Popen(['sleep', '{seconds}'])\n"
+                    "for line in sys.stdin:\n"
+                    "    print(json.loads(line)['legal'][0], flush=True)\n")
+    try:
+        arena = subprocess.run([PY, "-m", "rebelote.cli", "arena", "--a", engine(bot),
+                                "--b", "random", "--deals", "2", "--engine-timeout", "5"],
+                               capture_output=True, text=True, timeout=120, check=False)
+        assert arena.returncode == 0, arena.stderr
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and _sleepers(seconds):
+            time.sleep(0.05)
+        assert _sleepers(seconds) == []
+    finally:
+        for pid in _sleepers(seconds):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("value", ["inf", "1e308", "nan", "0", "-1"])
+def test_an_engine_timeout_past_its_bounds_is_refused_by_name(value: str) -> None:
+    for command in (["arena", "--a", "random", "--b", "random", "--deals", "2"],
+                    ["deal", "--bots", "random"]):
+        run = subprocess.run([PY, "-m", "rebelote.cli", *command, "--engine-timeout", value],
+                             capture_output=True, text=True, timeout=60, check=False)
+        assert run.returncode == 2, (command, run.stderr)
+        assert "--engine-timeout" in run.stderr and "Traceback" not in run.stderr, run.stderr

@@ -135,3 +135,37 @@ def test_the_bots_are_named_by_level_as_on_the_web_table() -> None:
     assert done.returncode == 2
     assert "--bots: not a level (debutant, club, fort, expert)" in done.stderr
     assert "'maître' is not a bot" in done.stderr
+
+
+def test_declining_from_the_terminal_goes_with_the_card(tmp_path: Path) -> None:
+    # the server takes a decline only with its card (issue 37, item 4): the terminal keeps
+    # the choice and sends it with the card that follows
+    from rebelote.table.terminal import RemoteTable
+
+    with live_server(f"sqlite:///{tmp_path / 'decline.db'}", None, "--limits",
+                     "tables_burst=1000") as base:
+        for _ in range(60):
+            host = httpx.post(f"{base}/api/tables", json={
+                "game": "belote", "bots": "random", "friends": ["N"], "pace": 0,
+                "clock": 0}).json()
+            httpx.post(f"{base}/api/tables/{host['id']}/release",
+                       headers={"Authorization": f"Bearer {host['token']}"})
+            seat = RemoteTable(base, f"{base}/t/{host['code']}?invite={host['invites']['N']}")
+            view = seat.view()
+            for _ in range(40):
+                if view["phase"] != "auction" or view["turn"] != "S":
+                    break
+                view = seat.act("pass" if "pass" in view["legal"] else view["legal"][0])
+            view = seat.view()
+            if view["phase"] == "play" and view["turn"] == "S" and \
+                    "no-declaration" in view["legal"]:
+                break
+        else:
+            raise AssertionError("N never held a declaration at its first card")
+        declined = seat.act("no-declaration")
+        assert "no-declaration" not in declined["legal"]
+        assert declined["version"] == view["version"]  # nothing sent yet
+        card = declined["legal"][0]
+        after = seat.act(card)
+        assert card not in after["hand"] and after["version"] > view["version"]
+        assert "S" not in after["declarations"]  # declined: nothing announced

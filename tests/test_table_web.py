@@ -610,7 +610,11 @@ def test_the_host_hands_a_seat_back_to_its_bot_with_the_page_s_form(client: Test
     # the host posts the form of Bo's seat, as the page does, and lands back on the table
     r = client.post(dict((f[1], f[0]) for f in forms)["N"])
     assert r.status_code == 200 and r.url.path == f"/tables/{tid}"
-    assert seats() == {"N": "bot", "E": "human", "S": "human", "W": "bot"}
+    # Bo took N with its invitation in this deal, its hand shown: N stays Bo's, away, its
+    # bot playing it in everyone's sight, to the deal's end (issue 37, item 3), then a bot's
+    assert seats() == {"N": "human", "E": "human", "S": "human", "W": "bot"}
+    north = client.get(f"/api/tables/{tid}").json()["seats"]["N"]
+    assert north["away"] and north["leaving"]
     assert 'id="hand-back-N"' not in r.text and 'id="hand-back-E"' in r.text
     assert bo.get(f"/tables/{tid}").status_code == 403  # Bo's secret no longer works
     assert cy.get(f"/tables/{tid}").status_code == 200
@@ -934,12 +938,19 @@ def test_a_player_may_announce_nothing_before_the_first_card(client: TestClient)
         pytest.fail("South never held a declaration")
     html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
     assert 'value="no-declaration"' in html and "Ne rien annoncer" in html
-    r = client.post(f"/tables/{tid}/act", data={"action": "no-declaration",
+    # declining goes with the card, as one change (issue 37, item 4: alone, it showed the
+    # other seats a frame whose only change was the version)
+    alone = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                        json={"action": "no-declaration"})
+    assert alone.status_code == 409 and "with your first card" in alone.json()["error"]
+    card = next(a for a in view["legal"] if a != "no-declaration")
+    r = client.post(f"/tables/{tid}/act", data={"action": card, "decline": "no-declaration",
                                                 "version": str(view["version"])},
                     headers={"HX-Request": "true", **auth(token)})
     assert r.status_code == 200 and 'value="no-declaration"' not in r.text
     after = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
-    assert after["turn"] == "S" and "no-declaration" not in after["legal"] and after["legal"]
+    assert after["version"] == view["version"] + 1
+    assert "no-declaration" not in after["legal"] and not after.get("announced")
 
 
 def test_an_unknown_table_id_answers_404_on_every_page_never_a_500(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 # -- item 6: rates per client (table-attack #20, #44) ----------------------------------------
 def test_table_and_game_creations_are_limited_per_client(tmp_path: Path) -> None:
-    with app_client(tmp_path, tables_per_minute=3, games_per_minute=2) as c:
+    with app_client(tmp_path, tables_per_minute=3, tables_burst=3, games_per_minute=2) as c:
         for _ in range(3):
             assert c.post("/api/tables", json={"game": "coinche"}).status_code == 201
         r = c.post("/api/tables", json={"game": "coinche"})

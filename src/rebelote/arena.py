@@ -32,7 +32,7 @@ from typing import Any, Final, TypeVar
 
 from rebelote.actions import NO_DECLARATION
 from rebelote.bots import Bot, is_engine_spec, make_bot, parse_bot_spec
-from rebelote.bots.external import DEFAULT_TIMEOUT, close_bots, tell_deal_end
+from rebelote.bots.external import DEFAULT_TIMEOUT, check_timeout, close_bots, tell_deal_end
 from rebelote.deal import DealState
 from rebelote.errors import RulesError
 from rebelote.game import Game
@@ -125,10 +125,7 @@ class ArenaConfig:
                 raise ValueError(f"{key}: must be a whole number, 0 or more, not {value!r}")
         if self.deals + self.games == 0:
             raise ValueError("deals: nothing to play (deals and games are both 0)")
-        if isinstance(self.engine_timeout, bool) or not isinstance(
-                self.engine_timeout, int | float) or not self.engine_timeout > 0:
-            raise ValueError(f"engine_timeout: a number of seconds above 0, not "
-                             f"{self.engine_timeout!r}")
+        check_timeout(self.engine_timeout, "engine_timeout")
         if self.target is not None and (isinstance(self.target, bool)
                                         or not isinstance(self.target, int) or self.target <= 0):
             raise ValueError(f"target: must be a positive whole number, not {self.target!r}")

@@ -34,11 +34,15 @@ from rebelote.observation import Observation
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "ENGINE_MARK",
     "ENGINE_NAMES",
+    "MAX_TIMEOUT",
     "PROTOCOL",
     "EngineBot",
     "EngineError",
+    "check_timeout",
     "close_bots",
+    "kill_tree",
     "tell_deal_end",
 ]
 
@@ -53,6 +57,12 @@ ENGINE_NAMES: Final = ("engine", "engine-events")
 #: Seconds a stopped engine is given to exit after its standard input closes, before it is
 #: killed (with its process group).
 _GRACE: Final = 1.0
+#: The longest answer time an outside bot may be given (a day; ``inf`` is refused).
+MAX_TIMEOUT: Final = 86_400.0
+#: The environment variable that marks an outside bot's processes: its children inherit it,
+#: even those that leave its process group and session (``setsid``), so that :meth:`close`
+#: finds and stops them all.
+ENGINE_MARK: Final = "REBELOTE_ENGINE_MARK"
 
 _LIVE: weakref.WeakSet[EngineBot] = weakref.WeakSet()
 
@@ -86,13 +96,13 @@ class EngineBot:
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, events: bool = False
                  ) -> None:
         self.argv = check_command(command)
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise ValueError(f"engine timeout: a number of seconds above 0, not {timeout!r}")
+        check_timeout(timeout, "engine timeout")
         self.command = command.strip()
         self.timeout = float(timeout)
         self.events = events
         self.name = f"{ENGINE_NAMES[1] if events else ENGINE_NAMES[0]}:{self.command}"
         self._proc: subprocess.Popen[bytes] | None = None
+        self._mark = ""
         self._buffer = b""
         self._deal = 0
         self._deal_key: object = None
@@ -137,12 +147,15 @@ class EngineBot:
                 proc.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(_GRACE)
-        # the whole group: a shell script's own children go too
+        # the whole tree: the group (a shell script's own children), then every process that
+        # descends from it or carries its mark (a child that left the group with setsid, one
+        # whose parent exited), until none is left
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             proc.kill()
         proc.wait()
+        kill_tree(proc.pid, self._mark)
         with contextlib.suppress(OSError):
             if proc.stdout:
                 proc.stdout.close()
@@ -188,8 +201,10 @@ class EngineBot:
 
     def _start(self, obs: Observation) -> subprocess.Popen[bytes]:
         try:
+            self._mark = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    bufsize=0, start_new_session=True, close_fds=True)
+                                    bufsize=0, start_new_session=True, close_fds=True,
+                                    env={**os.environ, ENGINE_MARK: self._mark})
         except OSError as e:
             raise EngineError(f"{self._where(obs)}: cannot start: {e}") from None
         assert proc.stdin is not None and proc.stdout is not None
@@ -295,6 +310,67 @@ class EngineBot:
             raise self._fail(obs, f"answered {_shown(answer)}, which is not legal here "
                                   f"(legal: {legal})")
         return action
+
+
+def check_timeout(timeout: object, field: str) -> float:
+    """``timeout`` as seconds above 0 and at most :data:`MAX_TIMEOUT`; a :class:`ValueError`
+    naming ``field`` otherwise (``inf`` and ``nan`` included)."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not (
+            0 < timeout <= MAX_TIMEOUT):
+        raise ValueError(f"{field}: a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
+                         f"not {timeout!r}")
+    return float(timeout)
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """``{pid: (parent pid, session id)}`` of every process this user can see (Linux's
+    ``/proc``; empty elsewhere)."""
+    found: dict[int, tuple[int, int]] = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != b"Z":  # a zombie is stopped already
+                found[int(name)] = (int(fields[1]), int(fields[3]))
+    return found
+
+
+def _marked(pid: int, mark: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f"{ENGINE_MARK}={mark}".encode() in f.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def kill_tree(root: int, mark: str) -> None:
+    """SIGKILL every process of the tree of ``root``: its descendants, those of its session,
+    and those that carry ``mark`` in their environment (a child that called ``setsid`` and
+    whose parent exited has neither ``root``'s group nor an ancestor in it); repeated while
+    some are found (a fork racing the kill)."""
+    for _ in range(20):
+        processes = _processes()
+        doomed = {pid for pid, (_, session) in processes.items() if session == root}
+        if mark:
+            doomed |= {pid for pid in processes if pid != os.getpid() and _marked(pid, mark)}
+        grown = True
+        while grown:
+            children = {pid for pid, (parent, _) in processes.items()
+                        if (parent == root or parent in doomed) and pid not in doomed}
+            grown = bool(children)
+            doomed |= children
+        doomed.discard(os.getpid())
+        if not doomed:
+            return
+        for pid in doomed:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
 
 
 def _shown(data: bytes) -> str:

@@ -18,7 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from rebelote.actions import OVER, PLAY
-from rebelote.bots.external import EngineError, close_bots, tell_deal_end
+from rebelote.bots.external import EngineError, check_timeout, close_bots, tell_deal_end
 from rebelote.cards import SEATS
 from rebelote.deal import DealState
 from rebelote.errors import RulesError
@@ -112,8 +112,7 @@ def deal_setup(game: str, rules: str | None, bots: str, dealer: str, options: st
         chosen = chosen.replace(**opts) if opts else chosen
     else:
         chosen = Rules.from_options(rules, game, opts)
-    if not engine_timeout > 0:
-        raise ValueError(f"--engine-timeout: seconds above 0, not {engine_timeout!r}")
+    check_timeout(engine_timeout, "--engine-timeout")
     players = parse_bots(bots, engine_timeout)
     if dealer.strip().upper() not in SEATS:
         raise ValueError(f"--dealer: {dealer!r} is not a seat (N, E, S, W)")

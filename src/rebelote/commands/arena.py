@@ -70,8 +70,10 @@ def register(app: typer.Typer) -> None:
         """Match two bots on duplicate deals: the mean mark difference with its 95% interval,
         games won, decision times."""
         from rebelote.arena import ArenaConfig, run_arena  # here: other commands start faster
+        from rebelote.bots.external import check_timeout
 
         try:
+            check_timeout(engine_timeout, "--engine-timeout")
             opts = json.loads(options) if options else None
             config = ArenaConfig(a=a, b=b, game=game, rules=rules, deals=deals, games=games,
                                  seed=seed, target=target, options=opts,

@@ -73,6 +73,12 @@ def register(app: typer.Typer) -> None:
         proxies = [a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip()]
 
         url = db or default_db_url()
+        if workers > 1 and url.startswith("sqlite"):
+            # one process: its SQLite store runs in one thread, its tables' sockets are woken
+            # by its own writes, and its limits are counted in its memory
+            typer.echo("rebelote serve: --workers: several workers need PostgreSQL (--db "
+                       "postgresql+psycopg://...); on SQLite one process serves", err=True)
+            raise typer.Exit(2)
         try:
             engine = make_engine(url)
             migrate(engine)

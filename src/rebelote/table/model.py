@@ -13,7 +13,11 @@ get the seat's observation only (:meth:`Table.bot_action`).
 (:meth:`Table.sit`), holds it from the next deal (:attr:`Seat.from_deal`): until then the seat's
 bot plays on and the newcomer watches with no hand (:meth:`Table.holds`). The one exception is
 a seat kept for a friend (``open``), which nobody has played: its friend holds it at once, and
-only with the seat's own invitation secret (:attr:`Seat.invite`).
+only with the seat's own invitation secret (:attr:`Seat.invite`). The host holds every
+invitation, so a hand shown at once that way stays its player's to the deal's end
+(:attr:`Seat.bound`): handed back before, it shows as its player's, away, its bot playing it in
+everyone's sight, and is a bot's seat from the next deal; no plain bot plays, as someone's
+partner, a hand another player has seen.
 
 >>> from rebelote.rules import Rules
 >>> seeds = iter([("a1", "b1"), ("a2", "b2"), ("a3", "b3")])
@@ -37,7 +41,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final, Literal
 
-from rebelote.actions import parse_action
+from rebelote.actions import NO_DECLARATION, parse_action
 from rebelote.bots import (
     Bot,
     bot_levels,
@@ -129,7 +133,9 @@ class Seat:
     back. A human seat's bot is the one that takes over. ``from_deal``: the first deal whose
     hand is the human's (the seat's bot plays the deals before: :meth:`Table.holds`).
     ``invite``: an open seat's invitation secret, the only way to take it (kept with the
-    table's seeds: it never leaves the server but to the table's host)."""
+    table's seeds: it never leaves the server but to the table's host). ``bound``: the deal in
+    which this seat was taken with its invitation, its hand shown at once: the seat is not
+    handed to a plain bot before that deal ends (:meth:`Table.hand_back`)."""
 
     kind: SeatKind = "bot"
     bot: str = "random"
@@ -138,6 +144,7 @@ class Seat:
     away: bool = False
     from_deal: int = 0
     invite: str = ""
+    bound: int = 0
 
     @staticmethod
     def bot_seat(bot: str) -> Seat:
@@ -164,6 +171,8 @@ class Seat:
             out["from_deal"] = self.from_deal
         if self.invite:
             out["invite"] = self.invite
+        if self.bound:
+            out["bound"] = self.bound
         return out
 
     @staticmethod
@@ -174,9 +183,12 @@ class Seat:
         from_deal = obj.get("from_deal", 0)
         if isinstance(from_deal, bool) or not isinstance(from_deal, int) or from_deal < 0:
             raise InputError("seats.from_deal", f"{from_deal!r}: a deal number")
+        bound = obj.get("bound", 0)
+        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 0:
+            raise InputError("seats.bound", f"{bound!r}: a deal number")
         return Seat(kind, str(obj.get("bot") or "random"), str(obj.get("name") or ""),
                     obj.get("token_hash"), bool(obj.get("away")), from_deal,
-                    str(obj.get("invite") or ""))
+                    str(obj.get("invite") or ""), bound)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,7 +371,10 @@ class Table:
             if not same_secret(invite, old.invite):
                 raise InviteError(f"invite: {SEATS[seat]} is kept for a friend: take it with "
                                   "its own invitation link")
-            return self.with_seat(seat, Seat.human(token, old.bot, name, self.deal_number))
+            taken = Seat.human(token, old.bot, name, self.deal_number)
+            if self.in_play:  # its hand shown at once: its player's to the deal's end
+                taken = replace(taken, bound=self.deal_number)
+            return self.with_seat(seat, taken)
         return self.with_seat(seat, Seat.human(token, old.bot, name, self.deal_number + 1))
 
     def invited_seat(self, invite: str | None) -> int | None:
@@ -372,10 +387,22 @@ class Table:
                 found = s
         return found
 
+    @property
+    def in_play(self) -> bool:
+        """A deal is in play (not over, not waiting for the next)."""
+        return not self.is_over and not self.waiting
+
     def hand_back(self, seat: int) -> Table:
         """The table with ``seat`` played by its bot (its secret stops working): a player who
-        leaves, or the host handing a seat back."""
-        return self.with_seat(seat, Seat.bot_seat(self.seats[seat].bot))
+        leaves, or the host handing a seat back. A seat taken with its invitation in the deal
+        in play (:attr:`Seat.bound`: its hand was shown to its player, and the host holds
+        every invitation) stays its player's, away, to the deal's end: its bot plays it as
+        that player's, in everyone's sight, and it is a bot's seat from the next deal (a
+        plain bot never plays, as someone's partner, a hand a person saw)."""
+        s = self.seats[seat]
+        if s.kind == "human" and s.bound == self.deal_number and self.in_play:
+            return self.with_seat(seat, replace(s, away=True, token_hash=None))
+        return self.with_seat(seat, Seat.bot_seat(s.bot))
 
     def is_host(self, seat: int) -> bool:
         """``seat`` is held by the table's creator."""
@@ -384,12 +411,18 @@ class Table:
 
     def play(self, seat: int, action: str, entropy: Entropy = new_seed_and_salt) -> Table:
         """``action`` by the human at ``seat`` (:meth:`act`), who must hold the seat's hand:
-        a newcomer before their first deal is refused (:class:`NotYourTurnError`)."""
+        a newcomer before their first deal is refused (:class:`NotYourTurnError`).
+        Declining one's declarations comes with the first card (``no-declaration JH``), never
+        alone (:data:`DECLINE`)."""
         s = self.seats[seat]
         if s.kind != "human" or not self.holds(seat):
             raise NotYourTurnError(
                 f"{SEATS[seat]} {action}: this seat is yours from deal {s.from_deal}; its bot "
                 f"plays deal {self.deal_number}")
+        if isinstance(action, str) and action.strip().lower() in _DECLINE_ALONE:
+            raise IllegalActionError(
+                f"{DECLINE}: send it with your first card, like '{DECLINE} JH' (declining alone "
+                "would show the other seats that you hold a declaration)")
         return self.act(seat, action, entropy)
 
     # -- acting -------------------------------------------------------------------------------
@@ -411,6 +444,9 @@ class Table:
         if self.waiting:
             raise IllegalActionError(f"{action}: the table waits between deals: go on first "
                                      f"({NEXT})")
+        declined, card = _declined_card(action)
+        if declined:  # the decline and the card in one change: no frame, version or NOTIFY
+            return self.act(seat, DECLINE, entropy).act(seat, card, entropy)  # of its own
         turn = self.turn
         parsed = parse_action(action)
         if seat != turn:
@@ -426,21 +462,32 @@ class Table:
             return table
         end = end_deal(old.match, state)
         finished = (*old.finished, state)
+        seats = self.seats
         if end.dealer >= 0:  # the game goes on: the next deal, dealt by the next seat
             seed, salt = entropy()
             nxt = DealLog(seed, salt, end.dealer)
             deals = (*deals, nxt)
             state = _start(self.rules, nxt, end.result)
-        table = replace(self, deals=deals)
+            # the seats handed back in the deal their hand was shown in are bots' from now
+            released = [Seat.bot_seat(x.bot) if x.kind == "human" and x.token_hash is None
+                        else x for x in seats]
+            seats = (released[0], released[1], released[2], released[3])
+        table = replace(self, deals=deals, seats=seats)
         table.__dict__["replay"] = Replay(end.match, end.result, finished, state)
         return table
 
     def bot_action(self, bot: Bot, rng: random.Random) -> str:
-        """What ``bot`` plays for the seat to act, from that seat's observation only."""
+        """What ``bot`` plays for the seat to act, from that seat's observation only. A bot
+        that declines its declarations is asked for its card at once: the two are one change
+        (``no-declaration JH``), as a player's are (:meth:`play`)."""
         seat = self.turn
         if seat < 0:
             raise IllegalActionError("the game is over: nobody is to act")
-        return str(bot.act(self.deal.observation(seat), rng))
+        action = bot.act(self.deal.observation(seat), rng)
+        if action == NO_DECLARATION:
+            after = self.deal.apply(action)
+            return f"{DECLINE} {bot.act(after.observation(seat), rng)}"
+        return str(action)
 
     def with_seat(self, seat: int, new: Seat) -> Table:
         seats = list(self.seats)
@@ -561,6 +608,23 @@ def _moves_between(before: tuple[DealLog, ...], after: tuple[DealLog, ...]
     return now.actions[len(last.actions):], after[n:]
 
 
+#: Declining one's declarations (the only action a seat takes because of what it holds).
+DECLINE: Final = str(NO_DECLARATION)
+_DECLINE_ALONE: Final = frozenset({DECLINE, "no declaration", "nodeclaration", "no-declare"})
+
+
+def _declined_card(action: str) -> tuple[bool, str]:
+    """``(True, card)`` for ``no-declaration <card>``, else ``(False, "")``.
+
+    >>> _declined_card("no-declaration JH"), _declined_card("JH")
+    ((True, 'JH'), (False, ''))
+    """
+    head, _, rest = action.strip().partition(" ")
+    if head.lower() == DECLINE and rest.strip():
+        return True, rest.strip()
+    return False, ""
+
+
 def _played_on(known: Table, actions: Sequence[str], dealt: Sequence[DealLog]) -> Table | None:
     """``known`` after ``actions``, then each deal of ``dealt`` dealt from its seed and salt
     and its actions played, every move through the engine; ``None`` if the engine does not
@@ -587,5 +651,5 @@ def _replay_after(known: Table, table: Table) -> Replay | None:
     return played.replay if played is not None else None
 
 
-__all__ = ["NEXT", "WAIT", "DealLog", "InviteError", "NotYourTurnError", "Replay", "Seat",
-           "SeatTakenError", "Table", "bot_spec", "default_bot"]
+__all__ = ["DECLINE", "NEXT", "WAIT", "DealLog", "InviteError", "NotYourTurnError", "Replay",
+           "Seat", "SeatTakenError", "Table", "bot_spec", "default_bot"]

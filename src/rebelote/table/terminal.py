@@ -32,7 +32,7 @@ from rebelote.catalogs import pgettext
 from rebelote.errors import IllegalActionError
 from rebelote.numbers import is_digits
 from rebelote.rules import Rules
-from rebelote.table.model import Seat, Table
+from rebelote.table.model import DECLINE, Seat, Table
 from rebelote.table.shuffle import new_seed_and_salt
 from rebelote.table.view import table_view
 
@@ -155,6 +155,7 @@ class RemoteTable:
         self.id = joined["id"]
         self.token = joined["token"]
         self.last = joined
+        self.declining = False
 
     def _call(self, method: str, path: str, body: Mapping[str, Any] | None = None
               ) -> dict[str, Any]:
@@ -174,12 +175,27 @@ class RemoteTable:
             raise IllegalActionError(reason) from None
 
     def view(self) -> dict[str, Any]:
-        self.last = self._call("GET", f"/api/tables/{self.id}")
+        self.last = self._declined(self._call("GET", f"/api/tables/{self.id}"))
         return self.last
 
     def act(self, action: str) -> dict[str, Any]:
+        """Send ``action``. Declining one's declarations is kept here and sent with the card
+        that follows (``no-declaration JH``): the server takes it with the card only, so that
+        the other seats never see a change of its own."""
+        if action.strip().lower() == DECLINE:
+            self.declining = True
+            self.last = self._declined(self.last)
+            return self.last
+        if self.declining and len(action.strip()) == 2:  # a card
+            action = f"{DECLINE} {action.strip()}"
         self.last = self._call("POST", f"/api/tables/{self.id}/actions", {"action": action})
+        self.declining = False
         return self.last
+
+    def _declined(self, view: dict[str, Any]) -> dict[str, Any]:
+        if not getattr(self, "declining", False) or DECLINE not in view.get("legal", ()):
+            return view
+        return {**view, "legal": [a for a in view["legal"] if a != DECLINE]}
 
     def wait(self) -> dict[str, Any]:
         time.sleep(0.4)

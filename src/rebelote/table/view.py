@@ -106,6 +106,8 @@ def table_view(table: Table, viewer: int) -> dict[str, Any]:
         seats[turn_seat(s, viewer)] = {
             "name": seat.name, "kind": seat.kind, "bot": seat.bot,
             "away": seat.away, "you": s == viewer,
+            # handed back in the deal its hand was shown in: its bot's from the next deal
+            "leaving": seat.kind == "human" and seat.token_hash is None,
             # a newcomer's seat, played by its bot until the deal it is theirs from
             "from_deal": seat.from_deal if seat.kind == "human" and not table.holds(s)
             else None,

@@ -40,6 +40,7 @@ from rebelote.store.play_tables import (
     text_digest,
 )
 from rebelote.table import Table
+from rebelote.table.model import DECLINE
 
 log = logging.getLogger("rebelote.table")
 
@@ -81,7 +82,7 @@ class LocalTables:
         return await in_store_thread(self.store.put, table_id, expected, data, over=over)
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
-                     digest: str | None = None) -> int:
+                     digest: str | None = None, told: str | None = None) -> int:
         return await in_store_thread(self.store.append, table_id, expected, moves, over=over)
 
     async def set_timers(self, table_id: str, timers: str | None) -> None:
@@ -201,8 +202,14 @@ class TableRepo:
         if moves is not None and not moves.get("d"):
             text = json.dumps(moves, separators=(",", ":"))
             digest = text_digest(table_text(table.to_json())) if self.shared else None
+            # a hidden choice (declining one's declarations) never travels in a NOTIFY, which
+            # any database role may LISTEN to: the card that came with it does, and the other
+            # workers, finding the digest differs, read the table
+            public = [a for a in moves["a"] if a != DECLINE]
+            told = None if len(public) == len(moves["a"]) else json.dumps(
+                {"a": public}, separators=(",", ":"))
             version = await self.db.append(loaded.id, loaded.version, text,
-                                           over=table.is_over, digest=digest)
+                                           over=table.is_over, digest=digest, told=told)
         else:
             version = await self.db.put(loaded.id, loaded.version, table.to_json(),
                                         over=table.is_over)
@@ -230,14 +237,24 @@ class TableRepo:
         if hit is None or hit[0] != version - 1:
             return
         try:
-            table = hit[1].with_moves(json.loads(moves))
-        except Exception:  # moves that cannot be played: the table is read instead
-            table = None
-        if table is not None and text_digest(table_text(table.to_json())) == digest:
-            self._put_cache(table_id, version, table)
-        else:
-            log.warning("table %s: the moves told for version %d do not give the table "
-                        "written; it is read instead", table_id, version)
+            told = json.loads(moves)
+            actions = list(told["a"])
+        except Exception:  # moves that cannot be read: the table is read instead
+            actions = None
+        # the moves as told, else with a decline (never told: a hidden choice) before one of
+        # them; the digest says which is the table written
+        tries = [] if actions is None else [actions] + [
+            [*actions[:i], DECLINE, *actions[i:]] for i in range(len(actions))]
+        for attempt in tries:
+            try:
+                table = hit[1].with_moves({"a": attempt})
+            except Exception:  # moves that cannot be played
+                table = None
+            if table is not None and text_digest(table_text(table.to_json())) == digest:
+                self._put_cache(table_id, version, table)
+                return
+        log.info("table %s: the moves told for version %d do not give the table written; it "
+                 "is read instead", table_id, version)
 
     def watch(self, table_id: str) -> asyncio.Event:
         """An event set at every change of ``table_id`` (:meth:`unwatch` when done)."""

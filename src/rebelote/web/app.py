@@ -45,7 +45,7 @@ from rebelote.web.counter import printables as counter_printables
 from rebelote.web.counter.deps import CounterDep
 from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import STORE_HEALTH, install_error_handlers
-from rebelote.web.limits import LIMITS_ENV, Limits
+from rebelote.web.limits import LIMITS_ENV, Limits, limit_store
 from rebelote.web.metrics import MetricsAccess, ObserveMiddleware
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
@@ -133,11 +133,14 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     inline = engine.dialect.name == "sqlite"
     store = GameStore(engine, single_thread=inline)
     tables = table_server(engine, inline)
+    # the counts of the limits: in the database on PostgreSQL (every worker shares them)
+    counts = limit_store(limits or Limits(), url if engine.dialect.name == "postgresql" else None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with tables_running(tables, engine):
             yield
+        await counts.aclose()
         store.close()
         engine.dispose()
 
@@ -168,8 +171,9 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
                     concours_api.router, concours_printables.router, concours_pages.router,
                     router, metrics.router):
         app.include_router(product)
-    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, limits=limits,
+    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, store=counts,
                        extra_csp={"/docs": DOCS_CSP})
+    app.state.limit_counts = counts
     app.add_middleware(ObserveMiddleware)  # outermost: the security's refusals counted too
     openapi.install(app)
     return app

@@ -30,7 +30,10 @@ def error_doc(*codes: int) -> dict[str, Any]:
     reasons = {400: "Host not allowed", 403: "Missing or wrong secret, or a cross-site request",
                404: "No such game or deal", 409: "The game changed (If-Match) or is over",
                413: "Body too large", 415: "Body not sent as application/json",
-               422: "Bad input, naming the field", 503: "The store cannot write"}
+               422: "Bad input, naming the field",
+               429: "Too many from your address (the limits of docs/web.md): try again after "
+                    "Retry-After seconds",
+               503: "The store cannot write"}
     return {str(c): {"description": reasons.get(c, "Error"),
                      "content": {JSON: {"schema": ERROR}}} for c in codes}
 
@@ -66,6 +69,13 @@ def install(app: FastAPI) -> None:
         if app.openapi_schema is None:
             schema = build()
             schema.setdefault("components", {})["securitySchemes"] = SECRET_SCHEMES
+            # the routes a limit per client counts (the middleware answers 429 before them)
+            from rebelote.web.security import request_kind
+
+            for path, operations in schema.get("paths", {}).items():
+                for method, operation in operations.items():
+                    if isinstance(operation, dict) and request_kind(method.upper(), path):
+                        operation.setdefault("responses", {}).update(error_doc(429))
             app.openapi_schema = schema
         return app.openapi_schema
 

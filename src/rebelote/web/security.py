@@ -25,6 +25,7 @@ rebelote.errors.InputError: teams.NS: not valid text (a lone surrogate \\ud800)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import math
@@ -41,7 +42,7 @@ from rebelote.errors import InputError
 from rebelote.numbers import is_digits
 from rebelote.web.error_page import error_page
 from rebelote.web.i18n import request_lang
-from rebelote.web.limits import Counter, Limits, RateLimiter
+from rebelote.web.limits import Limits, LimitStore, client_key
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -454,31 +455,33 @@ class SecurityMiddleware:
     route and socket. ``max_body``: the largest request body in bytes. ``csp``: the
     Content-Security-Policy (``extra_csp`` maps a path to another one, e.g. the API docs
     page). ``limits``: the rates, caps and timeouts. On HTTPS (directly, or behind a proxy
-    trusted with ``--forwarded-allow-ips``), every answer carries HSTS; the table's answers
-    (which hold a hand) carry ``Cache-Control: no-store``.
+    trusted with ``--forwarded-allow-ips``), every answer carries HSTS; every answer but the
+    static files (and those that name their own, like a public QR code) carries
+    ``Cache-Control: no-store``: a table's answers hold a hand, others a secret (a game's edit
+    link, a seat's invitation, a concours's phone links).
     """
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = ("*",),
                  max_body: int = MAX_BODY, csp: str = CSP,
-                 extra_csp: dict[str, str] | None = None, limits: Limits | None = None
-                 ) -> None:
+                 extra_csp: dict[str, str] | None = None, limits: Limits | None = None,
+                 store: LimitStore | None = None) -> None:
         self.app = app
         self.allowed_hosts = tuple(h.strip().lower() for h in allowed_hosts if h.strip())
         self.max_body = max_body
         self.csp = csp
         self.extra_csp = dict(extra_csp or {})
-        self.limits = limits = limits or Limits()
-        burst = limits.burst_minutes
-        self.rates = {"tables": RateLimiter(limits.tables_per_minute, burst),
-                      "games": RateLimiter(limits.games_per_minute, burst),
-                      "joins": RateLimiter(limits.failed_joins_per_minute, burst)}
-        self.sockets = Counter(limits.sockets_per_table)
-        self.game_streams = Counter(limits.streams_per_game)
-        self.client_streams = Counter(limits.streams_per_client)
+        self.limits = limits = store.limits if store is not None else (limits or Limits())
+        #: the counts: this process's memory, or the database shared by every worker
+        self.store = store or LimitStore(limits)
 
     def _host_ok(self, headers: dict[str, str]) -> bool:
         return "*" in self.allowed_hosts or host_allowed(headers.get("host", ""),
                                                           self.allowed_hosts)
+
+    def client(self, scope: Scope) -> str:
+        """The client a request counts against: its address, or its IPv6 network
+        (:func:`~rebelote.web.limits.client_key`)."""
+        return client_key(client_of(scope), self.limits.ipv6_prefix)
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
@@ -490,14 +493,63 @@ class SecurityMiddleware:
         if found is None:
             await self.app(scope, receive, send)
             return
-        key = f"{found.group(1)} {client_of(scope)}"
-        if not self.sockets.open(key):  # a bounded number of sockets per table and client
+        client = self.client(scope)
+        # a bounded number of sockets per table and client, and per client across every table
+        per_client = f"socket {client}"
+        per_table = f"socket {found.group(1)} {client}"
+        if not await self.store.open(per_client, self.limits.sockets_per_client):
             await send({"type": "websocket.close", "code": 4429})
             return
         try:
-            await self.app(scope, receive, send)
+            if not await self.store.open(per_table, self.limits.sockets_per_table):
+                await send({"type": "websocket.close", "code": 4429})
+                return
+            try:
+                await self._watched_socket(scope, receive, send)
+            finally:
+                await self.store.close(per_table)
         finally:
-            self.sockets.close(key)
+            await self.store.close(per_client)
+
+    async def _watched_socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The socket served, closed once nothing passed either way for
+        ``socket_idle_timeout`` seconds (an idle socket holds a descriptor and memory)."""
+        idle = float(self.limits.socket_idle_timeout)
+        if not idle:
+            await self.app(scope, receive, send)
+            return
+        last = [time.monotonic()]
+        closing = False
+
+        async def seen_receive() -> Message:
+            message = await receive()
+            last[0] = time.monotonic()
+            return message
+
+        async def seen_send(message: Message) -> None:
+            if closing:  # closed for idleness: the route's own close is not sent
+                return
+            last[0] = time.monotonic()
+            await send(message)
+
+        served = asyncio.ensure_future(self.app(scope, seen_receive, seen_send))
+        try:
+            while not served.done():
+                left = last[0] + idle - time.monotonic()
+                if left <= 0:
+                    closing = True
+                    served.cancel()
+                    with contextlib.suppress(BaseException):
+                        await served
+                    with contextlib.suppress(Exception):
+                        await send({"type": "websocket.close", "code": 4408,
+                                    "reason": "idle"})
+                    return
+                await asyncio.wait({served}, timeout=min(left, 30.0))
+            await served
+        finally:
+            if not served.done():
+                served.cancel()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -511,7 +563,10 @@ class SecurityMiddleware:
         path = str(scope.get("path", ""))
         csp = self.extra_csp.get(path, self.csp).encode()
         https = scope.get("scheme") == "https" and self.limits.hsts_seconds > 0
-        private = path.startswith(("/api/tables", "/tables/", "/t/"))
+        # every answer but the static files and those that say otherwise (a public QR code)
+        # is not stored: a view holds a hand, a page or an answer may hold a secret (a game's
+        # edit link, a table's invitation, a concours's phones)
+        private = not path.startswith(_PUBLIC_PREFIXES)
 
         async def send_secure(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -523,7 +578,7 @@ class SecurityMiddleware:
                     out.append((b"strict-transport-security",
                                 f"max-age={self.limits.hsts_seconds}".encode()))
                 if private and not any(k.lower() == b"cache-control" for k, _ in out):
-                    out.append((b"cache-control", b"no-store"))  # views hold a hand
+                    out.append((b"cache-control", b"no-store"))
                 message["headers"] = out
             await send(message)
 
@@ -540,11 +595,12 @@ class SecurityMiddleware:
             await _refuse(scope, send_secure, 413, str(BodyTooLargeError(self.max_body)),
                           close=True)
             return
-        client = client_of(scope)
+        client = self.client(scope)
         kind = request_kind(scope["method"], path)
-        if kind in self.rates:
-            rate = self.rates[str(kind)]
-            wait = rate.wait(client) if kind == "joins" else rate.take(client)
+        if kind in ("tables", "games", "joins"):
+            # taken before the request (two at once never both take the last one); a join
+            # that worked is given back after it
+            wait = await self.store.take(str(kind), client)
             if wait:
                 what = {"tables": "tables started", "games": "games started",
                         "joins": "joins that failed"}[str(kind)]
@@ -556,16 +612,17 @@ class SecurityMiddleware:
         if kind == "stream":
             found = _STREAM.fullmatch(path)
             assert found is not None
-            if not self.game_streams.open(found.group(1)):
+            per_game, per_client = f"stream {found.group(1)}", f"stream {client}"
+            if not await self.store.open(per_game, self.limits.streams_per_game):
                 await _refuse(scope, send_secure, 429, "live: too many live sheets of this "
                               "game are open: try again later", retry_after=30)
                 return
-            if not self.client_streams.open(client):
-                self.game_streams.close(found.group(1))
+            if not await self.store.open(per_client, self.limits.streams_per_client):
+                await self.store.close(per_game)
                 await _refuse(scope, send_secure, 429, "live: too many live sheets are open "
                               "from your address: close some", retry_after=30)
                 return
-            streams = (found.group(1), client)
+            streams = (per_game, per_client)
         seen = 0
         started = False
         status: list[Any] = [0, ""]
@@ -615,13 +672,15 @@ class SecurityMiddleware:
             await _refuse(scope, send_secure, 408, str(e), close=True)
         finally:
             if streams is not None:
-                self.game_streams.close(streams[0])
-                self.client_streams.close(streams[1])
-            if kind == "joins" and (status[0] in _FAILED_JOIN or (
+                await self.store.close(streams[0])
+                await self.store.close(streams[1])
+            if kind == "joins" and not (status[0] in _FAILED_JOIN or (
                     status[0] == 303 and str(status[1]).startswith("/t/"))):
-                self.rates["joins"].charge(client)
+                await self.store.give_back("joins", client)
 
 
+#: Answers that hold nothing private (stored by browsers and proxies as they say).
+_PUBLIC_PREFIXES: Final = ("/static/",)
 _OWN_HEADERS: Final = frozenset({b"content-security-policy", *(k for k, _ in SECURITY_HEADERS)})
 
 

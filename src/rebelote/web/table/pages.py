@@ -38,7 +38,7 @@ from rebelote.store.play_tables import (
 )
 from rebelote.table import turn_seat, verify_record
 from rebelote.table.analysis import solver_available
-from rebelote.table.model import NEXT, WAIT
+from rebelote.table.model import DECLINE, NEXT, WAIT
 from rebelote.table.view import sorted_hand
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.tableserver.service import ROOM_CLOCK
@@ -388,6 +388,8 @@ async def act(table_id: str, request: Request, tables: TableServiceDep, token: S
     action = str(form.get("action") or "")
     if not action and form.get("value") and form.get("trump"):
         action = f"{form.get('value')} {form.get('trump')}"
+    if form.get("decline") == DECLINE and action and action != DECLINE:
+        action = f"{DECLINE} {action}"  # "announce nothing" ticked: declined with the card
     # the version the form was shown at: a second tap of the same form (or a form left open
     # while the table moved on) changes nothing
     shown = str(form.get("version") or "")
