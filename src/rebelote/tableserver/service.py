@@ -47,8 +47,9 @@ from rebelote.store.play_tables import (
 from rebelote.table import Seat, Table, bot_spec, table_view
 from rebelote.table.model import InviteError, SeatTakenError
 from rebelote.table.view import turn_seat
-from rebelote.tableserver.bots import BotRunner, Superseded
+from rebelote.tableserver.bots import BotRunner, Decided, Superseded
 from rebelote.tableserver.clock import Timers, TurnClock
+from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
 
@@ -222,6 +223,9 @@ class TableService:
         self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._analyses: dict[str, list[Any]] = {}
+        #: each bot move's explanation, given out once its deal is finished (analysis)
+        self.explained = Explained()
+        self.bots.listeners.append(self._explained)
 
     # -- what the HTTP layer and the tests reach ----------------------------------------------
     @property
@@ -651,6 +655,10 @@ class TableService:
         while len(self._analyses) > 512:
             self._analyses.pop(next(iter(self._analyses)))
         return loaded, seat, done
+
+    def _explained(self, decided: Decided) -> None:
+        if decided.why is not None:
+            self.explained.add(decided.table_id, decided.table, decided.why)
 
     async def close(self) -> None:
         """Stop the bots at once, then the background tasks (the timers stay stored)."""

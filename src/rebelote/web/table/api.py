@@ -89,7 +89,8 @@ CHECK: Final[dict[str, Any]] = {
                    "verified": {"type": "boolean"}, "error": {"type": "string"}}}
 ANALYSIS: Final[dict[str, Any]] = {
     "type": "object", "required": ["deal", "cards"],
-    "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"}}}
+    "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"},
+                   "explanations": {"type": "array"}}}
 _WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
 _READ: Final = (403, 404, 422, 503)
 
@@ -220,13 +221,16 @@ async def verify(table_id: str, n: int, tables: TableServiceDep, token: SeatToke
 @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
             "cost against the best card (double-dummy solver)",
             openapi_extra=route_doc(None, 200, ANALYSIS, "Each card's cost", *_READ))
-async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
-                   ) -> Response:
+async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep,
+                   lang: str = "fr") -> Response:
+    """Each card's cost, and each bot move's explanation (``explanations``, its sentences in
+    ``lang``: ``fr`` or ``en``) as its bot recorded it deciding."""
     try:
         _, _, cards = await tables.analysis(table_id, token, n)
     except InputError as e:  # a deal not finished, or no solver in this build
         raise NotFoundError(str(e)) from None
-    return JSONResponse({"deal": n, "cards": cards})
+    return JSONResponse({"deal": n, "cards": cards,
+                         "explanations": tables.explained.of(table_id, n, lang)})
 
 
 @router.websocket("/{table_id}/ws")
