@@ -91,6 +91,11 @@ ANALYSIS: Final[dict[str, Any]] = {
     "type": "object", "required": ["deal", "cards"],
     "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"},
                    "explanations": {"type": "array"}}}
+HINT: Final[dict[str, Any]] = {
+    "type": "object", "required": ["action", "level", "why", "candidates", "knew"],
+    "properties": {"action": {"type": "string"}, "level": {"type": "string"},
+                   "why": {"type": "string"}, "candidates": {"type": "array"},
+                   "knew": {"type": "array"}}}
 _WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
 _READ: Final = (403, 404, 422, 503)
 
@@ -160,6 +165,20 @@ async def act(request: Request, table_id: str, tables: TableServiceDep, token: S
     expected = parse_if_match(request.headers.get("if-match"))
     loaded, seat = await tables.act(table_id, token, action, expected)
     return seat_view(tables, loaded, seat)
+
+
+@router.post("/{table_id}/hint", summary="Un conseil: what the table's level would play at "
+             "your turn, and why",
+             openapi_extra=route_doc(None, 200, HINT, "The hint", *_WRITE))
+async def hint(table_id: str, tables: TableServiceDep, token: SeatTokenDep, lang: str = "fr"
+               ) -> Response:
+    """The move the table's level would make at your turn, from your seat's observation alone,
+    with its sentence (``lang``: ``fr`` or ``en``); counted once a decision on the table's
+    sheet. ``422`` at a table whose creator did not allow hints, ``409`` out of your turn."""
+    _, _, why = await tables.hint(table_id, token)
+    out = why.to_json(lang)
+    return JSONResponse({"action": out["action"], "level": out["level"], "why": out["why"],
+                         "candidates": out["candidates"], "knew": out["knew"]})
 
 
 @router.post("/{table_id}/release", summary="Hand your seat back to its bot",

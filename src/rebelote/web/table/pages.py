@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
 from rebelote.bots import DEFAULT_LEVEL, player_levels
+from rebelote.bots.explain import Explanation
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
 from rebelote.errors import InputError
@@ -29,7 +30,7 @@ from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rul
 from rebelote.sheets.labels import text as label_text
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.play_tables import TableConflictError, TableNotFoundError
-from rebelote.table import turn_seat, verify_record
+from rebelote.table import NotYourTurnError, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import NEXT, WAIT
 from rebelote.table.view import sorted_hand
@@ -268,6 +269,8 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
         "seat_order": SEAT_ORDER,
         "team_of": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}, "TEAMS": TEAMS,
         "sheet": view["sheet"], "free": view["free_seats"],
+        "hint": Explanation.from_record(view["hint"]).to_json(lang) if view.get("hint")
+        else None,
     }
 
 
@@ -328,6 +331,8 @@ async def create(request: Request, tables: TableServiceDep) -> Response:
                if seat in ("N", "E", "W")]
     if friends:
         body["friends"] = friends
+    if form.get("hints") in ("yes", "no"):  # else: allowed alone, not with friends
+        body["hints"] = form.get("hints") == "yes"
     try:
         loaded, token = await tables.create(body)
     except InputError as e:
@@ -429,6 +434,28 @@ async def back(table_id: str, request: Request, tables: TableServiceDep, token: 
     return await seat_step(request, tables, table_id, token, tables.back)
 
 
+@router.post("/tables/{table_id}/hint")
+async def hint(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+               ) -> Response:
+    """Un conseil: the hint's sentence for ``#hint`` (htmx), or back to the table."""
+    lang = i18n.request_lang(request)
+    try:
+        _, _, why = await tables.hint(table_id, token)
+    except (InputError, NotYourTurnError) as e:
+        said = "Hints are not allowed at this table." if isinstance(e, InputError) \
+            else "A hint is given at your turn only."
+        if not is_htmx(request):
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        return templates.render(request, "table/_hint_answer.html", 409,
+                                error=words.tr(lang, said), hint=None)
+    except (SeatForbiddenError, TableNotFoundError):
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    if not is_htmx(request):
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    return templates.render(request, "table/_hint_answer.html", hint=why.to_json(lang),
+                            error=None)
+
+
 @router.post("/tables/{table_id}/fill")
 async def fill(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
                ) -> Response:
@@ -484,7 +511,7 @@ async def again(table_id: str, request: Request, tables: TableServiceDep, token:
             "options": {k: v for k, v in t.rules.changed_options().items() if k != "target"},
             "target": t.target, "bots": {"N": t.seats[0].bot, "E": t.seats[1].bot,
                                          "W": t.seats[3].bot},
-            "pace": t.pace, "clock": t.clock, "between": t.between,
+            "pace": t.pace, "clock": t.clock, "between": t.between, "hints": t.hints,
             "name": t.seats[seat].name or None}
     new, new_token = await tables.create(body)
     response = RedirectResponse(f"/tables/{new.id}", status_code=303)
