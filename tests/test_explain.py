@@ -252,3 +252,26 @@ def test_the_command_line_explains_the_records_rebelote_deal_wrote(tmp_path: Any
              if SEATS[(SEATS.index(t[0]) + i * step) % 4] == "S"]
     assert [x["action"] for x in lines if x["index"] >= len(rec["auction"])] == cards
     assert any(c["worlds"] == 4 for x in lines for c in x["candidates"])
+
+
+def test_deal_explain_writes_the_same_records_holding_their_explanations(tmp_path: Any) -> None:
+    """``rebelote deal --explain``: the same deals, each record with its bots' explanations,
+    read by ``rebelote explain`` without the options and passed over by ``rebelote replay``;
+    the same lines as replaying the plain records from their options."""
+    run = [sys.executable, "-m", "rebelote.cli"]
+    args = ["deal", "--seed", "4", "--count", "2", "--bots", BOTS]
+    plain = subprocess.run([*run, *args], capture_output=True, text=True, check=True).stdout
+    held = subprocess.run([*run, *args, "--explain"], capture_output=True, text=True,
+                          check=True).stdout
+    for a, b in zip(plain.splitlines(), held.splitlines(), strict=True):
+        rec = json.loads(b)
+        assert rec.pop("explanations") and rec == json.loads(a)
+    path = tmp_path / "held.jsonl"
+    path.write_text(held)
+    replay = subprocess.run([*run, "replay", str(path)], capture_output=True, text=True,
+                            check=False)
+    assert replay.returncode == 0 and "error" not in replay.stdout
+    got = subprocess.run([*run, "explain", str(path), "--lang", "en"], capture_output=True,
+                         text=True, check=True).stdout
+    _, replayed = explain(plain, seed=4, bots=BOTS, lang="en")
+    assert [json.loads(x) for x in got.splitlines()] == replayed

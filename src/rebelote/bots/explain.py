@@ -216,7 +216,7 @@ class Explanation:
         return {
             "seat": SEATS[self.seat], "action": str(self.action), "why": self.why,
             "level": self.level,
-            "candidates": [[str(c.action), None if c.mark is None else round(c.mark, 3),
+            "candidates": [[str(c.action), c.mark,
                             c.worlds] for c in self.candidates],
             "facts": [list(f) for f in self.facts],
             "args": dict(self.args),
