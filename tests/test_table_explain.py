@@ -4,6 +4,8 @@ view, push, fragment and page of the deal in play is scanned for it."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rebelote.bots.explain import WHY
+from rebelote.commands.explain import explain_lines
 from rebelote.rules import Rules, seat_step
+from rebelote.table import verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.web.app import create_app
 
@@ -113,6 +117,13 @@ def test_every_bot_move_of_a_finished_deal_is_explained_and_none_before_its_end(
     for e in why:
         assert e["why"].replace("'", "&#39;") in page
     assert view["deal"] >= 2 or view["over"]
+    # the deal's record holds them, as rebelote explain reads them
+    assert rec["explanations"] and verify_record(rec)["verified"] is True
+    out = io.StringIO()
+    assert explain_lines(io.StringIO(json.dumps(rec) + "\n"), out, lang="en") == 0
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [(x["seat"], x["action"], x["why"]) for x in lines] == [
+        (e["seat"], e["action"], e["why"]) for e in en["explanations"]]
 
 
 def test_a_deal_whose_explanations_were_not_kept_says_so(client: TestClient) -> None:

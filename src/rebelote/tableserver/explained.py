@@ -73,6 +73,13 @@ class Explained:
         for old in [d for d in deals if d <= n - KEPT_DEALS]:
             del deals[old]
 
+    def stored(self, table_id: str, n: int) -> list[dict[str, Any]]:
+        """The explanations kept of deal ``n`` (which the caller knows finished) as a deal's
+        record holds them (``{"index", ...}`` of :meth:`Explanation.to_record`, in order):
+        ``rebelote explain`` reads them."""
+        deal = self._kept.get(table_id, {}).get(n, {})
+        return [{"index": i, **deal[i]} for i in sorted(deal)]
+
     def of(self, table_id: str, n: int, lang: str = "fr") -> list[dict[str, Any]]:
         """The explanations kept of deal ``n`` (which the caller knows finished), in the order
         of the deal's actions, each ``{"index", "seat", "action", "level", "candidates",

@@ -218,6 +218,9 @@ async def back(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> R
 async def record(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
                  ) -> Response:
     out = await finished_record(tables, table_id, token, n)
+    kept = tables.explained.stored(table_id, n)  # its bots' explanations, if still kept
+    if kept:
+        out["explanations"] = kept
     return JSONResponse(out, headers={
         "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
 
