@@ -7,8 +7,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +17,9 @@ from rebelote.commands.explain import explain_lines
 from rebelote.rules import Rules, seat_step
 from rebelote.table import verify_record
 from rebelote.table.analysis import solver_available
-from rebelote.web.app import create_app
+from test_table_safety import auth, client
+
+__all__ = ["auth", "client"]
 
 pytestmark = pytest.mark.skipif(not solver_available(), reason="no solver in this build")
 
@@ -29,16 +29,6 @@ MARKERS = sorted({texts[lang].split("{")[0].split("\u00a0")[0][:24]
                   for texts in WHY.values() for lang in ("fr", "en")}
                  | {"Sa main", "Its hand", "candidates", "Pourquoi ce coup",
                     "Why this move", "donnes imaginées", "sans doute"}, key=len)
-
-
-@pytest.fixture()
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'tables.db'}")) as c:
-        yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def no_explanation(text: str, where: str) -> None:

@@ -15,7 +15,7 @@ from rebelote.deal import DealState
 from rebelote.rules import Rules
 from rebelote.table import Seat, Table
 from rebelote.table.hint import hint_for, hint_seed
-from test_table_explain import auth, client
+from test_table_safety import auth, client
 
 __all__ = ["client"]
 
