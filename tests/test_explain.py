@@ -45,10 +45,11 @@ def explain(text: str, **kw: Any) -> tuple[int, list[dict[str, Any]]]:
 
 def test_explaining_changes_no_action_and_no_draw() -> None:
     """The same action and the same rng state after it, asked why or not."""
-    for spec in ("pimc:fast", "pimc:expert", "heuristic", "random"):
+    for spec, moves in (("pimc:fast", 14), ("pimc:expert", 6), ("heuristic", 14),
+                        ("random", 14)):
         state = DealState.new(COINCHE, 0, seed=11)
         i = 0
-        while state.phase != OVER and i < 14:
+        while state.phase != OVER and i < moves:
             obs = state.observation(state.player)
             r1, r2 = random.Random(i), random.Random(i)
             plain = make_bot(spec).act(obs, r1)
@@ -123,7 +124,7 @@ def test_french_and_english_say_the_same_decisions_in_their_words() -> None:
 def test_what_the_bot_knew_is_true_of_the_real_deal() -> None:
     """Each seat said void of a suit holds none of it, each card said held is held: public
     facts, true in the deal played (the likely cards are only likely)."""
-    text = records(8, 3, f"{SMALL},{SMALL},{SMALL},{SMALL}")
+    text = records(8, 2, f"{SMALL},{SMALL},{SMALL},{SMALL}")
     _, lines = explain(text, seed=8, bots=f"{SMALL},{SMALL},{SMALL},{SMALL}", lang="en")
     recs = [json.loads(r) for r in text.splitlines()]
     words = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
@@ -251,3 +252,26 @@ def test_the_command_line_explains_the_records_rebelote_deal_wrote(tmp_path: Any
              if SEATS[(SEATS.index(t[0]) + i * step) % 4] == "S"]
     assert [x["action"] for x in lines if x["index"] >= len(rec["auction"])] == cards
     assert any(c["worlds"] == 4 for x in lines for c in x["candidates"])
+
+
+def test_deal_explain_writes_the_same_records_holding_their_explanations(tmp_path: Any) -> None:
+    """``rebelote deal --explain``: the same deals, each record with its bots' explanations,
+    read by ``rebelote explain`` without the options and passed over by ``rebelote replay``;
+    the same lines as replaying the plain records from their options."""
+    run = [sys.executable, "-m", "rebelote.cli"]
+    args = ["deal", "--seed", "4", "--count", "2", "--bots", BOTS]
+    plain = subprocess.run([*run, *args], capture_output=True, text=True, check=True).stdout
+    held = subprocess.run([*run, *args, "--explain"], capture_output=True, text=True,
+                          check=True).stdout
+    for a, b in zip(plain.splitlines(), held.splitlines(), strict=True):
+        rec = json.loads(b)
+        assert rec.pop("explanations") and rec == json.loads(a)
+    path = tmp_path / "held.jsonl"
+    path.write_text(held)
+    replay = subprocess.run([*run, "replay", str(path)], capture_output=True, text=True,
+                            check=False)
+    assert replay.returncode == 0 and "error" not in replay.stdout
+    got = subprocess.run([*run, "explain", str(path), "--lang", "en"], capture_output=True,
+                         text=True, check=True).stdout
+    _, replayed = explain(plain, seed=4, bots=BOTS, lang="en")
+    assert [json.loads(x) for x in got.splitlines()] == replayed

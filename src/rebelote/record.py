@@ -45,7 +45,7 @@ __all__ = [
 _RECORD_KEYS: Final = frozenset({
     "game", "rules", "options", "dealer", "hands", "turned", "stock", "auction",
     "declarations", "tricks", "result", "held_over", "id", "note", "seed", "salt",
-    "commitment",
+    "commitment", "explanations",
 })
 
 

@@ -41,7 +41,6 @@ from rebelote.cards import (
     SUIT_MASKS,
     TEN,
     Mask,
-    card_pretty,
     parse_card,
     rank_of,
     suit_of,
@@ -80,11 +79,11 @@ WHY: Final[dict[str, dict[str, str]]] = {
     "best": {"fr": "Meilleure marque moyenne sur {worlds} donnes imaginées.",
              "en": "The best mean mark over {worlds} imagined deals."},
     "clear": {"fr": "Avance nette de {gap} points sur {second} après {worlds} donnes\u00a0: "
-                    "la recherche s'est arrêtée là.",
+                    "la recherche s’est arrêtée là.",
               "en": "A clear lead of {gap} marks over {second} after {worlds} deals: the "
                     "search stopped there."},
-    "points": {"fr": "Même marque que {others}\u00a0; les points de cartes que l'équipe "
-                     "fait l'ont départagée.",
+    "points": {"fr": "Même marque que {others}\u00a0; les points de cartes que l’équipe "
+                     "fait l’ont départagée.",
                "en": "The same mark as {others}; the card points the team makes broke "
                      "the tie."},
     "tie_rule": {"fr": "Même marque que {others}\u00a0; la règle de club a choisi "
@@ -98,23 +97,23 @@ WHY: Final[dict[str, dict[str, str]]] = {
                          "jouée.",
                    "en": "The same mark as {others}; the one worth fewest card points is "
                          "played."},
-    "tie_first": {"fr": "Même marque que {others}\u00a0; la première dans l'ordre des "
+    "tie_first": {"fr": "Même marque que {others}\u00a0; la première dans l’ordre des "
                         "cartes est jouée.",
                   "en": "The same mark as {others}; the first in the cards' order is "
                         "played."},
-    "time": {"fr": "Pas le temps d'imaginer assez de donnes\u00a0: règle de club.",
+    "time": {"fr": "Pas le temps d’imaginer assez de donnes\u00a0: règle de club.",
              "en": "No time to imagine enough deals: a club rule."},
     "rule": {"fr": "Règle de club, sans calcul.", "en": "A club rule, without searching."},
     "random": {"fr": "Coup tiré au hasard parmi les coups permis.",
                "en": "A move drawn at random among the legal ones."},
-    "outside": {"fr": "Choix d'un programme extérieur.", "en": "An outside program's choice."},
+    "outside": {"fr": "Choix d’un programme extérieur.", "en": "An outside program's choice."},
     "hopeless": {"fr": "Main trop loin de toute annonce\u00a0: passe sans calculer.",
                  "en": "A hand far from any bid: a pass without searching."},
-    "anchor_kept": {"fr": "L'annonce de la règle de club\u00a0; aucune autre ne la bat de "
+    "anchor_kept": {"fr": "L’annonce de la règle de club\u00a0; aucune autre ne la bat de "
                           "{margin} points en moyenne.",
                     "en": "The club rule's call; no other beats it by {margin} marks on "
                           "average."},
-    "anchor_left": {"fr": "Bat l'annonce de la règle de club ({prior}) de {gap} points en "
+    "anchor_left": {"fr": "Bat l’annonce de la règle de club ({prior}) de {gap} points en "
                           "moyenne.",
                     "en": "Beats the club rule's call ({prior}) by {gap} marks on average."},
     "call_best": {"fr": "Meilleure marque moyenne parmi les annonces qui réussissent assez "
@@ -134,14 +133,17 @@ _SEAT_NAMES: Final = {"fr": ("Nord", "Est", "Sud", "Ouest"),
 _SUITS: Final = {"fr": ("pique", "cœur", "carreau", "trèfle"),
                  "en": ("spades", "hearts", "diamonds", "clubs")}
 _RANKS: Final = {"fr": ("le sept", "le huit", "le neuf", "le dix", "le valet", "la dame",
-                        "le roi", "l'as"),
+                        "le roi", "l’as"),
                  "en": ("the seven", "the eight", "the nine", "the ten", "the jack",
                         "the queen", "the king", "the ace")}
+_FACES: Final = {"fr": ("7", "8", "9", "10", "V", "D", "R", "A"),
+                  "en": ("7", "8", "9", "10", "J", "Q", "K", "A")}
+_SYMBOLS: Final = ("♠", "♥", "♦", "♣")
 _FACTS: Final = {
     "hand": {"fr": "Sa main\u00a0: {cards}.", "en": "Its hand: {cards}."},
     "seen": {"fr": "{calls} entendue{s1}, {cards} vue{s2}.",
              "en": "{calls} heard, {cards} seen."},
-    "void": {"fr": "{seat} n'a plus {suit}.", "en": "{seat} has no {suit} left."},
+    "void": {"fr": "{seat} n’a plus {suit}.", "en": "{seat} has no {suit} left."},
     "holds": {"fr": "{seat} a {card}.", "en": "{seat} holds {card}."},
     "likely": {"fr": "{seat} a sans doute {card} ({share}\u00a0% des donnes).",
                "en": "{seat} probably holds {card} ({share}% of the deals)."},
@@ -214,7 +216,7 @@ class Explanation:
         return {
             "seat": SEATS[self.seat], "action": str(self.action), "why": self.why,
             "level": self.level,
-            "candidates": [[str(c.action), None if c.mark is None else round(c.mark, 3),
+            "candidates": [[str(c.action), c.mark,
                             c.worlds] for c in self.candidates],
             "facts": [list(f) for f in self.facts],
             "args": dict(self.args),
@@ -262,10 +264,15 @@ def _arg(value: str, lang: str) -> str:
     return text.replace(".", ",") if lang == "fr" else text
 
 
+def _face(card: int, lang: str) -> str:
+    """A card as printed on it: ``V♥``, ``10♠`` (``J♥`` in English)."""
+    return _FACES[lang][rank_of(card)] + _SYMBOLS[suit_of(card)]
+
+
 def _action_text(text: str, lang: str) -> str:
-    """A card in its people's form (``J♥``), a call as written."""
+    """A card as printed on it (:func:`_face`), a call as written."""
     try:
-        return card_pretty(parse_card(text))
+        return _face(parse_card(text), lang)
     except ValueError:
         return text
 
@@ -273,7 +280,7 @@ def _action_text(text: str, lang: str) -> str:
 def _card_words(card: int, lang: str, trump: int) -> str:
     rank = _RANKS[lang][rank_of(card)]
     if suit_of(card) == trump:
-        return f"{rank} d'atout" if lang == "fr" else f"{rank} of trumps"
+        return f"{rank} d’atout" if lang == "fr" else f"{rank} of trumps"
     suit = _SUITS[lang][suit_of(card)]
     return f"{rank} de {suit}" if lang == "fr" else f"{rank} of {suit}"
 
@@ -283,7 +290,7 @@ def _fact(fact: Fact, lang: str) -> str:
     text = _FACTS[kind][lang]
     seat_name = _SEAT_NAMES[lang][seat] if 0 <= seat < 4 else ""
     if kind == "hand":
-        cards = " ".join(card_pretty(c) for c in range(32) if x >> c & 1)
+        cards = " ".join(_face(c, lang) for c in range(32) if x >> c & 1)
         return text.format(cards=cards)
     if kind == "seen":
         if lang == "fr":
@@ -294,10 +301,10 @@ def _fact(fact: Fact, lang: str) -> str:
     if kind == "void":
         suit, trump = x & 7, x >> 3
         if suit == trump - 1:
-            words = "d'atout" if lang == "fr" else "trumps"
+            words = "d’atout" if lang == "fr" else "trumps"
         else:
             name = _SUITS[lang][suit]
-            words = (f"de {name}" if name[0] not in "aeiouéè" else f"d'{name}") \
+            words = (f"de {name}" if name[0] not in "aeiouéè" else f"d’{name}") \
                 if lang == "fr" else name
         return text.format(seat=seat_name, suit=words)
     card, trump = x & 31, (x >> 5) - 1

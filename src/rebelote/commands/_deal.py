@@ -17,7 +17,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from rebelote.actions import OVER, PLAY
+from rebelote.actions import OVER, PLAY, Play
 from rebelote.bots.external import EngineError, check_timeout, close_bots, tell_deal_end
 from rebelote.cards import SEATS
 from rebelote.deal import DealState
@@ -28,10 +28,11 @@ from rebelote.rules import Rules, parse_rules, seat_step
 
 if TYPE_CHECKING:
     from rebelote.bots import Bot
+    from rebelote.bots.explain import Explanation
 
 #: The options of ``rebelote deal`` and their defaults (the Typer command declares the same;
 #: a test holds the two equal). ``None``: no default.
-DEAL_OPTIONS: Final[dict[str, str | int | float | None]] = {
+DEAL_OPTIONS: Final[dict[str, str | int | float | bool | None]] = {
     "game": "coinche",
     "rules": None,
     "seed": 0,
@@ -40,10 +41,11 @@ DEAL_OPTIONS: Final[dict[str, str | int | float | None]] = {
     "dealer": "N",
     "options": None,
     "engine_timeout": 10.0,
+    "explain": False,
 }
 _NUMBERS: Final = frozenset({"seed", "count"})
 #: Read by the command line framework only (a number of seconds, not plain digits).
-_TYPER_ONLY: Final = frozenset({"engine_timeout"})
+_TYPER_ONLY: Final = frozenset({"engine_timeout", "explain"})
 
 
 def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:
@@ -86,6 +88,43 @@ def play_deal(state: DealState, bots: list[Bot], rng: random.Random) -> DealStat
     return state
 
 
+#: A decision's place in its deal's actions and its explanation.
+Decision = tuple[int, "Explanation"]
+
+
+def explained_deal(state: DealState, bots: list[Any], specs: list[str], rng: random.Random
+                   ) -> tuple[DealState, list[Decision]]:
+    """Play ``state`` to its end as :func:`rebelote.commands._deal.play_deal` does (the same
+    actions and draws from ``rng``) with each decision's explanation and its place in the
+    deal's actions. Bots that play uniformly at random play their cards as it does
+    (:meth:`DealState.playout`), each card then explained as a draw."""
+    from rebelote.bots.explain import Explanation, explained_act, plain_explanation
+
+    uniform = all(getattr(b, "uniform_play", False) for b in bots)
+    out: list[Decision] = []
+    index = 0
+    while state.phase != OVER:
+        if uniform and state.phase == PLAY:
+            final = state.playout(rng)
+            cards = [c for _, t in final.tricks for c in t][len(state.tricks) * 4
+                                                            + len(state.trick):]
+            for card in cards:
+                obs = observe(state, state.player)
+                why = plain_explanation(bots[obs.seat].name, obs, Play(card))
+                out.append((index, Explanation(why.seat, why.action, why.why, specs[obs.seat],
+                                               why.candidates, why.facts)))
+                state = state.apply(Play(card))
+                index += 1
+            break
+        seat = state.player
+        action, why = explained_act(bots[seat], observe(state, seat), rng, specs[seat])
+        out.append((index, why))
+        state = state.apply(action)
+        index += 1
+    tell_deal_end(bots, state)
+    return state, out
+
+
 def deal_records(rules: Rules, seed: int, count: int, bots: list[Bot], dealer: int = 0
                  ) -> list[dict[str, Any]]:
     """``count`` deals played by ``bots`` from ``seed``, the dealer moving every deal."""
@@ -121,7 +160,7 @@ def deal_setup(game: str, rules: str | None, bots: str, dealer: str, options: st
 
 def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, count: int = 1,
              bots: str = "random", dealer: str = "N", options: str | None = None,
-             engine_timeout: float = 10.0,
+             engine_timeout: float = 10.0, explain: bool = False,
              out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Play ``count`` deals and write their records to ``out`` (standard output), one JSON line
     each; the exit status: 0, 2 after a message on ``err`` naming the bad option, or 1 when
@@ -139,9 +178,18 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
     step = seat_step(chosen)
     write = out.write
     try:
+        names = [b.strip() for b in bots.split(",")]
+        specs = names * 4 if len(names) == 1 else names
         for _ in range(count):
-            state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
-            write(record_line(state) + "\n")
+            if explain:  # the same deals, each bot's decision with its explanation
+                state, why = explained_deal(DealState.new(chosen, first, rng=rng), players,
+                                            specs, rng)
+                rec = record_of(state)
+                rec["explanations"] = [{"index": i, **e.to_record()} for i, e in why]
+                write(json.dumps(rec, ensure_ascii=False) + "\n")
+            else:
+                state = play_deal(DealState.new(chosen, first, rng=rng), players, rng)
+                write(record_line(state) + "\n")
             first = (first + step) % 4
         out.flush()
     except EngineError as e:

@@ -18,57 +18,22 @@ from typing import Annotated, Any, Final, TextIO
 
 import typer
 
-from rebelote.actions import OVER, PLAY, Play
+from rebelote.actions import Play
 from rebelote.auction import Bid
-from rebelote.bots.explain import LANGS, Explanation, explained_act, plain_explanation
-from rebelote.bots.external import close_bots, tell_deal_end
+from rebelote.bots.explain import LANGS, Explanation
+from rebelote.bots.external import close_bots
 from rebelote.cards import SEATS
-from rebelote.commands._deal import DEAL_OPTIONS, deal_setup
+from rebelote.commands._deal import DEAL_OPTIONS, Decision, deal_setup, explained_deal
 from rebelote.commands._lines import closing_input, json_lines
 from rebelote.deal import DealState
 from rebelote.errors import InputError, RulesError
-from rebelote.observation import observe
 from rebelote.record import record_of
 from rebelote.rules import seat_step
 
-__all__ = ["explain_lines", "explained_deal", "register"]
+__all__ = ["explain_lines", "register"]
 
 #: The fields of a record that a replayed deal must match.
 _SAME: Final = ("game", "dealer", "hands", "turned", "auction", "tricks")
-
-Decision = tuple[int, Explanation]
-
-
-def explained_deal(state: DealState, bots: list[Any], specs: list[str], rng: random.Random
-                   ) -> tuple[DealState, list[Decision]]:
-    """Play ``state`` to its end as :func:`rebelote.commands._deal.play_deal` does (the same
-    actions and draws from ``rng``) with each decision's explanation and its place in the
-    deal's actions. Bots that play uniformly at random play their cards as it does
-    (:meth:`DealState.playout`), each card then explained as a draw."""
-    uniform = all(getattr(b, "uniform_play", False) for b in bots)
-    out: list[Decision] = []
-    index = 0
-    while state.phase != OVER:
-        if uniform and state.phase == PLAY:
-            final = state.playout(rng)
-            cards = [c for _, t in final.tricks for c in t][len(state.tricks) * 4
-                                                            + len(state.trick):]
-            for card in cards:
-                obs = observe(state, state.player)
-                why = plain_explanation(bots[obs.seat].name, obs, Play(card))
-                out.append((index, Explanation(why.seat, why.action, why.why, specs[obs.seat],
-                                               why.candidates, why.facts)))
-                state = state.apply(Play(card))
-                index += 1
-            break
-        seat = state.player
-        action, why = explained_act(bots[seat], observe(state, seat), rng, specs[seat])
-        out.append((index, why))
-        state = state.apply(action)
-        index += 1
-    tell_deal_end(bots, state)
-    return state, out
-
 
 def _line(deal: int, index: int, why: Explanation, lang: str) -> dict[str, Any]:
     got = why.to_json(lang)

@@ -52,7 +52,11 @@ def register(app: typer.Typer) -> None:
         = None,
         engine_timeout: Annotated[float, typer.Option(
             help="Seconds an outside bot (engine:COMMAND) may take for each answer.")] = 10.0,
+        explain: Annotated[bool, typer.Option(
+            "--explain", help="Each record also holds why each bot decision was made "
+                              "(its explanations, as `rebelote explain` prints them).")]
+        = False,
     ) -> None:
         """Play deals with bots and write their records, one JSON line each."""
         raise typer.Exit(run_deal(game, rules, seed, count, bots, dealer, options,
-                                  engine_timeout))
+                                  engine_timeout, explain))

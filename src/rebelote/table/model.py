@@ -252,7 +252,10 @@ class Table:
     levels as the table was asked for them (N, E, S, W: ``fort``, or a registry spec with a
     named level), kept for a new game with the same settings (the seats' ``bot`` are the specs
     they stand for, ``pimc:default+tuned``, which a table is not asked for); empty for a table
-    stored before it was kept."""
+    stored before it was kept.
+    ``hints``: its creator
+    lets the players ask for a hint at their turn (:mod:`rebelote.table.hint`);
+    ``hints_taken``: how many each seat took (the table's sheet counts them)."""
 
     rules: Rules
     target: int
@@ -265,6 +268,8 @@ class Table:
     host: str = ""
     between: int = 0
     levels: tuple[str, ...] = ()
+    hints: bool = False
+    hints_taken: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -476,6 +481,15 @@ class Table:
         table.__dict__["replay"] = Replay(end.match, end.result, finished, state)
         return table
 
+    def hint_taken(self, seat: int) -> Table:
+        """The table after ``seat`` took a hint (counted on the table's sheet)."""
+        taken = list(self.hints_taken)
+        taken[seat] += 1
+        table = replace(self, hints_taken=(taken[0], taken[1], taken[2], taken[3]))
+        if "replay" in self.__dict__:
+            table.__dict__["replay"] = self.__dict__["replay"]
+        return table
+
     def bot_action(self, bot: Bot, rng: random.Random) -> str:
         """What ``bot`` plays for the seat to act, from that seat's observation only. A bot
         that declines its declarations is asked for its card at once: the two are one change
@@ -530,9 +544,9 @@ class Table:
         where any database role can read it (PostgreSQL's ``NOTIFY``). :meth:`with_moves`
         plays it."""
         if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
-                known.code, known.host, known.between) != (
+                known.code, known.host, known.between, known.hints, known.hints_taken) != (
                     self.rules, self.target, self.teams, self.seats, self.pace, self.clock,
-                    self.code, self.host, self.between):
+                    self.code, self.host, self.between, self.hints, self.hints_taken):
             return None
         moves = _moves_between(known.deals, self.deals)
         if moves is None or moves[1]:
@@ -563,6 +577,8 @@ class Table:
             "pace": self.pace, "clock": self.clock, "code": self.code, "host": self.host,
             **({"between": self.between} if self.between else {}),
             **({"levels": list(self.levels)} if self.levels else {}),
+            **({"hints": True} if self.hints else {}),
+            **({"hints_taken": list(self.hints_taken)} if any(self.hints_taken) else {}),
         }
 
     @staticmethod
@@ -585,12 +601,23 @@ class Table:
             str(obj.get("host") or ""),
             int(obj.get("between", 0)),
             tuple(str(level) for level in obj.get("levels") or ()),
+            bool(obj.get("hints", False)),
+            _hints_taken(obj.get("hints_taken")),
         )
         if known is not None:
             replay = _replay_after(known, table)
             if replay is not None:
                 table.__dict__["replay"] = replay
         return table
+
+
+def _hints_taken(raw: Any) -> tuple[int, int, int, int]:
+    if raw is None:
+        return (0, 0, 0, 0)
+    if not isinstance(raw, list) or len(raw) != 4 or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in raw):
+        raise InputError("hints_taken", "four counts of hints, by seat N, E, S, W")
+    return (raw[0], raw[1], raw[2], raw[3])
 
 
 def _moves_between(before: tuple[DealLog, ...], after: tuple[DealLog, ...]

@@ -53,7 +53,9 @@ from typing import Any, Final, TypeVar
 
 from rebelote.bots import Bot, level_of_spec, make_bot
 from rebelote.bots.base import DEADLINE, STOP, Deadline
+from rebelote.bots.explain import Explanation
 from rebelote.table import Table
+from rebelote.tableserver.explained import explained_action
 
 log = logging.getLogger("rebelote.table")
 
@@ -372,6 +374,8 @@ class Decided:
     cut: bool = False
     client: str = ""
     ahead: int | None = 0
+    #: Why the bot chose its move, as it recorded it deciding (None: the heuristic's move).
+    why: Explanation | None = None
 
 
 class Superseded(Exception):
@@ -406,6 +410,7 @@ class Decision:
     superseded: bool = False
     #: The bot answered after its time was up (a search: from the worlds it had solved).
     cut: bool = False
+    why: Explanation | None = None
 
     def dropped(self) -> bool:
         return self.stop.is_set() or self.closing.is_set()
@@ -541,8 +546,9 @@ class BotRunner:
         seat = table.seats[table.turn]
         start = time.perf_counter()
         fell_back = None
+        why = None
         try:
-            action = table.bot_action(self.bot(seat.bot), rng)
+            action, why = explained_action(table, self.bot(seat.bot), rng)
         except Exception as e:  # a broken bot never blocks the table
             fell_back = "failed"
             if seat.bot.partition(":")[0] == FALLBACK:
@@ -554,7 +560,7 @@ class BotRunner:
                                             table_id)
         if self.listeners:
             self._tell(Decided(table_id, table, seat.bot, time.perf_counter() - start,
-                               fell_back=fell_back))
+                               fell_back=fell_back, why=why if fell_back is None else None))
         return action
 
     def _tell(self, decided: Decided) -> None:
@@ -635,7 +641,8 @@ class BotRunner:
         before = None if future is None else ahead(future)
         if self.listeners:
             self._tell(Decided(table_id, table, spec, now - asked, waited, fell_back,
-                               decision.cut and fell_back is None, client, before))
+                               decision.cut and fell_back is None, client, before,
+                               decision.why if fell_back is None else None))
         return action
 
     async def _wait(self, decision: Decision, future: Future[Any]) -> Any:
@@ -691,7 +698,7 @@ class BotRunner:
         deadline = Deadline(decision.think_until)  # a search starts no world it cannot end
         due = DEADLINE.set(deadline)
         try:
-            action = table.bot_action(bot, rng)
+            action, decision.why = explained_action(table, bot, rng)
         except Exception as e:
             return e
         finally:

@@ -34,6 +34,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Final
 
 from rebelote.bots import DEFAULT_LEVEL, level_of_spec, level_spec, player_level, player_levels
+from rebelote.bots.explain import Explanation
 from rebelote.cards import SEATS
 from rebelote.errors import IllegalActionError, InputError, RulesError
 from rebelote.metrics import TABLE_ACTIONS
@@ -47,10 +48,11 @@ from rebelote.store.play_tables import (
     new_code,
 )
 from rebelote.table import Seat, Table, bot_spec, table_view
-from rebelote.table.model import InviteError, SeatTakenError
+from rebelote.table.model import InviteError, NotYourTurnError, SeatTakenError
 from rebelote.table.view import turn_seat
-from rebelote.tableserver.bots import BotRunner, Superseded, release_seconds
+from rebelote.tableserver.bots import BotRunner, Decided, Superseded, release_seconds
 from rebelote.tableserver.clock import Timers, TurnClock
+from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
@@ -101,6 +103,13 @@ def _int(obj: Mapping[str, Any], key: str, default: int, low: int, high: int) ->
     return raw
 
 
+def _bool(obj: Mapping[str, Any], key: str, default: bool) -> bool:
+    raw = obj.get(key, default)
+    if not isinstance(raw, bool):
+        raise InputError(key, f"{raw!r}: true or false")
+    return raw
+
+
 def _name(raw: Any, field: str) -> str:
     if raw is None:
         return ""
@@ -147,11 +156,12 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
     or {"N": level, ...} (the seats not said: :data:`~rebelote.bots.DEFAULT_LEVEL`),
     "friends"?: ["N", "E", "W"] (seats kept for friends, played by bots until taken),
     "name"?, "pace"? (ms), "clock"? (s), "between"? (ms after a deal before the next one; -1:
-    until a player goes on; 0, the default: at once)}``."""
+    until a player goes on; 0, the default: at once), "hints"? (the players may ask for a hint
+    at their turn: true by default at a table alone, false in a room with friends)}``."""
     if not isinstance(obj, Mapping):
         raise InputError("body", "a table is a JSON object like {\"game\": \"coinche\"}")
     allowed = {"game", "rules", "options", "target", "bots", "friends", "name", "pace",
-               "clock", "teams", "between"}
+               "clock", "teams", "between", "hints"}
     unknown = sorted(k for k in obj if k not in allowed)
     if unknown:
         raise InputError(unknown[0], f"unknown field of a table (known: "
@@ -203,7 +213,8 @@ def table_from_request(obj: Any) -> tuple[Table, str]:
                       clock=_int(obj, "clock", ROOM_CLOCK if friends else 0, 0, MAX_CLOCK),
                       host=secret_hash(token),
                       between=_int(obj, "between", 0, -1, MAX_BETWEEN),
-                      levels=(levels[0], levels[1], levels[0], levels[3]))
+                      levels=(levels[0], levels[1], levels[0], levels[3]),
+                      hints=_bool(obj, "hints", not friends))
     return table, token
 
 
@@ -211,7 +222,7 @@ def settings_of(table: Table, seat: int) -> dict[str, Any]:
     """The body of a new table with ``table``'s settings, as its player at ``seat`` (who sits
     South at the new one) asked for them: its game, rules and target, the bots' levels as
     asked (a table stored before they were kept: the level each seat's spec stands for), its
-    pace, clock and pause between deals, the player's name."""
+    pace, clock and pause between deals, whether hints are allowed, the player's name."""
     def level(s: int) -> str:
         if len(table.levels) == 4 and table.levels[s]:
             return table.levels[s]
@@ -224,7 +235,7 @@ def settings_of(table: Table, seat: int) -> dict[str, Any]:
             "target": table.target,
             "bots": {"N": level(0), "E": level(1), "W": level(3)},
             "pace": table.pace, "clock": table.clock, "between": table.between,
-            "name": table.seats[seat].name or None}
+            "hints": table.hints, "name": table.seats[seat].name or None}
 
 
 def paused(table: Table) -> bool:
@@ -262,6 +273,10 @@ class TableService:
         self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._analyses: dict[str, list[Any]] = {}
+        #: each bot move's explanation, given out once its deal is finished (analysis)
+        self.explained = Explained()
+        self._hints: dict[tuple[str, int, int, int], Explanation] = {}
+        self.bots.listeners.append(self._explained)
 
     # -- what the HTTP layer and the tests reach ----------------------------------------------
     @property
@@ -385,6 +400,12 @@ class TableService:
         out["pace"] = loaded.table.pace
         out["clock"] = loaded.table.clock
         out["between"] = loaded.table.between
+        taken = self._hints.get(self._hint_key(loaded, seat))
+        if taken is not None:  # the seat's own hint at this decision (its own observation's)
+            out["hint"] = taken.to_record()
+        out["hints"] = {"allowed": loaded.table.hints,
+                        "taken": {turn_seat(s, seat): n
+                                  for s, n in enumerate(loaded.table.hints_taken)}}
         out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
         return out
@@ -703,6 +724,46 @@ class TableService:
         while len(self._analyses) > 512:
             self._analyses.pop(next(iter(self._analyses)))
         return loaded, seat, done
+
+    # -- hints ---------------------------------------------------------------------------------
+    async def hint(self, table_id: str, token: str | None) -> tuple[Loaded, int, Explanation]:
+        """Un conseil: the move the table's level would make at the seat's turn and why, from
+        the seat's observation alone (:func:`rebelote.table.hint.hint_for`, in the bot pool),
+        counted once a decision on the table's sheet. Refused: a table whose creator did not
+        allow hints (:class:`InputError`), out of the seat's turn (:class:`NotYourTurnError`)."""
+        from rebelote.table.hint import hint_for
+
+        loaded = await self.repo.load_latest(table_id)
+        seat = self.seat_of(loaded, token)
+        table = loaded.table
+        if not table.hints:
+            raise InputError("hints", "this table's creator did not allow hints")
+        if table.turn != seat or not table.holds(seat) or table.by_bot(seat):
+            raise NotYourTurnError("hint: a hint is given at your turn only")
+        obs = table.deal.observation(seat)
+        key = self._hint_key(loaded, seat)
+        got = self._hints.get(key)
+        if got is None:
+            why = await asyncio.wait_for(self.bots.run(hint_for, obs, table.seats[seat].bot),
+                                         120)
+            got = self._hints[key] = why
+            while len(self._hints) > 512:
+                self._hints.pop(next(iter(self._hints)))
+
+            def change(current: Loaded) -> Table:
+                return current.table.hint_taken(seat)
+
+            loaded = await self._command(table_id, change, bots=False)
+        return loaded, seat, got
+
+    @staticmethod
+    def _hint_key(loaded: Loaded, seat: int) -> tuple[str, int, int, int]:
+        table = loaded.table
+        return (loaded.id, table.deal_number, len(table.current.actions), seat)
+
+    def _explained(self, decided: Decided) -> None:
+        if decided.why is not None:
+            self.explained.add(decided.table_id, decided.table, decided.why)
 
     async def close(self) -> None:
         """Stop the bots at once, then the background tasks (the timers stay stored)."""

@@ -89,7 +89,13 @@ CHECK: Final[dict[str, Any]] = {
                    "verified": {"type": "boolean"}, "error": {"type": "string"}}}
 ANALYSIS: Final[dict[str, Any]] = {
     "type": "object", "required": ["deal", "cards"],
-    "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"}}}
+    "properties": {"deal": {"type": "integer"}, "cards": {"type": "array"},
+                   "explanations": {"type": "array"}}}
+HINT: Final[dict[str, Any]] = {
+    "type": "object", "required": ["action", "level", "why", "candidates", "knew"],
+    "properties": {"action": {"type": "string"}, "level": {"type": "string"},
+                   "why": {"type": "string"}, "candidates": {"type": "array"},
+                   "knew": {"type": "array"}}}
 _WRITE: Final = (403, 404, 409, 413, 415, 422, 503)
 _READ: Final = (403, 404, 422, 503)
 
@@ -161,6 +167,20 @@ async def act(request: Request, table_id: str, tables: TableServiceDep, token: S
     return seat_view(tables, loaded, seat)
 
 
+@router.post("/{table_id}/hint", summary="Un conseil: what the table's level would play at "
+             "your turn, and why",
+             openapi_extra=route_doc(None, 200, HINT, "The hint", *_WRITE))
+async def hint(table_id: str, tables: TableServiceDep, token: SeatTokenDep, lang: str = "fr"
+               ) -> Response:
+    """The move the table's level would make at your turn, from your seat's observation alone,
+    with its sentence (``lang``: ``fr`` or ``en``); counted once a decision on the table's
+    sheet. ``422`` at a table whose creator did not allow hints, ``409`` out of your turn."""
+    _, _, why = await tables.hint(table_id, token)
+    out = why.to_json(lang)
+    return JSONResponse({"action": out["action"], "level": out["level"], "why": out["why"],
+                         "candidates": out["candidates"], "knew": out["knew"]})
+
+
 @router.post("/{table_id}/release", summary="Hand your seat back to its bot",
              openapi_extra=route_doc(None, 200, {"type": "object", "required": ["released"]},
                                      "Released", *_WRITE))
@@ -198,6 +218,9 @@ async def back(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> R
 async def record(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
                  ) -> Response:
     out = await finished_record(tables, table_id, token, n)
+    kept = tables.explained.stored(table_id, n)  # its bots' explanations, if still kept
+    if kept:
+        out["explanations"] = kept
     return JSONResponse(out, headers={
         "Content-Disposition": f'attachment; filename="table-{table_id}-deal-{n}.json"'})
 
@@ -220,13 +243,16 @@ async def verify(table_id: str, n: int, tables: TableServiceDep, token: SeatToke
 @router.get("/{table_id}/deals/{n}/analysis", summary="What each card of a finished deal "
             "cost against the best card (double-dummy solver)",
             openapi_extra=route_doc(None, 200, ANALYSIS, "Each card's cost", *_READ))
-async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
-                   ) -> Response:
+async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep,
+                   lang: str = "fr") -> Response:
+    """Each card's cost, and each bot move's explanation (``explanations``, its sentences in
+    ``lang``: ``fr`` or ``en``) as its bot recorded it deciding."""
     try:
         _, _, cards = await tables.analysis(table_id, token, n)
     except InputError as e:  # a deal not finished, or no solver in this build
         raise NotFoundError(str(e)) from None
-    return JSONResponse({"deal": n, "cards": cards})
+    return JSONResponse({"deal": n, "cards": cards,
+                         "explanations": tables.explained.of(table_id, n, lang)})
 
 
 @router.websocket("/{table_id}/ws")

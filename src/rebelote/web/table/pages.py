@@ -21,6 +21,7 @@ from jinja2 import Environment
 
 from rebelote import catalogs
 from rebelote.bots import DEFAULT_LEVEL, player_levels
+from rebelote.bots.explain import Explanation
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
 from rebelote.errors import InputError
@@ -36,7 +37,7 @@ from rebelote.store.play_tables import (
     TableNotFoundError,
     normal_code,
 )
-from rebelote.table import turn_seat, verify_record
+from rebelote.table import NotYourTurnError, turn_seat, verify_record
 from rebelote.table.analysis import solver_available
 from rebelote.table.model import DECLINE, NEXT, WAIT
 from rebelote.table.view import sorted_hand
@@ -275,6 +276,8 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
         "seat_order": SEAT_ORDER,
         "team_of": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}, "TEAMS": TEAMS,
         "sheet": view["sheet"], "free": view["free_seats"],
+        "hint": Explanation.from_record(view["hint"]).to_json(lang) if view.get("hint")
+        else None,
     }
 
 
@@ -335,6 +338,8 @@ async def create(request: Request, tables: TableServiceDep) -> Response:
                if seat in ("N", "E", "W")]
     if friends:
         body["friends"] = friends
+    if form.get("hints") in ("yes", "no"):  # else: allowed alone, not with friends
+        body["hints"] = form.get("hints") == "yes"
     try:
         loaded, token = await tables.create(body)
     except InputError as e:
@@ -438,6 +443,28 @@ async def back(table_id: str, request: Request, tables: TableServiceDep, token: 
     return await seat_step(request, tables, table_id, token, tables.back)
 
 
+@router.post("/tables/{table_id}/hint")
+async def hint(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
+               ) -> Response:
+    """Un conseil: the hint's sentence for ``#hint`` (htmx), or back to the table."""
+    lang = i18n.request_lang(request)
+    try:
+        _, _, why = await tables.hint(table_id, token)
+    except (InputError, NotYourTurnError) as e:
+        said = "Hints are not allowed at this table." if isinstance(e, InputError) \
+            else "A hint is given at your turn only."
+        if not is_htmx(request):
+            return RedirectResponse(f"/tables/{table_id}", status_code=303)
+        return templates.render(request, "table/_hint_answer.html", 409,
+                                error=words.tr(lang, said), hint=None)
+    except (SeatForbiddenError, TableNotFoundError):
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    if not is_htmx(request):
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
+    return templates.render(request, "table/_hint_answer.html", hint=why.to_json(lang),
+                            error=None)
+
+
 @router.post("/tables/{table_id}/fill")
 async def fill(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
                ) -> Response:
@@ -465,8 +492,10 @@ async def analysis_page(table_id: str, n: int, request: Request, tables: TableSe
                                 n=n, table_id=table_id, totals={}, hands={})
     rows, totals = analysis_rows(cards, seat)
     hands = analysis_hands(loaded.table.replay.finished[n - 1], seat)
+    why = [{**e, "rel": turn_seat(SEATS.index(e["seat"]), seat)}
+           for e in tables.explained.of(table_id, n, i18n.request_lang(request))]
     return templates.render(request, "table/analysis.html", cards=rows, n=n,
-                            table_id=table_id, totals=totals, hands=hands, error=None)
+                            table_id=table_id, totals=totals, hands=hands, error=None, why=why)
 
 
 @router.post("/tables/{table_id}/release")

@@ -1,0 +1,65 @@
+"""Pourquoi ce coup ? in the browser: the analysis page of a finished deal with every bot
+move's explanation open, axe-core clean (WCAG 2.1 AA) at 390x844 and 1280x900, nothing wider
+than the screen."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from test_axe import AXE, SCREENS, Axe
+from test_table_browser import CHROMIUM, SHOTS, browser, no_overflow, server
+
+__all__ = ["browser", "server"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent"),
+    pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed"),
+]
+
+
+def finished_deal(base: str) -> tuple[str, str]:
+    """A contrée table of club bots whose first deal S plays out through the API."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        t = http.post("/api/tables", json={"game": "contree", "bots": "pimc:fast", "pace": 0,
+                                           "target": 2000}).json()
+        headers = {"Authorization": f"Bearer {t['token']}"}
+        view, rng = t, random.Random(5)
+        while view["deal"] == 1:
+            legal = [a for a in view["legal"] if not a.startswith(("declare", "no-decl"))]
+            action = "80 hearts" if "80 hearts" in legal else rng.choice(legal)
+            view = http.post(f"/api/tables/{t['id']}/actions", headers=headers,
+                             json={"action": action}).json()
+        return t["id"], t["token"]
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_the_explanations_on_the_analysis_page_pass_axe_on_a_phone_and_a_desktop(
+        browser: Any, server: str, screen: str) -> None:
+    tid, token = finished_deal(server)
+    ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
+    ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
+                      "domain": urlsplit(server).hostname, "path": "/"}])
+    page = ctx.new_page()
+    page.goto(f"{server}/tables/{tid}/deals/1/analysis")
+    page.wait_for_selector("#why-list")
+    assert page.locator("#why h2").inner_text() == "Pourquoi ce coup\u00a0?"
+    count = page.locator("#why details").count()
+    assert count >= 20
+    page.evaluate("document.querySelectorAll('#why details').forEach(d => d.open = true)")
+    assert page.locator("#why details table").count() >= 1
+    axe = Axe()
+    axe.check(page, f"analysis with the explanations open, {screen}")
+    no_overflow(page)
+    page.locator("#why-title").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"why-{screen}.png"))
+    page.locator("#why details").nth(count - 1).scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"why-card-{screen}.png"))
+    ctx.close()
+    axe.assert_clean()
