@@ -129,7 +129,9 @@ class Seat:
     back. A human seat's bot is the one that takes over. ``from_deal``: the first deal whose
     hand is the human's (the seat's bot plays the deals before: :meth:`Table.holds`).
     ``invite``: an open seat's invitation secret, the only way to take it (kept with the
-    table's seeds: it never leaves the server but to the table's host)."""
+    table's seeds: it never leaves the server but to the table's host). ``consent``: the
+    human at this seat said yes to the teacher's view (:attr:`Table.teaching`); cleared for
+    every seat whenever a human seat changes (:meth:`Table.with_seat`)."""
 
     kind: SeatKind = "bot"
     bot: str = "random"
@@ -138,6 +140,7 @@ class Seat:
     away: bool = False
     from_deal: int = 0
     invite: str = ""
+    consent: bool = False
 
     @staticmethod
     def bot_seat(bot: str) -> Seat:
@@ -164,6 +167,8 @@ class Seat:
             out["from_deal"] = self.from_deal
         if self.invite:
             out["invite"] = self.invite
+        if self.consent:
+            out["consent"] = True
         return out
 
     @staticmethod
@@ -176,7 +181,7 @@ class Seat:
             raise InputError("seats.from_deal", f"{from_deal!r}: a deal number")
         return Seat(kind, str(obj.get("bot") or "random"), str(obj.get("name") or ""),
                     obj.get("token_hash"), bool(obj.get("away")), from_deal,
-                    str(obj.get("invite") or ""))
+                    str(obj.get("invite") or ""), obj.get("consent") is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +241,12 @@ class Table:
     does after a deal while a human sits at it: 0 deal on at once, :data:`WAIT` wait until a
     player goes on (the action :data:`NEXT`), a number of milliseconds: the players' pages go
     on by themselves after that long (the player may go on sooner). Meanwhile nobody is to
-    act (:attr:`turn` is -1) and every page shows the deal that ended."""
+    act (:attr:`turn` is -1) and every page shows the deal that ended.
+
+    ``watch`` and ``teach``: the secrets of the table's watch link and teacher's link (kept in
+    clear like the invitations: every seat is shown them; empty: none, or revoked);
+    ``watch_delay``: how far behind the watchers follow the deal in play (1 trick, 0 live, -1
+    the end of each deal only: :mod:`rebelote.table.watching`)."""
 
     rules: Rules
     target: int
@@ -248,6 +258,9 @@ class Table:
     code: str = ""
     host: str = ""
     between: int = 0
+    watch: str = ""
+    teach: str = ""
+    watch_delay: int = 1
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -438,12 +451,34 @@ class Table:
         return str(bot.act(self.deal.observation(seat), rng))
 
     def with_seat(self, seat: int, new: Seat) -> Table:
+        """The table with ``new`` at ``seat``. A human who sits, leaves or goes away ends the
+        teacher's view for everyone: every seat's consent is cleared."""
+        old = self.seats[seat]
         seats = list(self.seats)
         seats[seat] = new
+        if "human" in (old.kind, new.kind) and (
+                (old.kind, old.token_hash) != (new.kind, new.token_hash)
+                or (new.away and not old.away)):
+            seats = [replace(s, consent=False) if s.consent else s for s in seats]
         table = replace(self, seats=(seats[0], seats[1], seats[2], seats[3]))
         if "replay" in self.__dict__:
             table.__dict__["replay"] = self.__dict__["replay"]
         return table
+
+    def with_consent(self, seat: int, yes: bool) -> Table:
+        """The human at ``seat`` says yes (or no) to the teacher's view."""
+        s = self.seats[seat]
+        if s.kind != "human":
+            raise IllegalActionError(f"consent: {SEATS[seat]} is not a player's seat")
+        return self.with_seat(seat, replace(s, consent=yes))
+
+    @property
+    def teaching(self) -> bool:
+        """The teacher's view shows the hands: a teacher's link exists, a human sits at the
+        table and every human said yes (none away)."""
+        humans = [s for s in self.seats if s.kind == "human"]
+        return bool(self.teach) and bool(humans) and all(s.consent and not s.away
+                                                         for s in humans)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose secret is ``token`` (compared in constant time), else ``None``."""
@@ -478,9 +513,11 @@ class Table:
         where any database role can read it (PostgreSQL's ``NOTIFY``). :meth:`with_moves`
         plays it."""
         if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
-                known.code, known.host, known.between) != (
+                known.code, known.host, known.between, known.watch, known.teach,
+                known.watch_delay) != (
                     self.rules, self.target, self.teams, self.seats, self.pace, self.clock,
-                    self.code, self.host, self.between):
+                    self.code, self.host, self.between, self.watch, self.teach,
+                    self.watch_delay):
             return None
         moves = _moves_between(known.deals, self.deals)
         if moves is None or moves[1]:
@@ -510,6 +547,9 @@ class Table:
             "deals": [d.to_json() for d in self.deals],
             "pace": self.pace, "clock": self.clock, "code": self.code, "host": self.host,
             **({"between": self.between} if self.between else {}),
+            **({"watch": self.watch} if self.watch else {}),
+            **({"teach": self.teach} if self.teach else {}),
+            **({"watch_delay": self.watch_delay} if self.watch_delay != 1 else {}),
         }
 
     @staticmethod
@@ -531,6 +571,8 @@ class Table:
             int(obj.get("pace", 0)), int(obj.get("clock", 0)), str(obj.get("code", "")),
             str(obj.get("host") or ""),
             int(obj.get("between", 0)),
+            str(obj.get("watch") or ""), str(obj.get("teach") or ""),
+            int(obj.get("watch_delay", 1)),
         )
         if known is not None:
             replay = _replay_after(known, table)

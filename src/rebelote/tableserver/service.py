@@ -51,6 +51,7 @@ from rebelote.tableserver.bots import BotRunner, Superseded
 from rebelote.tableserver.clock import Timers, TurnClock
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
+from rebelote.tableserver.watching import watch_info
 
 log = logging.getLogger("rebelote.table")
 
@@ -222,6 +223,8 @@ class TableService:
         self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._analyses: dict[str, list[Any]] = {}
+        #: Watchers' sockets open on this worker, per table (the players see how many).
+        self.watching: dict[str, int] = {}
 
     # -- what the HTTP layer and the tests reach ----------------------------------------------
     @property
@@ -334,8 +337,28 @@ class TableService:
         return seat
 
     def view_text(self, loaded: Loaded, seat: int) -> str:
-        """:meth:`view` as JSON text, built and encoded once per table version and seat."""
-        return self.repo.view_text(loaded, seat, lambda: self.view(loaded, seat))
+        """:meth:`view` as JSON text, built and encoded once per table version, seat and
+        number of watchers."""
+        return self.repo.view_text(loaded, seat, lambda: self.view(loaded, seat),
+                                   self.watchers(loaded.id))
+
+    def watchers(self, table_id: str) -> int:
+        """How many watch ``table_id`` (their sockets on this worker)."""
+        return self.watching.get(table_id, 0)
+
+    def watcher_moved(self, table_id: str, step: int) -> None:
+        """A watcher came (``step`` 1) or went (-1): the players' sockets are woken."""
+        n = self.watching.get(table_id, 0) + step
+        if n > 0:
+            self.watching[table_id] = n
+        else:
+            self.watching.pop(table_id, None)
+        self.repo.wake(table_id)
+
+    async def write(self, table_id: str, change: Callable[[Loaded], Table | None]) -> Loaded:
+        """``change`` applied to the latest table through its actor and saved (the bots do not
+        answer: a change of settings, not a move)."""
+        return await self._command(table_id, change, bots=False)
 
     def view(self, loaded: Loaded, seat: int) -> dict[str, Any]:
         out = table_view(loaded.table, seat)
@@ -347,6 +370,7 @@ class TableService:
         out["between"] = loaded.table.between
         out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
+        out["watch"] = watch_info(loaded, seat, self.watchers(loaded.id))
         return out
 
     @staticmethod

@@ -54,6 +54,9 @@ class Limits:
     #: A rate's bucket holds this many minutes' worth (a burst, then the rate).
     burst_minutes: int = 5
     sockets_per_table: int = 16
+    #: Watchers' sockets of one table, all clients together (a watch link handed round a
+    #: club is a few dozen).
+    watchers_per_table: int = 200
     streams_per_game: int = 300
     streams_per_client: int = 40
     header_timeout: int = 20
