@@ -244,6 +244,14 @@ async def watch_page(request: Request, table_id: str, tables: TableServiceDep) -
     return templates.render(request, name, v=view)
 
 
+@router.get("/tables/{table_id}/watchers", include_in_schema=False)
+async def watchers_line(request: Request, table_id: str, tables: TableServiceDep,
+                        token: SeatTokenDep) -> Response:
+    """The players' "N regardent" line (a seat), fetched when a watcher comes or goes."""
+    await _seat(tables, table_id, token)
+    return templates.render(request, "watch/_count.html", n=tables.watchers(table_id))
+
+
 @router.post("/tables/{table_id}/watch", include_in_schema=False)
 async def watch_form(request: Request, table_id: str, tables: TableServiceDep,
                      token: SeatTokenDep) -> Response:
