@@ -113,3 +113,38 @@ def test_a_watcher_follows_a_deal_and_the_players_see_how_many_watch(
     watcher.context.close()
     expect(player.locator("#watchers-count")).to_have_text("0 personne regarde", timeout=10_000)
     player.context.close()
+
+
+def test_the_teachers_view_shows_the_hands_only_while_the_player_says_yes(
+        browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    axe = Axe()
+    player = browser.new_context(viewport=PHONE, bypass_csp=True).new_page()
+    start(player, server, "belote", pace=0)
+    player.click("#teach-make")
+    link = player.locator("#teacher-link").get_attribute("href")
+    assert link
+    teacher = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+    frames: list[dict[str, Any]] = []
+    teacher.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda payload: frames.append(json.loads(payload))))
+    teacher.goto(server + link)
+    expect(teacher.locator("#teacher")).to_contain_text("chaque joueur a dit oui")
+    assert teacher.locator(".card-face").count() == 0
+    player.click("#consent-yes")
+    expect(teacher.locator("#w-seat-N .card-face").first).to_be_visible(timeout=10_000)
+    counts = [teacher.locator(f"#w-seat-{s} .card-face").count() for s in "NESW"]
+    assert counts in ([5] * 4, [8] * 4), counts  # every hand, at the auction or in the play
+    axe.check(teacher, "teacher's view with the hands")
+    axe.check(player, "table page, the player said yes")
+    teacher.screenshot(path=str(SHOTS / "watch-teacher-desktop.png"), full_page=True)
+    player.click("#consent-no")
+    expect(teacher.locator(".card-face")).to_have_count(0, timeout=10_000)
+    with_hands = [i for i, f in enumerate(frames) if "hands" in f]
+    assert with_hands and "hands" not in frames[-1]
+    assert frames[with_hands[-1] + 1:] and all("hands" not in f for f in
+                                               frames[with_hands[-1] + 1:])
+    axe.assert_clean()
+    teacher.context.close()
+    player.context.close()
