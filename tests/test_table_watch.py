@@ -258,3 +258,21 @@ def test_watchers_count_against_the_tables_socket_caps(client: TestClient) -> No
             while pushed["watch"]["watchers"] < 2:
                 pushed = player.receive_json()
             assert pushed["watch"]["watchers"] == 2
+
+
+def test_the_host_sets_the_delay_from_the_table_page_and_no_one_else(client: TestClient) -> None:
+    t = new_table(client, friends=["N"])
+    tid, token = t["id"], t["token"]
+    r = client.post(f"/tables/{tid}/watch", headers=auth(token),
+                    data={"do": "delay", "delay": "deal"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert client.get(f"/api/tables/{tid}", headers=auth(token)).json()["watch"]["delay"] == "deal"
+    friend = client.post("/api/tables/join", json={"code": t["code"],
+                                                   "invite": t["invites"]["N"]}).json()
+    r = client.post(f"/api/tables/{tid}/watch", headers=auth(friend["token"]), json={"delay": 0})
+    assert r.status_code == 403 and "creator" in r.json()["error"]
+    r = client.post(f"/api/tables/{tid}/watch", headers=auth(friend["token"]))
+    assert r.status_code == 200 and r.json()["link"]  # any seat makes the link
+    r = client.post(f"/tables/{tid}/watch", headers=auth(token), data={"do": "nothing"},
+                    follow_redirects=False)
+    assert r.status_code == 422 and "do" in r.text

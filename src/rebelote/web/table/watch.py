@@ -262,11 +262,15 @@ async def watch_form(request: Request, table_id: str, tables: TableServiceDep,
         await _link(tables, table_id, token, "watch" if what == "watch" else "teach", True)
     elif what in ("no-watch", "no-teach"):
         await _link(tables, table_id, token, "watch" if what == "no-watch" else "teach", False)
+    elif what == "delay":
+        raw = str(form.get("delay") or "")
+        await _link(tables, table_id, token, "watch", True,
+                    {"delay": int(raw) if raw in ("0", "1") else raw})
     elif what in ("yes", "no"):
         _, seat = await _seat(tables, table_id, token)
         await tables.write(table_id, consent_change(seat, what == "yes"))
     else:
-        raise InputError("do", "watch, teach, no-watch, no-teach, yes or no")
+        raise InputError("do", "watch, teach, no-watch, no-teach, delay, yes or no")
     return RedirectResponse(f"/tables/{table_id}#watchers", status_code=303)
 
 
