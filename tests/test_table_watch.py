@@ -20,6 +20,9 @@ from rebelote.table.watching import watch_view
 from rebelote.web.app import create_app
 from rebelote.web.limits import Limits
 from table_helpers import cards_in, cards_in_html, counting_entropy, watch_leaks
+from test_web_postgres import PG_URL, pg_url
+
+__all__ = ["pg_url"]
 
 
 @pytest.mark.parametrize(("game", "delay"), [("coinche", 1), ("belote", 1), ("contree", 0),
@@ -222,3 +225,21 @@ def test_the_host_sets_the_delay_from_the_table_page_and_no_one_else(client: Tes
     r = client.post(f"/tables/{tid}/watch", headers=auth(token), data={"do": "nothing"},
                     follow_redirects=False)
     assert r.status_code == 422 and "do" in r.text
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="REBELOTE_TEST_PG_URL is not set")
+def test_watching_on_postgresql(pg_url: str) -> None:
+    # the links, the consents and the watchers' sockets through the PostgreSQL store (the
+    # table's snapshot keeps them; a socket wakes on the NOTIFY of each write)
+    with TestClient(create_app(pg_url)) as c:
+        t = new_table(c, pace=5000)
+        tid, token = t["id"], t["token"]
+        key = key_of(c.post(f"/api/tables/{tid}/teach", headers=auth(token)).json()[
+            "teacher_link"])
+        c.post(f"/api/tables/{tid}/consent", headers=auth(token), json={"yes": True})
+        with c.websocket_connect(f"/api/tables/{tid}/watch/ws?key={key}") as ws:
+            assert len(ws.receive_json()["hands"]) == 4
+            c.post(f"/api/tables/{tid}/consent", headers=auth(token), json={"yes": False})
+            assert "hands" not in ws.receive_json()
+        assert c.get(f"/api/tables/{tid}/watch?key={key}").json()["teaching"] is False
