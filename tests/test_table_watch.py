@@ -173,6 +173,10 @@ def test_bad_and_revoked_watch_secrets_are_refused(client: TestClient) -> None:
         r = client.get(url)
         assert r.status_code == status, (url, r.text)
     assert "revoked" in client.get(f"/api/tables/{tid}/watch?key=x").json()["error"]
+    page = client.get(f"/w/{tid}?key=nope", headers={"Accept": "text/html"})
+    assert page.status_code == 403 and "demandez-en un nouveau à un joueur" in page.text
+    page = client.get(f"/w/nope?key={key}", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and "Cette table n’existe pas" in page.text
     with client.websocket_connect(f"/api/tables/{tid}/watch/ws?key={key}") as ws:
         ws.receive_json()
         assert client.delete(f"/api/tables/{tid}/watch", headers=auth(token)).status_code == 200

@@ -145,6 +145,14 @@ def test_the_teachers_view_shows_the_hands_only_while_the_player_says_yes(
     assert with_hands and "hands" not in frames[-1]
     assert frames[with_hands[-1] + 1:] and all("hands" not in f for f in
                                                frames[with_hands[-1] + 1:])
+    # a revoked link: a page that says so in French, for a phone too
+    player.click("#teach-revoke")
+    teacher.set_viewport_size(PHONE)
+    answer = teacher.goto(server + link)
+    assert answer is not None and answer.status == 403
+    expect(teacher.locator("#watch-refused")).to_contain_text("révoqué")
+    no_overflow(teacher)
+    axe.check(teacher, "a revoked teacher's link")
     axe.assert_clean()
     teacher.context.close()
     player.context.close()

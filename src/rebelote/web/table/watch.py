@@ -236,9 +236,13 @@ async def _until_closed(websocket: WebSocket) -> None:
 @router.get("/w/{table_id}", include_in_schema=False)
 async def watch_page(request: Request, table_id: str, tables: TableServiceDep) -> Response:
     """The watcher's page: the table behind the play, followed live by its socket."""
-    loaded = await tables.load_latest(table_id)
-    key = request.query_params.get("key")
-    kind = watcher_kind(loaded.table, key)
+    try:
+        loaded = await tables.load_latest(table_id)
+        kind = watcher_kind(loaded.table, request.query_params.get("key"))
+    except TableNotFoundError:
+        return templates.render(request, "watch/missing.html", 404, missing=True)
+    except WatchForbiddenError:
+        return templates.render(request, "watch/missing.html", 403, missing=False)
     view = json.loads(watch_text(tables, loaded, kind))
     name = "watch/_view.html" if request.query_params.get("fragment") else "watch/page.html"
     return templates.render(request, name, v=view)
