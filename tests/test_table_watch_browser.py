@@ -109,6 +109,11 @@ def test_a_watcher_follows_a_deal_and_the_players_see_how_many_watch(
         rest = {k: v for k, v in frame.items() if k != "last_result"}
         assert all(isinstance(s["cards"], int) for s in frame["seats"].values())
         assert len(cards_in(rest)) <= 32
+    # in English: the page comes back without the link's query, its secret kept for it
+    watcher.click("a[data-lang=en]")
+    expect(watcher.locator("h1")).to_contain_text("Watching a table")
+    expect(watcher.locator("#watch-delay")).to_contain_text("one trick behind")
+    axe.check(watcher, "watch page in English")
     axe.assert_clean()
     watcher.context.close()
     expect(player.locator("#watchers-count")).to_have_text("0 personne regarde", timeout=10_000)

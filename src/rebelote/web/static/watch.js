@@ -4,7 +4,7 @@
   "use strict";
   var main = document.getElementById("watch");
   if (!main || !window.WebSocket) return;
-  var key = new URLSearchParams(location.search).get("key") || "";
+  var key = main.dataset.key || "";
   var scheme = location.protocol === "https:" ? "wss://" : "ws://";
   var ws = new WebSocket(scheme + location.host + "/api/tables/" + main.dataset.id +
                          "/watch/ws?key=" + encodeURIComponent(key));
@@ -12,7 +12,7 @@
     var v = JSON.parse(event.data);
     if (v.error || String(v.version) === main.dataset.version) return;
     main.dataset.version = String(v.version);
-    fetch(location.pathname + location.search + "&fragment=1").then(function (r) {
+    fetch(location.pathname + "?fragment=1&key=" + encodeURIComponent(key)).then(function (r) {
       return r.ok ? r.text() : null;
     }).then(function (html) {
       var view = document.getElementById("watch-view");

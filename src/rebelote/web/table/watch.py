@@ -33,12 +33,15 @@ from rebelote.tableserver.watching import (
 )
 from rebelote.web.limits import Limits
 from rebelote.web.openapi import route_doc
-from rebelote.web.security import bearer, first_socket_token, read_json
+from rebelote.web.security import bearer, first_socket_token, is_https, read_json
 from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
 from rebelote.web.table.pages import templates
 
 #: Seconds a watcher's socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0
+#: The cookie a watcher's browser keeps the link's secret in, for that page only.
+WATCH_COOKIE: Final = "rebelote_watch"
+WATCH_COOKIE_DAYS: Final = 30
 #: The keys of the watch views in the views' cache (a seat's are 0 to 3).
 _VIEW_KEYS: Final = {"watch": -1, "teach": -2}
 _LINK: Final[dict[str, Any]] = {
@@ -236,16 +239,22 @@ async def _until_closed(websocket: WebSocket) -> None:
 @router.get("/w/{table_id}", include_in_schema=False)
 async def watch_page(request: Request, table_id: str, tables: TableServiceDep) -> Response:
     """The watcher's page: the table behind the play, followed live by its socket."""
+    # the link's secret: in the link, else kept by this browser for this page (a change of
+    # language comes back without the query)
+    key = request.query_params.get("key") or request.cookies.get(WATCH_COOKIE)
     try:
         loaded = await tables.load_latest(table_id)
-        kind = watcher_kind(loaded.table, request.query_params.get("key"))
+        kind = watcher_kind(loaded.table, key)
     except TableNotFoundError:
         return templates.render(request, "watch/missing.html", 404, missing=True)
     except WatchForbiddenError:
         return templates.render(request, "watch/missing.html", 403, missing=False)
     view = json.loads(watch_text(tables, loaded, kind))
     name = "watch/_view.html" if request.query_params.get("fragment") else "watch/page.html"
-    return templates.render(request, name, v=view)
+    page = templates.render(request, name, v=view, key=key)
+    page.set_cookie(WATCH_COOKIE, str(key), path=f"/w/{table_id}", httponly=True,
+                    samesite="lax", secure=is_https(request), max_age=WATCH_COOKIE_DAYS * 86400)
+    return page
 
 
 @router.get("/tables/{table_id}/watchers", include_in_schema=False)
