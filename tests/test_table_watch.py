@@ -247,3 +247,20 @@ def test_watching_on_postgresql(pg_url: str) -> None:
             c.post(f"/api/tables/{tid}/consent", headers=auth(token), json={"yes": False})
             assert "hands" not in ws.receive_json()
         assert c.get(f"/api/tables/{tid}/watch?key={key}").json()["teaching"] is False
+
+
+def test_a_page_of_another_site_opens_no_watchers_socket(client: TestClient) -> None:
+    t = new_table(client)
+    tid, token = t["id"], t["token"]
+    key = key_of(client.post(f"/api/tables/{tid}/watch", headers=auth(token)).json()["link"])
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(
+            f"/api/tables/{tid}/watch/ws?key={key}",
+            headers={"origin": "http://elsewhere.example"}) as ws:
+        ws.receive_json()
+    assert refused.value.code == 4403
+    # and a form of another site changes no link
+    r = client.post(f"/tables/{tid}/watch", headers={**auth(token),
+                                                      "origin": "http://elsewhere.example"},
+                    data={"do": "no-watch"}, follow_redirects=False)
+    assert r.status_code == 403
+    assert client.get(f"/api/tables/{tid}/watch?key={key}").status_code == 200
