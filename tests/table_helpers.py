@@ -89,3 +89,65 @@ def leaks(view: dict[str, Any], held: set[str]) -> set[str]:
     rest = {k: v for k, v in view.items() if k != "last_result"}
     allowed = held | public_cards(view)
     return cards_in(rest) - allowed
+
+
+# -- watchers (issue 34, item 5): a watch view against the engine's public cards at the time ----
+def _state_cards(trick: tuple[int, tuple[int, ...]]) -> set[str]:
+    from rebelote.cards import card_str
+
+    return {card_str(c) for c in trick[1]}
+
+
+def watch_allowed(table: Any, delay: int) -> tuple[set[str], set[str]]:
+    """The cards of the deal in play a watcher may see now (the public cards as they were
+    before the last trick, for one trick behind), and those it must not (the last trick's and
+    the trick in play's, unless public before them): from the engine, not from the view."""
+    from rebelote.actions import PLAY, parse_action
+    from rebelote.cards import card_str
+    from rebelote.table.model import NEXT, _start
+
+    state = _start(table.rules, table.current,
+                   table.replay.result if table.replay.finished else None)
+    for text in table.current.actions:
+        if text != NEXT:
+            state = state.apply(parse_action(text))
+    obs = state.observation(0)
+    public = {card_str(obs.turned)} if obs.turned >= 0 else set()
+    for trick in obs.tricks:
+        public |= _state_cards(trick)
+    public |= {card_str(c) for c in obs.trick}
+    for _, combo in obs.shown:
+        public |= set(combo.to_json()["cards"])
+    public |= {card_str(c) for _, c in obs.belote}
+    if delay == 0 or table.is_over:
+        return public, set()
+    if delay == -1:
+        early = {card_str(obs.turned)} if obs.turned >= 0 else set()
+        return early, public - early
+    if state.phase != PLAY:
+        return public, set()
+    late = {card_str(c) for c in obs.trick}
+    if obs.tricks:
+        late |= _state_cards(obs.tricks[-1])
+    early = {card_str(obs.turned)} if obs.turned >= 0 else set()
+    for trick in obs.tricks[:-1]:
+        early |= _state_cards(trick)
+    for _, combo in obs.shown:  # shown once the first trick is over, before the last one
+        if len(obs.tricks) >= 2:
+            early |= set(combo.to_json()["cards"])
+    return early, late - early
+
+
+def watch_leaks(view: dict[str, Any], table: Any, delay: int) -> set[str]:
+    """The cards a watch view (:func:`rebelote.table.watching.watch_view`) of ``table`` names
+    that its watcher may not see now (its last deal's result apart, public once over); a
+    hand, or a count of cards that is not a number, fails at once."""
+    assert "hand" not in view and "hands" not in view and "legal" not in view
+    rest = {k: v for k, v in view.items() if k not in ("last_result", "id")}
+    allowed, forbidden = watch_allowed(table, delay)
+    for seat in "NESW":  # how many cards each seat has left, never which
+        assert isinstance(view["seats"][seat]["cards"], int)
+    if view["last_result"]:
+        assert view["last_result"]["deal"] < view["deal"] or view["over"]
+    shown = cards_in(rest)
+    return (shown - allowed) | (shown & forbidden)

@@ -135,7 +135,10 @@ class Seat:
     ``invite``: an open seat's invitation secret, the only way to take it (kept with the
     table's seeds: it never leaves the server but to the table's host). ``bound``: the deal in
     which this seat was taken with its invitation, its hand shown at once: the seat is not
-    handed to a plain bot before that deal ends (:meth:`Table.hand_back`)."""
+    handed to a plain bot before that deal ends (:meth:`Table.hand_back`).
+    ``consent``: the
+    human at this seat said yes to the teacher's view (:attr:`Table.teaching`); cleared for
+    every seat whenever a human seat changes (:meth:`Table.with_seat`)."""
 
     kind: SeatKind = "bot"
     bot: str = "random"
@@ -145,6 +148,7 @@ class Seat:
     from_deal: int = 0
     invite: str = ""
     bound: int = 0
+    consent: bool = False
 
     @staticmethod
     def bot_seat(bot: str) -> Seat:
@@ -173,6 +177,8 @@ class Seat:
             out["invite"] = self.invite
         if self.bound:
             out["bound"] = self.bound
+        if self.consent:
+            out["consent"] = True
         return out
 
     @staticmethod
@@ -188,7 +194,8 @@ class Seat:
             raise InputError("seats.bound", f"{bound!r}: a deal number")
         return Seat(kind, str(obj.get("bot") or "random"), str(obj.get("name") or ""),
                     obj.get("token_hash"), bool(obj.get("away")), from_deal,
-                    str(obj.get("invite") or ""), bound)
+                    str(obj.get("invite") or ""), bound,
+                    obj.get("consent") is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +262,12 @@ class Table:
     stored before it was kept.
     ``hints``: its creator
     lets the players ask for a hint at their turn (:mod:`rebelote.table.hint`);
-    ``hints_taken``: how many each seat took (the table's sheet counts them)."""
+    ``hints_taken``: how many each seat took (the table's sheet counts them).
+
+    ``watch`` and ``teach``: the secrets of the table's watch link and teacher's link (kept in
+    clear like the invitations: every seat is shown them; empty: none, or revoked);
+    ``watch_delay``: how far behind the watchers follow the deal in play (1 trick, 0 live, -1
+    the end of each deal only: :mod:`rebelote.table.watching`)."""
 
     rules: Rules
     target: int
@@ -270,6 +282,9 @@ class Table:
     levels: tuple[str, ...] = ()
     hints: bool = False
     hints_taken: tuple[int, int, int, int] = (0, 0, 0, 0)
+    watch: str = ""
+    teach: str = ""
+    watch_delay: int = 1
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -504,12 +519,34 @@ class Table:
         return str(action)
 
     def with_seat(self, seat: int, new: Seat) -> Table:
+        """The table with ``new`` at ``seat``. A human who sits, leaves or goes away ends the
+        teacher's view for everyone: every seat's consent is cleared."""
+        old = self.seats[seat]
         seats = list(self.seats)
         seats[seat] = new
+        if "human" in (old.kind, new.kind) and (
+                (old.kind, old.token_hash) != (new.kind, new.token_hash)
+                or (new.away and not old.away)):
+            seats = [replace(s, consent=False) if s.consent else s for s in seats]
         table = replace(self, seats=(seats[0], seats[1], seats[2], seats[3]))
         if "replay" in self.__dict__:
             table.__dict__["replay"] = self.__dict__["replay"]
         return table
+
+    def with_consent(self, seat: int, yes: bool) -> Table:
+        """The human at ``seat`` says yes (or no) to the teacher's view."""
+        s = self.seats[seat]
+        if s.kind != "human":
+            raise IllegalActionError(f"consent: {SEATS[seat]} is not a player's seat")
+        return self.with_seat(seat, replace(s, consent=yes))
+
+    @property
+    def teaching(self) -> bool:
+        """The teacher's view shows the hands: a teacher's link exists, a human sits at the
+        table and every human said yes (none away)."""
+        humans = [s for s in self.seats if s.kind == "human"]
+        return bool(self.teach) and bool(humans) and all(s.consent and not s.away
+                                                         for s in humans)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose secret is ``token`` (compared in constant time), else ``None``."""
@@ -544,9 +581,11 @@ class Table:
         where any database role can read it (PostgreSQL's ``NOTIFY``). :meth:`with_moves`
         plays it."""
         if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
-                known.code, known.host, known.between, known.hints, known.hints_taken) != (
+                known.code, known.host, known.between, known.hints, known.hints_taken,
+                known.watch, known.teach, known.watch_delay) != (
                     self.rules, self.target, self.teams, self.seats, self.pace, self.clock,
-                    self.code, self.host, self.between, self.hints, self.hints_taken):
+                    self.code, self.host, self.between, self.hints, self.hints_taken,
+                    self.watch, self.teach, self.watch_delay):
             return None
         moves = _moves_between(known.deals, self.deals)
         if moves is None or moves[1]:
@@ -579,6 +618,9 @@ class Table:
             **({"levels": list(self.levels)} if self.levels else {}),
             **({"hints": True} if self.hints else {}),
             **({"hints_taken": list(self.hints_taken)} if any(self.hints_taken) else {}),
+            **({"watch": self.watch} if self.watch else {}),
+            **({"teach": self.teach} if self.teach else {}),
+            **({"watch_delay": self.watch_delay} if self.watch_delay != 1 else {}),
         }
 
     @staticmethod
@@ -603,6 +645,8 @@ class Table:
             tuple(str(level) for level in obj.get("levels") or ()),
             bool(obj.get("hints", False)),
             _hints_taken(obj.get("hints_taken")),
+            str(obj.get("watch") or ""), str(obj.get("teach") or ""),
+            int(obj.get("watch_delay", 1)),
         )
         if known is not None:
             replay = _replay_after(known, table)

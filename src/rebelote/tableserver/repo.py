@@ -127,7 +127,7 @@ class TableRepo:
         self.db = db
         self.shared = shared
         self._cache: OrderedDict[str, tuple[int, Table]] = OrderedDict()
-        self._views: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+        self._views: OrderedDict[tuple[str, int, int, int], str] = OrderedDict()
         self._versions: dict[str, int] = {}
         self._watchers: dict[str, set[asyncio.Event]] = {}
         #: Called with (table id, version) after every change this worker learns of (the bot
@@ -269,6 +269,12 @@ class TableRepo:
             if not watchers:
                 del self._watchers[table_id]
 
+    def wake(self, table_id: str) -> None:
+        """Wake the sockets of ``table_id`` with no change of the table (they check what
+        else they show: how many watch)."""
+        for wake in self._watchers.get(table_id, ()):
+            wake.set()
+
     def watched(self) -> list[str]:
         return list(self._watchers)
 
@@ -288,9 +294,11 @@ class TableRepo:
                 log.exception("catching up with table %s", table_id)
 
     # -- views --------------------------------------------------------------------------------
-    def view_text(self, loaded: Loaded, seat: int, make: Callable[[], dict[str, Any]]) -> str:
-        """``make()`` as JSON text, built and encoded once per table version and seat."""
-        key = (loaded.id, loaded.version, seat)
+    def view_text(self, loaded: Loaded, seat: int, make: Callable[[], dict[str, Any]],
+                  extra: int = 0) -> str:
+        """``make()`` as JSON text, built and encoded once per table version, seat and
+        ``extra`` (what else it shows: how many watch)."""
+        key = (loaded.id, loaded.version, seat, extra)
         out = self._views.get(key)
         if out is None:
             out = json.dumps(make(), ensure_ascii=False, allow_nan=False,

@@ -56,6 +56,7 @@ from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
+from rebelote.tableserver.watching import watch_info
 
 log = logging.getLogger("rebelote.table")
 
@@ -277,6 +278,8 @@ class TableService:
         self.explained = Explained()
         self._hints: dict[tuple[str, int, int, int], Explanation] = {}
         self.bots.listeners.append(self._explained)
+        #: Watchers' sockets open on this worker, per table (the players see how many).
+        self.watching: dict[str, int] = {}
 
     # -- what the HTTP layer and the tests reach ----------------------------------------------
     @property
@@ -389,8 +392,28 @@ class TableService:
         return seat
 
     def view_text(self, loaded: Loaded, seat: int) -> str:
-        """:meth:`view` as JSON text, built and encoded once per table version and seat."""
-        return self.repo.view_text(loaded, seat, lambda: self.view(loaded, seat))
+        """:meth:`view` as JSON text, built and encoded once per table version, seat and
+        number of watchers."""
+        return self.repo.view_text(loaded, seat, lambda: self.view(loaded, seat),
+                                   self.watchers(loaded.id))
+
+    def watchers(self, table_id: str) -> int:
+        """How many watch ``table_id`` (their sockets on this worker)."""
+        return self.watching.get(table_id, 0)
+
+    def watcher_moved(self, table_id: str, step: int) -> None:
+        """A watcher came (``step`` 1) or went (-1): the players' sockets are woken."""
+        n = self.watching.get(table_id, 0) + step
+        if n > 0:
+            self.watching[table_id] = n
+        else:
+            self.watching.pop(table_id, None)
+        self.repo.wake(table_id)
+
+    async def write(self, table_id: str, change: Callable[[Loaded], Table | None]) -> Loaded:
+        """``change`` applied to the latest table through its actor and saved (the bots do not
+        answer: a change of settings, not a move)."""
+        return await self._command(table_id, change, bots=False)
 
     def view(self, loaded: Loaded, seat: int) -> dict[str, Any]:
         out = table_view(loaded.table, seat)
@@ -408,6 +431,7 @@ class TableService:
                                   for s, n in enumerate(loaded.table.hints_taken)}}
         out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
+        out["watch"] = watch_info(loaded, seat, self.watchers(loaded.id))
         return out
 
     @staticmethod

@@ -53,6 +53,7 @@ from rebelote.web.table import api as table_api
 from rebelote.web.table import pages as table_pages
 from rebelote.web.table import running as tables_running
 from rebelote.web.table import table_server
+from rebelote.web.table import watch as table_watch
 
 STATIC = files("rebelote.web") / "static"
 #: Seconds a thread holds the GIL before another may take it (Python's default: 5 ms). The SQLite
@@ -155,6 +156,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     )
     app.state.counter = CounterService(store, inline=inline)
     app.state.tables = tables
+    app.state.limits = limits or Limits()
     app.state.concours = ConcoursService(ConcoursStore(engine), GameStore(engine), inline=inline,
                                          limits=limits)
     # A concours table's counter game tells the concours of its writes (the products never
@@ -168,6 +170,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     for product in (counter_api.router, counter_printables.router, counter_live.router,
                     counter_pages.router, table_api.router, table_pages.router,
+                    table_watch.router,
                     concours_api.router, concours_printables.router, concours_pages.router,
                     router, metrics.router):
         app.include_router(product)

@@ -39,6 +39,7 @@ from rebelote.store.play_tables import (
 )
 from rebelote.table.model import InviteError
 from rebelote.tableserver import SeatForbiddenError, TableFullError
+from rebelote.tableserver.watching import WatchForbiddenError
 from rebelote.web.error_page import error_page
 from rebelote.web.i18n import request_lang
 from rebelote.web.security import (
@@ -160,6 +161,7 @@ REFUSALS: Final[Mapping[type[Exception], Refusal]] = {
     ForbiddenError: Refusal(403),        # without the game's (or the concours's) secret
     SeatForbiddenError: Refusal(403),    # without the secret of a seat of the table
     InviteError: Refusal(403),           # a seat kept for a friend, without its invitation
+    WatchForbiddenError: Refusal(403),   # a watch link not (or no longer) the table's
     GameNotFoundError: Refusal(404, _no_such("saved game")),
     TableNotFoundError: Refusal(404, _no_such("table", None)),
     ConcoursNotFoundError: Refusal(404, _no_such("concours")),

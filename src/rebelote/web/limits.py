@@ -83,6 +83,9 @@ class Limits:
     sockets_per_client: int = 200
     #: Seconds a socket may stay with nothing passing either way (the page reconnects).
     socket_idle_timeout: int = 900
+    #: Watchers' sockets of one table, all clients together (a watch link handed round a
+    #: club is a few dozen).
+    watchers_per_table: int = 200
     streams_per_game: int = 300
     streams_per_client: int = 40
     header_timeout: int = 20

@@ -404,7 +404,7 @@ class BodyTimeoutError(Exception):
 
 _AGAIN: Final = re.compile(r"/tables/[^/]+/again")
 _JOIN_PAGE: Final = re.compile(r"/t/[^/]+")
-_TABLE_SOCKET: Final = re.compile(r"/api/tables/([^/]+)/ws")
+_TABLE_SOCKET: Final = re.compile(r"/api/tables/([^/]+)/(?:watch/)?ws")
 _STREAM: Final = re.compile(r"/views/([^/]+)/events")
 #: Answers of a join that failed (an unknown code, a kept seat without its invitation, a full
 #: room): they count against the client's failed joins.

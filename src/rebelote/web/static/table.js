@@ -180,6 +180,7 @@
       var msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
       if (msg.version && msg.version > currentVersion()) refresh();
+      else if (window.rebeloteWatchers) window.rebeloteWatchers(id, msg);  // watch.js's count
     };
     socket.onclose = function () {
       if (status) status.hidden = false;

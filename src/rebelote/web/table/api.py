@@ -293,7 +293,7 @@ async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
     tables.connected(table_id, seat)
     try:
         await websocket.send_text(tables.view_text(loaded, seat))
-        version = loaded.version
+        version, watching = loaded.version, tables.watchers(table_id)
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(WATCH_POLL):
@@ -302,9 +302,9 @@ async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
             if closed.done():
                 break
             loaded = await tables.load_latest(table_id)
-            if loaded.version == version:
+            if loaded.version == version and tables.watchers(table_id) == watching:
                 continue
-            version = loaded.version
+            version, watching = loaded.version, tables.watchers(table_id)
             if loaded.table.seat_of(token) != seat:
                 await websocket.send_json({"error": "token: this seat was handed back"})
                 break
