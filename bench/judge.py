@@ -24,6 +24,12 @@ Two ways to choose the positions:
   cards are judged too, as the first bot (named as the driver): each of ours is then compared
   with colver's agent decision by decision, cost and time.
 
+**Blunders**: a card whose cost is :data:`BLUNDER` card points or more. The summary gives each
+bot's share of them (with its interval) and their kinds (:func:`blunder_kind`), the mistakes a
+player sees at the table: trumping the partner's winning trick, not returning the partner's
+suit, an opening lead into a tenace (the opponent playing fourth holds the ace and the ten of
+the suit led).
+
 Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). The judged
 bots draw common random numbers: at each decision every one of them starts from the same
 random state (:func:`asked_rng`), so bots that sample worlds alike see the same worlds there
@@ -66,8 +72,9 @@ from rebelote.actions import PLAY, Declare, Play
 from rebelote.arena import parallel_map, t975
 from rebelote.bots import Bot, make_bot, player_level
 from rebelote.bots.pimc import Marker, tricks_won, with_fields
+from rebelote.cards import ACE, TEN, rank_of, suit_of
 from rebelote.deal import DealState
-from rebelote.rules import Rules, parse_rules
+from rebelote.rules import Rules, parse_rules, seat_step
 from rebelote.solver import position_of_state, solve
 
 PHASES = ("tricks 1-2", "tricks 3-5", "tricks 6-8")
@@ -132,6 +139,48 @@ def asked_rng(seed: int, index: int, state: DealState) -> random.Random:
     return random.Random(f"judge:{seed}:{index}:asked:{played}")
 
 
+#: The cost, in card points, from which a card is a blunder.
+BLUNDER: Final = 10
+KINDS: Final = ("trumps partner's trick", "leaves partner's suit", "leads into a tenace",
+                "other")
+
+
+def blunder_kind(state: DealState, card: int) -> str:
+    """What kind of mistake playing ``card`` at ``state`` is (the true deal: a judge's view):
+    one of :data:`KINDS`. Trumping the partner's winning trick when another card could be
+    played; leading another suit than the one the partner led last, while holding it; the
+    deal's first lead in a plain suit whose ace and ten the opponent playing fourth holds."""
+    trump = state.trump
+    seat = state.player
+    step = seat_step(state.rules)
+    partner = (seat + 2) % 4
+    trick = state.trick
+    is_trump = trump == 5 or (0 <= trump < 4 and suit_of(card) == trump)
+    if trick:
+        winner = (state.leader + state.win * step) % 4
+        led = suit_of(trick[0])
+        others = [c for c in range(32) if state.playable >> c & 1 and c != card]
+        if winner == partner and is_trump and 0 <= trump < 4 and led != trump \
+                and any(suit_of(c) != trump for c in others):
+            return KINDS[0]
+        return KINDS[3]
+    hand = state.hands[seat]
+    partner_leads = [cards[0] for leader, cards in state.tricks if leader == partner]
+    if partner_leads:
+        suit = suit_of(partner_leads[-1])
+        holds = any(suit_of(c) == suit for c in range(32) if hand >> c & 1)
+        if holds and suit_of(card) != suit and suit != trump:
+            return KINDS[1]
+    if not state.tricks and not (0 <= trump < 4 and suit_of(card) == trump) and trump != 5:
+        fourth = (seat + 3 * step) % 4
+        suit = suit_of(card)
+        theirs = {rank_of(c) for c in range(32) if state.hands[fourth] >> c & 1
+                  and suit_of(c) == suit}
+        if {ACE, TEN} <= theirs:
+            return KINDS[2]
+    return KINDS[3]
+
+
 def has_choice(state: DealState) -> bool:
     return state.phase == PLAY and state.playable.bit_count() > 1
 
@@ -144,6 +193,17 @@ class Decision:
     cost: int
     mark_cost: int
     ms: float
+    #: the blunder's kind (:func:`blunder_kind`), ``None`` for a card that is none
+    kind: str | None = None
+
+
+def decision(bot: str, state: DealState, card: int, costs: dict[int, int],
+             mark_costs: dict[int, int], ms: float) -> Decision:
+    """The judged decision of ``bot`` playing ``card`` at ``state``."""
+    seat = state.player
+    side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
+    kind = blunder_kind(state, card) if costs[card] >= BLUNDER else None
+    return Decision(bot, phase_of(state), side, costs[card], mark_costs[card], ms, kind)
 
 
 def _versus_colver() -> Any:
@@ -196,14 +256,11 @@ def judge_deal_colver(seed: int, index: int, bots: Sequence[str], driver: str
         action = vc.to_ours(code, env.phase(), to_ours_cards)
         if has_choice(state) and isinstance(action, Play):
             costs, mark_costs = true_costs(state)
-            phase = phase_of(state)
-            side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
             # colver's own card first, then what each of ours would play there
-            out.append(Decision(driver, phase, side, costs[action.card],
-                                mark_costs[action.card], took * 1000))
+            out.append(decision(driver, state, action.card, costs, mark_costs, took * 1000))
             for b in bots:
                 card, dt = choose_card(judges[b], state, asked_rng(seed, index, state))
-                out.append(Decision(b, phase, side, costs[card], mark_costs[card], dt * 1000))
+                out.append(decision(b, state, card, costs, mark_costs, dt * 1000))
         for agent in agents:
             agent.observe(env, code)
         env.step(code)
@@ -231,8 +288,6 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
             if has_choice(state) and not any(isinstance(a, Declare)
                                              for a in state.legal_actions()):
                 costs, mark_costs = true_costs(state)
-                phase = phase_of(state)
-                side = "taker" if (seat & 1) == (state.taker & 1) else "defence"
                 played: int | None = None
                 for b in judged:
                     if driver is None:
@@ -240,8 +295,7 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
                         played = card
                     else:
                         card, dt = choose_card(judges[b], state, asked_rng(seed, index, state))
-                    out.append(Decision(b, phase, side, costs[card], mark_costs[card],
-                                        dt * 1000))
+                    out.append(decision(b, state, card, costs, mark_costs, dt * 1000))
                 if played is None:
                     played, _ = choose_card(seat_bots[seat], state, seat_rngs[seat])
                 state = state.apply(Play(played))
@@ -307,11 +361,18 @@ def summarize(rows: list[dict[str, Any]], base: str | None = None) -> dict[str, 
     deals = sorted({int(r["deal"]) for r in rows})
     cells: dict[tuple[str, str], Cell] = {}
     ms: dict[str, list[float]] = {b: [] for b in bots}
+    blunders: dict[str, Cell] = {b: Cell() for b in bots}
+    kinds: dict[str, dict[str, int]] = {b: {} for b in bots}
     for r in rows:
         for key in ("all", r["phase"], r["side"]):
             cells.setdefault((r["bot"], key), Cell()).add(int(r["deal"]), r["cost"],
                                                          r["mark_cost"])
         ms[r["bot"]].append(float(r["ms"]))
+        bad = r["cost"] >= BLUNDER
+        blunders[r["bot"]].add(int(r["deal"]), float(bad), 0.0)
+        if bad:  # lines written before the kinds were: "unknown"
+            kind = r.get("kind") or "unknown"
+            kinds[r["bot"]][kind] = kinds[r["bot"]].get(kind, 0) + 1
     out: dict[str, Any] = {"deals": len(deals), "bots": {}}
     for b in bots:
         entry: dict[str, Any] = {}
@@ -323,6 +384,8 @@ def summarize(rows: list[dict[str, Any]], base: str | None = None) -> dict[str, 
                           "cost": [round(x, 3) for x in cell.ci(deals)],
                           "mark_cost": [round(x, 3) for x in cell.ci(deals, marks=True)]}
         times = sorted(ms[b])
+        entry["blunders"] = {"share": [round(x, 4) for x in blunders[b].ci(deals)],
+                             "kinds": dict(sorted(kinds[b].items(), key=lambda kv: -kv[1]))}
         entry["ms"] = {"median": round(times[len(times) // 2], 2),
                        "mean": round(sum(times) / len(times), 2),
                        "max": round(times[-1], 1)}
@@ -368,6 +431,10 @@ def report(summary: dict[str, Any], head: dict[str, Any]) -> str:
                 c = e[key]
                 lines.append(f"    {key:<12} {c['decisions']:>6}  cost {f(c['cost'])}  marks "
                              f"{f(c['mark_cost'])}")
+        bl = e["blunders"]
+        share = [100 * x for x in bl["share"]]
+        kinds = ", ".join(f"{k} {n}" for k, n in bl["kinds"].items()) or "none"
+        lines.append(f"    blunders (cost >= {BLUNDER}) {f(share)} %  {kinds}")
     for b, v in summary.get("versus_first", {}).items():
         first = summary["base"]
         lines.append(f"{b} - {first}: cost {f(v['cost'])}  marks {f(v['mark_cost'])}  "

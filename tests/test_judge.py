@@ -152,3 +152,71 @@ def test_a_whole_rule_set_is_judged_by_its_own_rules(tmp_path: Path) -> None:
     assert rows and {r["game"] for r in rows} == {"contree"}
     assert {r["rules"] for r in rows} == {
         parse_rules("contree:ffb-ludique,rounding=none").to_text()}
+
+
+def _positions(seeds: range) -> list[DealState]:
+    """Every position with a choice of card of heuristic deals (the judge's driver)."""
+    out = []
+    for seed in seeds:
+        state = DealState.new(RULES, seed % 4, rng=random.Random(f"arena:9:deal:{seed}"))
+        bot, rng = make_bot("heuristic"), random.Random(seed)
+        while not state.is_terminal:
+            if judge.has_choice(state) and all(isinstance(a, Play)
+                                               for a in state.legal_actions()):
+                out.append(state)
+            state = state.apply(bot.act(state.observation(state.player), rng))
+    return out
+
+
+def test_blunder_kinds_name_what_a_player_sees() -> None:
+    from rebelote.cards import suit_of
+
+    ruffs = leads = 0
+    for state in _positions(range(30)):
+        trump, seat = state.trump, state.player
+        cards = [c for c in range(32) if state.playable >> c & 1]
+        trick = state.trick
+        if trick and 0 <= trump < 4:
+            winner = (state.leader + state.win) % 4  # clockwise: the official direction
+            led = suit_of(trick[0])
+            trumps = [c for c in cards if suit_of(c) == trump]
+            plain = [c for c in cards if suit_of(c) != trump]
+            if winner == (seat + 2) % 4 and led != trump and trumps and plain:
+                # the partner is winning, a trump and a plain card may be played
+                assert judge.blunder_kind(state, trumps[0]) == "trumps partner's trick"
+                assert judge.blunder_kind(state, plain[0]) == "other"
+                ruffs += 1
+        if not trick and not state.tricks and 0 <= trump < 4:
+            fourth = (seat + 3) % 4
+            for c in cards:
+                ranks = {x % 8 for x in range(32) if state.hands[fourth] >> x & 1
+                         and suit_of(x) == suit_of(c)}
+                into = suit_of(c) != trump and {7, 3} <= ranks  # the ace and the ten
+                assert (judge.blunder_kind(state, c) == "leads into a tenace") == into
+                leads += into
+    assert ruffs >= 3 and leads >= 1
+
+
+def test_the_summary_counts_blunders_and_their_kinds() -> None:
+    rows = []
+    state = DealState.new(RULES, 0, rng=random.Random("arena:1:deal:3"))
+    driver, rng = make_bot("heuristic"), random.Random(0)
+    while not state.is_terminal:
+        if judge.has_choice(state) and all(isinstance(a, Play) for a in state.legal_actions()):
+            TRUE["state"] = state
+            costs, marks = judge.true_costs(state)
+            for bot in (_Cheat(False), _Cheat(True)):
+                card, _ = judge.choose_card(bot, state, rng)
+                d = judge.decision(bot.name, state, card, costs, marks, 0.0)
+                assert (d.kind is not None) == (costs[card] >= judge.BLUNDER)
+                rows.append({"driver": "heuristic", "deal": 0, **d.__dict__})
+        state = state.apply(driver.act(state.observation(state.player), rng))
+    s = judge.summarize(rows)
+    assert s["bots"]["oracle"]["blunders"]["share"][0] == 0.0
+    assert s["bots"]["oracle"]["blunders"]["kinds"] == {}
+    worst = s["bots"]["worst"]["blunders"]
+    n = sum(1 for r in rows if r["bot"] == "worst" and r["cost"] >= judge.BLUNDER)
+    assert n > 0 and sum(worst["kinds"].values()) == n
+    assert worst["share"][0] == pytest.approx(n / s["bots"]["worst"]["all"]["decisions"],
+                                              abs=1e-4)
+    assert "blunders (cost >= 10)" in judge.report(s, {"mode": "paired"})

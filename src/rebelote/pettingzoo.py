@@ -22,15 +22,19 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from rebelote.actions import AUCTION, NO_DECLARATION, PLAYS, Action
-from rebelote.auction import COINCHE, PASS, SURCOINCHE, TAKE, Bid
+from rebelote.bots.encoding import (
+    ACTIONS,
+    LAYOUT,
+    OBSERVATION_SIZE,
+    action_index,
+    action_mask,
+    encode,
+)
 from rebelote.cards import SEATS, card_str, iter_mask
 from rebelote.deal import DealState
-from rebelote.declarations import COMBO_KINDS
 from rebelote.errors import RulesError
 from rebelote.game import Game
-from rebelote.observation import Observation
-from rebelote.rules import CONTRACTS, GAMES, TRUMP_NAMES, Rules, parse_rules
+from rebelote.rules import GAMES, Rules, parse_rules
 
 try:
     import numpy as np
@@ -42,129 +46,6 @@ except ImportError as e:  # pragma: no cover - the tests skip without the extra
                       f"(pettingzoo, gymnasium, numpy): {e}") from None
 
 __all__ = ["ACTIONS", "LAYOUT", "OBSERVATION_SIZE", "action_index", "env", "raw_env"]
-
-
-def _all_actions() -> tuple[Action, ...]:
-    out: list[Action] = list(PLAYS)
-    out += [NO_DECLARATION, PASS, TAKE, COINCHE, SURCOINCHE]
-    out += [Bid("suit", t) for t in range(len(TRUMP_NAMES))]
-    out += [Bid("value", t, v) for v in CONTRACTS for t in range(len(TRUMP_NAMES))]
-    out += [Bid("capot", t) for t in range(len(TRUMP_NAMES))]
-    out += [Bid("generale", t) for t in range(len(TRUMP_NAMES))]
-    return tuple(out)
-
-
-#: Every action, by its index in the action space: the 32 cards (``card_str(i)``), then
-#: ``no-declaration``, ``pass``, ``take``, ``coinche``, ``surcoinche``, a trump named in
-#: belote's second round (six), the value bids 80..160 in each trump mode (value by value),
-#: capot and générale in each trump mode. A card played at the first trick declares the best
-#: set the hand holds; ``no-declaration`` declares nothing (the other ``declare ...`` choices
-#: are not in the space).
-ACTIONS: Final = _all_actions()
-_INDEX: Final = {a: i for i, a in enumerate(ACTIONS)}
-#: The calls of the space (every action after the cards and ``no-declaration``).
-_CALLS: Final = ACTIONS[33:]
-_CALL_INDEX: Final = {a: i for i, a in enumerate(_CALLS)}
-
-#: The observation's parts in order: (name, size). Seats are relative to the observer:
-#: 0 itself, then 1, 2 (its partner), 3 in the order N E S W.
-LAYOUT: Final[tuple[tuple[str, int], ...]] = (
-    ("hand", 32),                    # the observer's cards
-    ("played", 4 * 32),              # the cards each seat has played in this deal
-    ("trick", 4 * 32),               # the cards on the table, by the seat that played them
-    ("leader", 4),                   # the seat that led the trick on the table
-    ("turned", 32),                  # belote's turned card (during the auction)
-    ("phase", 2),                    # auction, play
-    ("dealer", 4),
-    ("calls", 4 * len(_CALLS)),      # each seat's latest call (one of the 76 calls)
-    ("passes", 1),                   # passes since the last bid that was not a pass, / 4
-    ("trump", len(TRUMP_NAMES)),     # the contract's trump mode (spades..all-trump)
-    ("taker", 4),
-    ("contract", len(CONTRACTS) + 2),  # 80..160, capot, générale
-    ("coinche", 2),                  # coinched, surcoinched
-    ("declarations", 4 * len(COMBO_KINDS)),  # the kinds each seat announced
-    ("belote", 4),                   # the seats that said belote (or rebelote)
-    ("points", 2),                   # the observer's team's trick points, the other's, / 252
-    ("scores", 2),                   # the game's scores before this deal, / the target (≤ 1)
-    ("game", len(GAMES)),            # belote, coinche, contree
-)
-OBSERVATION_SIZE: Final = sum(size for _, size in LAYOUT)
-_OFFSET: Final = {name: sum(s for _, s in LAYOUT[:i]) for i, (name, _) in enumerate(LAYOUT)}
-
-
-def action_index(action: Action) -> int | None:
-    """The index of ``action`` in the action space (``None`` for a ``declare ...`` choice)."""
-    return _INDEX.get(action)
-
-
-def encode(obs: Observation, target: int) -> Any:
-    """The observation vector of ``obs`` (:data:`LAYOUT`)."""
-    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    me = obs.seat
-    o = _OFFSET
-    for card in iter_mask(obs.hand):
-        v[o["hand"] + card] = 1
-    step = obs.step
-    for leader, cards in obs.tricks:
-        for i, card in enumerate(cards):
-            v[o["played"] + 32 * ((leader + i * step - me) % 4) + card] = 1
-    if obs.trick:
-        for i, card in enumerate(obs.trick):
-            rel = (obs.leader + i * step - me) % 4
-            v[o["played"] + 32 * rel + card] = 1
-            v[o["trick"] + 32 * rel + card] = 1
-    if obs.leader >= 0:
-        v[o["leader"] + (obs.leader - me) % 4] = 1
-    if obs.turned >= 0 and obs.taker < 0:
-        v[o["turned"] + obs.turned] = 1
-    v[o["phase"] + (0 if obs.phase == AUCTION else 1)] = 1
-    v[o["dealer"] + (obs.dealer - me) % 4] = 1
-    latest: dict[int, Bid] = {}
-    passes = 0
-    for seat, bid in obs.auction:
-        latest[seat] = bid
-        passes = passes + 1 if bid == PASS else 0
-    for seat, bid in latest.items():
-        k = _CALL_INDEX.get(bid)
-        if k is not None:
-            v[o["calls"] + len(_CALLS) * ((seat - me) % 4) + k] = 1
-    v[o["passes"]] = min(passes, 4) / 4
-    if obs.trump >= 0:
-        v[o["trump"] + obs.trump] = 1
-    if obs.taker >= 0:
-        v[o["taker"] + (obs.taker - me) % 4] = 1
-    if obs.contract is not None:
-        c = obs.contract
-        if c.kind == "value" and c.value in CONTRACTS:
-            v[o["contract"] + CONTRACTS.index(c.value)] = 1
-        elif c.kind == "capot":
-            v[o["contract"] + len(CONTRACTS)] = 1
-        elif c.kind == "generale":
-            v[o["contract"] + len(CONTRACTS) + 1] = 1
-    if obs.multiplier >= 2:
-        v[o["coinche"] + (0 if obs.multiplier == 2 else 1)] = 1
-    for seat, kinds in obs.announced:
-        for kind in kinds:
-            v[o["declarations"] + len(COMBO_KINDS) * ((seat - me) % 4)
-              + COMBO_KINDS.index(kind)] = 1
-    for seat, _ in obs.belote:
-        v[o["belote"] + (seat - me) % 4] = 1
-    team = me & 1
-    v[o["points"]] = min(obs.points[team] / 252, 1.0)
-    v[o["points"] + 1] = min(obs.points[1 - team] / 252, 1.0)
-    v[o["scores"]] = min(obs.scores[team] / target, 1.0)
-    v[o["scores"] + 1] = min(obs.scores[1 - team] / target, 1.0)
-    v[o["game"] + GAMES.index(obs.rules.game)] = 1
-    return v
-
-
-def _mask(legal: tuple[Action, ...] | list[Action]) -> Any:
-    mask = np.zeros(len(ACTIONS), dtype=np.int8)
-    for a in legal:
-        i = _INDEX.get(a)
-        if i is not None:
-            mask[i] = 1
-    return mask
 
 
 def _rules(game: str, rules: str | Rules | None, options: dict[str, Any] | None) -> Rules:
@@ -258,7 +139,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.state_now
         obs = state.observation(SEATS.index(agent))
-        return {"observation": encode(obs, self.target), "action_mask": _mask(obs.legal)}
+        return {"observation": encode(obs, self.target), "action_mask": action_mask(obs.legal)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

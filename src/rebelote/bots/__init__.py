@@ -8,13 +8,13 @@ arena --a --b``, the play table) goes through :func:`make_bot`. ``engine:<comman
 starts one (:func:`is_engine_spec` tells them apart).
 
 >>> known_bots()[:3]
-['heuristic', 'learned', 'pimc']
+['heuristic', 'learned', 'net']
 >>> str(parse_bot_spec(" Heuristic "))
 'heuristic'
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'nobody' (known bots: heuristic, learned, pimc, random, tuned)
+ValueError: unknown bot 'nobody' (known bots: heuristic, learned, net, pimc, random, tuned)
 >>> str(parse_bot_spec("engine: python3 My Bot.py"))
 'engine:python3 My Bot.py'
 >>> make_bot("random:fast")
@@ -188,6 +188,17 @@ def _make_tuned(level: str | None = None) -> Bot:
 
 
 register_bot("tuned", _make_tuned, levels=("heuristic",))
+
+
+def _make_net() -> Bot:
+    """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights), imported
+    when first made, like the learned bidder."""
+    from rebelote.bots.net import NetBot
+
+    return NetBot()
+
+
+register_bot("net", _make_net)
 
 
 # -- levels for people ---------------------------------------------------------------------------

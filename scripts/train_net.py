@@ -1,0 +1,120 @@
+"""Make the learned player's examples on a process pool and train its network from a seed; both
+deterministic and resumable (rebelote.bots.nettrain, rebelote.bots.net).
+
+    nice -n 19 .venv/bin/python scripts/train_net.py data --seed 1 --deals 2000 \\
+        --workers 2 --out net-data
+    nice -n 19 .venv/bin/python scripts/train_net.py train --data net-data --seed 1 \\
+        --epochs 20 --checkpoint net-ckpt.npz --out src/rebelote/bots/data/net.npz
+
+``data`` plays deals ``--start`` .. ``--start + --deals - 1`` of ``--seed`` in chunks of
+``--chunk`` deals on the arena's pool of ``--workers`` processes (or a Dask cluster,
+``--scheduler``), each chunk written to ``OUT/chunk-SEED-FIRST.npz`` as soon as it is done: a
+run stopped and started again skips the chunks it finds, so it loses at most the chunks in
+progress. The same examples on any number of workers.
+
+``train`` reads every chunk of ``--data``, holds out the deals whose number ends in 9 (a
+tenth), trains (a checkpoint after each epoch with ``--checkpoint``: a run stopped and started
+again with the same options takes up after the last epoch and ends with the same weights to the
+bit), and prints the held-out figures after each epoch: agreement with the teacher's best
+action, cross-entropy beside a uniform choice's, the value's mean error in marks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+# one BLAS thread a process: the pool's processes share two cores
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+from rebelote.arena import parallel_map
+from rebelote.bots.net import describe, save_model
+from rebelote.bots.nettrain import TEACHER, Examples, deal_examples, evaluate, train
+
+
+def _chunk(args: tuple[int, int, int, str, str]) -> str:
+    seed, first, count, level, out = args
+    path = Path(out) / f"chunk-{seed}-{first:07d}.npz"
+    if path.exists():
+        return str(path)
+    parts = [deal_examples(seed, i, level) for i in range(first, first + count)]
+    tmp = path.with_name(path.name + ".tmp.npz")
+    Examples.concat(parts).save(tmp)
+    tmp.replace(path)
+    return str(path)
+
+
+def make_data(seed: int, start: int, deals: int, chunk: int, workers: int, out: Path,
+              level: str, scheduler: str | None = None) -> list[str]:
+    out.mkdir(parents=True, exist_ok=True)
+    todo = [(seed, first, min(chunk, start + deals - first), level, str(out))
+            for first in range(start, start + deals, chunk)]
+    done: list[str] = []
+    t0 = time.time()
+    for path in parallel_map(_chunk, todo, workers=workers, scheduler=scheduler):
+        done.append(path)
+        print(f"{len(done)}/{len(todo)} chunks ({time.time() - t0:.0f} s): {path}", flush=True)
+    return done
+
+
+def read_data(folder: Path) -> Examples:
+    paths = sorted(folder.glob("chunk-*.npz"))
+    paths = [p for p in paths if not p.name.endswith(".tmp.npz")]
+    if not paths:
+        raise SystemExit(f"--data: no chunk-*.npz in {folder}")
+    return Examples.concat([Examples.load(p) for p in paths])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("data", help="play deals with the teacher and write their examples")
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--start", type=int, default=0)
+    d.add_argument("--deals", type=int, default=2000)
+    d.add_argument("--chunk", type=int, default=20)
+    d.add_argument("--workers", type=int, default=1)
+    d.add_argument("--scheduler", default=None, help="a Dask scheduler (tcp://host:port)")
+    d.add_argument("--level", default=TEACHER, help="the teacher's pimc level (counted)")
+    d.add_argument("--out", type=Path, required=True, help="a folder for the chunks")
+    t = sub.add_parser("train", help="train the network on the chunks of --data")
+    t.add_argument("--data", type=Path, required=True)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--epochs", type=int, default=20)
+    t.add_argument("--hidden", type=int, default=256)
+    t.add_argument("--batch", type=int, default=256)
+    t.add_argument("--rate", type=float, default=1e-3)
+    t.add_argument("--checkpoint", type=Path, default=None)
+    t.add_argument("--out", type=Path, required=True)
+    a = p.parse_args(argv)
+    for name in ("deals", "chunk", "workers", "epochs", "hidden", "batch"):
+        if getattr(a, name, 1) < 1:
+            p.error(f"--{name}: 1 or more")
+    if a.cmd == "data":
+        make_data(a.seed, a.start, a.deals, a.chunk, a.workers, a.out, a.level, a.scheduler)
+        return 0
+    data = read_data(a.data)
+    held = data.deal % 10 == 9
+    fit, test = data.rows(~held), data.rows(held)
+    print(f"{len(fit)} examples to fit, {len(test)} held out", flush=True)
+
+    def log(epoch: int, model: dict[str, np.ndarray]) -> None:
+        figures = {k: round(v, 4) for k, v in evaluate(model, test).items()}
+        print(json.dumps({"epoch": epoch, **figures}), flush=True)
+
+    model = train(fit, a.seed, hidden=a.hidden, epochs=a.epochs, batch=a.batch, rate=a.rate,
+                  checkpoint=a.checkpoint, log=log)
+    save_model(model, a.out)
+    print(json.dumps({"out": str(a.out), **describe(model)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

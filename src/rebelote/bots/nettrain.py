@@ -1,0 +1,292 @@
+"""The learned player's examples and training (:mod:`rebelote.bots.net`), NumPy only and
+reproducible from a seed: ``scripts/train_net.py`` drives them, in chunks that a stopped run
+takes up again.
+
+**Examples.** Deal ``index`` of ``seed`` is dealt at random under one of :data:`RULE_SETS`
+(in turn) and played by the search (the teacher, a counted budget: the same examples on any
+machine). Each decision with a choice is an example:
+
+* a card: the teacher's expected mark of every legal card over its worlds, softened into a
+  distribution (a softmax at :data:`TEMPERATURE` marks) that the policy learns; the played
+  card is the teacher's best;
+* a call: the teacher's call (one-hot);
+* the value: the seat's team's mark minus the other's, by the double-dummy value of the true
+  deal from this position in the play (every hand seen: the critic), by the deal's result
+  during the auction.
+
+The inputs are :func:`rebelote.bots.net.features` (the trump suit written first); targets and
+legal masks are in the same permuted action space.
+
+**Training.** Mini-batch Adam in single precision on the policy's cross-entropy over the legal
+actions plus ``value_weight`` times the value's squared error (in hundreds of marks); the start
+from ``seed``, each epoch's order from ``(seed, epoch)``: a run stopped after an epoch and taken
+up from its checkpoint ends with the same weights to the bit as one that never stopped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from rebelote.actions import AUCTION, PLAY, Action, Play
+from rebelote.bots.encoding import ACTIONS, OBSERVATION_SIZE
+from rebelote.bots.learned import adam_step
+from rebelote.bots.net import KEYS, VALUE_SCALE, Model, features, forward, legal_indices
+from rebelote.bots.pimc import Budget, Clock, Marker, PimcBot, budget_of, card_marks, tricks_won
+from rebelote.deal import DealState
+from rebelote.rules import card_values, parse_rules
+from rebelote.solver import position_of_state, solve
+
+__all__ = ["RULE_SETS", "TEACHER", "Examples", "deal_examples", "evaluate", "train"]
+
+F32 = np.float32
+Array = npt.NDArray[np.float32]
+
+#: The rule sets the examples are dealt under, deal by deal in turn.
+RULE_SETS: Final = ("coinche:official", "belote:official", "contree:ffb")
+#: The teacher: the table's default level (``fort``: the default budget with the tuned
+#: bidder's calls as the prior) with counted worlds instead of its quarter of a second.
+TEACHER: Final = "default+tuned"
+#: The softmax's temperature, in marks, that turns the teacher's marks into the policy's target.
+TEMPERATURE: Final = 10.0
+
+
+def teacher_budget(level: str = TEACHER) -> Budget:
+    """The teacher's budget: ``level``'s, counted (no time limit: reproducible)."""
+    return replace(budget_of(level), seconds=None, bid_seconds=None)
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Rows of examples: inputs ``x``, legal masks, policy targets (a distribution over the
+    legal actions), value targets (marks) and whether each row has one, and the deal each row
+    comes from."""
+
+    x: Array
+    legal: Array
+    target: Array
+    value: Array
+    has_value: Array
+    deal: npt.NDArray[np.int64]
+
+    @staticmethod
+    def concat(parts: Sequence[Examples]) -> Examples:
+        return Examples(*(np.concatenate([getattr(p, f) for p in parts])
+                          for f in ("x", "legal", "target", "value", "has_value", "deal")))
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def rows(self, keep: npt.NDArray[np.bool_]) -> Examples:
+        return Examples(self.x[keep], self.legal[keep], self.target[keep], self.value[keep],
+                        self.has_value[keep], self.deal[keep])
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, x=self.x.astype(np.float16), legal=self.legal.astype(np.uint8),
+                            target=self.target, value=self.value,
+                            has_value=self.has_value.astype(np.uint8), deal=self.deal)
+
+    @staticmethod
+    def load(path: str | Path) -> Examples:
+        with np.load(path) as d:
+            return Examples(d["x"].astype(F32), d["legal"].astype(F32), d["target"].astype(F32),
+                            d["value"].astype(F32), d["has_value"].astype(F32),
+                            d["deal"].astype(np.int64))
+
+
+def _critic(state: DealState) -> float:
+    """The double-dummy value of ``state`` for the team to play: the best legal card's mark."""
+    team = state.player & 1
+    values = solve(position_of_state(state), state.rules)
+    won = tricks_won(state.tricks, state.leader)[team] > 0
+    marker = Marker(state, state.taker, state.auction.best, state.auction.multiplier)
+    return max(marker.own(team, v, won, 0.0) for v in values.values())
+
+
+def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
+    """The examples of deal ``index`` of ``seed`` (module docstring)."""
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(seed * 1_000_003 + index)
+    search = random.Random(seed * 1_000_003 + index + 1_000_000_007)
+    budget = teacher_budget(level)
+    bot = PimcBot(budget=budget)
+    clock = Clock()
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    xs: list[Array] = []
+    legals: list[Array] = []
+    targets: list[Array] = []
+    values: list[float] = []
+    has: list[float] = []
+    auction_rows: list[tuple[int, int]] = []  # (row, team) of the calls: valued at the end
+    while not state.is_terminal:
+        seat = state.player
+        obs = state.observation(seat)
+        legal = obs.legal
+        if len(legal) == 1:
+            state = state.apply(legal[0])
+            continue
+        x, suits = features(obs)
+        choices = legal_indices(obs, suits)
+        mask = np.zeros(len(ACTIONS), dtype=F32)
+        for i, _ in choices:
+            mask[i] = 1.0
+        target = np.zeros(len(ACTIONS), dtype=F32)
+        if state.phase == PLAY:
+            marks = card_marks(obs, search, budget, clock)
+            cards = [a for a in legal if isinstance(a, Play)]
+            if marks and len(choices) > 1:
+                best = max(marks.values())
+                for i, a in choices:
+                    if isinstance(a, Play):
+                        target[i] = np.exp((marks[a.card] - best) / TEMPERATURE)
+                points = card_values(obs.trump, rules.no_trump_aces, rules.all_trump_scale)
+                action: Action = max(cards, key=lambda a: (marks[a.card], -points[a.card]))
+                value, has_value = _critic(state), 1.0
+            else:
+                action = bot.act(obs, search)
+                value, has_value = 0.0, 0.0
+                for i, a in choices:
+                    if a == action:
+                        target[i] = 1.0
+        else:
+            action = bot.act(obs, search)
+            for i, a in choices:
+                if a == action:
+                    target[i] = 1.0
+            value, has_value = 0.0, 0.0
+            if state.phase == AUCTION:
+                auction_rows.append((len(xs), seat & 1))
+        if target.sum() > 0.0 and len(choices) > 1:
+            xs.append(x)
+            legals.append(mask)
+            targets.append(target / target.sum())
+            values.append(value)
+            has.append(has_value)
+        elif state.phase == AUCTION and auction_rows and auction_rows[-1][0] == len(xs):
+            auction_rows.pop()
+        state = state.apply(action)
+    marks_end = state.returns()
+    for row, team in auction_rows:
+        values[row] = float(marks_end[team])
+        has[row] = 1.0
+    n = len(xs)
+    if not n:
+        return Examples(np.zeros((0, OBSERVATION_SIZE), F32), np.zeros((0, len(ACTIONS)), F32),
+                        np.zeros((0, len(ACTIONS)), F32), np.zeros(0, F32), np.zeros(0, F32),
+                        np.zeros(0, np.int64))
+    return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
+                    np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
+
+
+# -- training ------------------------------------------------------------------------------------
+def init_model(seed: int, hidden: int) -> Model:
+    """The weights before training, from ``seed`` (He's normal start, zero biases)."""
+    gen = np.random.default_rng(seed)
+    d, a = OBSERVATION_SIZE, len(ACTIONS)
+
+    def normal(fan_in: int, shape: tuple[int, ...], gain: float = 2.0) -> Array:
+        return gen.normal(0.0, np.sqrt(gain / fan_in), shape).astype(F32)
+
+    return {"w1": normal(d, (d, hidden)), "b1": np.zeros(hidden, F32),
+            "w2": normal(hidden, (hidden, hidden)), "b2": np.zeros(hidden, F32),
+            "wp": normal(hidden, (hidden, a), 1.0), "bp": np.zeros(a, F32),
+            "wv": normal(hidden, (hidden, 1), 1.0), "bv": np.zeros(1, F32)}
+
+
+def _gradients(model: Model, xb: Array, lb: Array, tb: Array, vb: Array, hb: Array,
+               value_weight: float) -> list[Array]:
+    w1, b1, w2, b2, wp, bp, wv, bv = (model[k] for k in KEYS)
+    n = F32(len(xb))
+    a1 = xb @ w1 + b1
+    h1 = np.maximum(a1, 0.0)
+    a2 = h1 @ w2 + b2
+    h2 = np.maximum(a2, 0.0)
+    logits = np.where(lb > 0.0, h2 @ wp + bp, F32(-1e9))
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits) * lb
+    p /= p.sum(axis=1, keepdims=True)
+    g_logits = (p - tb) / n
+    v = (h2 @ wv + bv)[:, 0]
+    g_v = (F32(2.0 * value_weight) * (v - vb / F32(VALUE_SCALE)) * hb / n)[:, None]
+    g_h2 = (g_logits @ wp.T + g_v @ wv.T) * (a2 > 0.0)
+    g_h1 = (g_h2 @ w2.T) * (a1 > 0.0)
+    return [xb.T @ g_h1, g_h1.sum(axis=0), h1.T @ g_h2, g_h2.sum(axis=0),
+            h2.T @ g_logits, g_logits.sum(axis=0), h2.T @ g_v, g_v.sum(axis=0)]
+
+
+def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch: int = 256,
+          rate: float = 1e-3, decay: float = 1e-6, value_weight: float = 0.25,
+          checkpoint: str | Path | None = None,
+          log: Callable[[int, Model], None] | None = None) -> Model:
+    """The network fitted to ``data`` (module docstring). With ``checkpoint``, the weights and
+    the optimiser's state are written there after each epoch, and a run finding one takes up
+    from the epoch after it (same data and options: the same weights to the bit). ``log`` is
+    called after each epoch with its number (from 1) and the weights."""
+    model = init_model(seed, hidden)
+    params = [model[k] for k in KEYS]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step, done = 0, 0
+    path = Path(checkpoint) if checkpoint is not None else None
+    if path is not None and path.exists():
+        with np.load(path) as c:
+            if int(c["seed"]) != seed or int(c["rows"]) != len(data) \
+                    or c["w1"].shape[1] != hidden:
+                raise ValueError(f"{path}: a checkpoint of another run (seed, rows or hidden "
+                                 "differ): remove it or name another --checkpoint")
+            params = [c[k].astype(F32) for k in KEYS]
+            m = [c["m_" + k].astype(F32) for k in KEYS]
+            v = [c["v_" + k].astype(F32) for k in KEYS]
+            step, done = int(c["step"]), int(c["epoch"])
+    n = len(data)
+    for epoch in range(done + 1, epochs + 1):
+        order = np.random.default_rng([seed, epoch]).permutation(n)
+        for lo in range(0, n, batch):
+            idx = order[lo:lo + batch]
+            model = dict(zip(KEYS, params, strict=True))
+            grads = _gradients(model, data.x[idx], data.legal[idx], data.target[idx],
+                               data.value[idx], data.has_value[idx], value_weight)
+            if decay:
+                for i in (0, 2, 4, 6):
+                    grads[i] = grads[i] + F32(decay) * params[i]
+            step += 1
+            adam_step(params, grads, m, v, step, rate, F32)
+        model = dict(zip(KEYS, params, strict=True))
+        if path is not None:
+            tmp = path.with_name(path.name + ".tmp.npz")
+            state: dict[str, npt.NDArray[np.generic]] = {
+                "seed": np.asarray(seed), "rows": np.asarray(n), "step": np.asarray(step),
+                "epoch": np.asarray(epoch)}
+            for k, p, mk, vk in zip(KEYS, params, m, v, strict=True):
+                state[k], state["m_" + k], state["v_" + k] = p, mk, vk
+            np.savez(tmp, **state)  # type: ignore[arg-type]
+            tmp.replace(path)
+        if log is not None:
+            log(epoch, model)
+    return dict(zip(KEYS, params, strict=True))
+
+
+def evaluate(model: Model, data: Examples) -> dict[str, float]:
+    """On held-out ``data``: how often the policy's top legal action is the teacher's best,
+    the policy's cross-entropy against the teacher's beside a uniform choice's, and the value
+    head's mean absolute error in marks (rows with a value)."""
+    if not len(data):
+        return {"rows": 0.0}
+    logits, value = forward(model, data.x)
+    masked = np.where(data.legal > 0.0, logits, -np.inf)
+    top = masked.argmax(axis=1)
+    teacher = np.where(data.legal > 0.0, data.target, -1.0).argmax(axis=1)
+    z = masked - masked.max(axis=1, keepdims=True)
+    logp = np.where(data.legal > 0.0, z - np.log(np.exp(z).sum(axis=1, keepdims=True)), 0.0)
+    ce = float(-np.mean(np.sum(data.target * logp, axis=1)))
+    uniform = float(np.mean(np.log(data.legal.sum(axis=1))))
+    has = data.has_value > 0.0
+    mae = float(np.mean(np.abs(value[has] - data.value[has]))) if has.any() else 0.0
+    return {"rows": float(len(data)), "top_agreement": float(np.mean(top == teacher)),
+            "cross_entropy": ce, "uniform_cross_entropy": uniform, "value_mae": mae}

@@ -1,0 +1,132 @@
+"""The learned player (rebelote.bots.net) and its training (rebelote.bots.nettrain): the
+encoding's suit permutation, the examples, training end to end on a small set (resumable to
+the bit), and the bot at the table."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rebelote.actions import PLAY, Play
+from rebelote.bots import make_bot
+from rebelote.bots.encoding import (
+    ACTIONS,
+    LAYOUT,
+    action_index,
+    canonical_suits,
+    encode,
+    permute_action,
+)
+from rebelote.bots.net import KEYS, NetBot, features, forward, legal_indices, load_model, save_model
+from rebelote.bots.nettrain import Examples, deal_examples, evaluate, init_model, train
+from rebelote.cards import iter_mask
+from rebelote.deal import DealState
+from rebelote.rules import parse_rules
+
+OFFSET = {name: sum(s for _, s in LAYOUT[:i]) for i, (name, _) in enumerate(LAYOUT)}
+
+
+def _play_state(seed: int, game: str = "coinche:official") -> DealState:
+    """A deal of ``game`` played by the heuristic to its third trick."""
+    state = DealState.new(parse_rules(game), dealer=seed % 4, rng=random.Random(seed))
+    bot = make_bot("heuristic")
+    rng = random.Random(seed)
+    while not state.is_terminal and (state.phase != PLAY or len(state.tricks) < 2):
+        state = state.apply(bot.act(state.observation(state.player), rng))
+    return state
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_trump_suit_is_written_first_and_nothing_else_moves(seed: int) -> None:
+    state = _play_state(seed)
+    if state.is_terminal or not 0 <= state.trump < 4:
+        pytest.skip("no suit contract on this deal")
+    obs = state.observation(state.player)
+    suits = canonical_suits(obs.trump)
+    assert suits[obs.trump] == 0 and sorted(suits) == [0, 1, 2, 3]
+    plain, permuted = encode(obs, 1000), encode(obs, 1000, suits)
+    hand = OFFSET["hand"]
+    # the same cards, each in its permuted suit and the same rank
+    for card in iter_mask(obs.hand):
+        assert plain[hand + card] == 1
+        assert permuted[hand + suits[card // 8] * 8 + card % 8] == 1
+    assert plain[hand:hand + 32].sum() == permuted[hand:hand + 32].sum() == obs.hand.bit_count()
+    assert permuted[OFFSET["trump"]] == 1  # the trump mode reads "the first suit"
+    # every part that holds no card or suit is the same
+    for name in ("leader", "phase", "dealer", "passes", "taker", "contract", "coinche",
+                 "belote", "points", "scores", "game"):
+        lo = OFFSET[name]
+        size = dict(LAYOUT)[name]
+        assert (plain[lo:lo + size] == permuted[lo:lo + size]).all(), name
+    # each legal action keeps its own index once permuted, and the permutation is one to one
+    indices = legal_indices(obs, suits)
+    assert len({i for i, _ in indices}) == len(indices) == len(obs.legal)
+    for i, action in indices:
+        assert ACTIONS[i] == permute_action(action, suits)
+        if isinstance(action, Play):
+            assert action_index(action) == action.card
+
+
+def test_examples_are_the_same_from_the_same_seed_and_read_the_teacher() -> None:
+    a = deal_examples(5, 0, level="4")
+    b = deal_examples(5, 0, level="4")
+    for field in ("x", "legal", "target", "value", "has_value", "deal"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert len(a) > 10
+    assert np.allclose(a.target.sum(axis=1), 1.0)
+    assert (a.target[a.legal == 0] == 0).all()  # no weight on an illegal action
+    assert (a.legal.sum(axis=1) >= 2).all()  # forced moves are no examples
+    play = a.x[:, OFFSET["phase"] + 1] == 1
+    assert play.any() and (~play).any()  # cards and calls
+    assert (a.has_value[play] == 1).all()  # the critic values every card decision
+    # the critic is a mark: the deal's scale, never beyond a coinched générale's
+    assert np.abs(a.value).max() <= 2000
+
+
+def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
+        tmp_path: Path) -> None:
+    data = Examples.concat([deal_examples(7, i, level="4") for i in range(3)])
+    straight = train(data, seed=3, hidden=32, epochs=3, batch=32)
+    ckpt = tmp_path / "ckpt.npz"
+    train(data, seed=3, hidden=32, epochs=1, batch=32, checkpoint=ckpt)  # stopped after 1
+    resumed = train(data, seed=3, hidden=32, epochs=3, batch=32, checkpoint=ckpt)
+    for k in KEYS:
+        assert np.array_equal(straight[k], resumed[k]), k
+    before = evaluate(init_model(3, 32), data)
+    after = evaluate(straight, data)
+    assert after["cross_entropy"] < before["cross_entropy"]
+    with pytest.raises(ValueError, match="another run"):
+        train(data, seed=4, hidden=32, epochs=4, batch=32, checkpoint=ckpt)
+    # the weights written and read back answer the same
+    save_model(straight, tmp_path / "net.npz")
+    again = load_model(tmp_path / "net.npz")
+    logits, value = forward(again, data.x[:5])
+    want_logits, want_value = forward(straight, data.x[:5])
+    assert np.allclose(logits, want_logits) and np.allclose(value, want_value)
+
+
+@pytest.mark.parametrize("game", ["belote:official", "coinche:official", "contree:ffb"])
+def test_the_net_plays_whole_deals_legally(game: str) -> None:
+    bot = make_bot("net")
+    rules = parse_rules(game)
+    for seed in range(3):
+        state = DealState.new(rules, dealer=seed, rng=random.Random(seed))
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            obs = state.observation(state.player)
+            action = bot.act(obs, rng)
+            assert action in obs.legal
+            state = state.apply(action)
+
+
+def test_the_shipped_weights_are_small_and_of_this_encoding() -> None:
+    bot = NetBot()
+    size = sum(bot.model[k].nbytes for k in KEYS)
+    assert size <= 5 * 1024 * 1024
+    state = next(s for s in map(_play_state, range(10)) if not s.is_terminal)
+    x, _ = features(state.observation(state.player))
+    logits, value = forward(bot.model, x[None, :])
+    assert logits.shape == (1, len(ACTIONS)) and np.isfinite(value).all()
