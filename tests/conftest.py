@@ -8,8 +8,8 @@ which keeps a group on one worker and spreads the other tests as before.
 
 xdist hands the tests to its two workers in collection order, a few at a time, each worker
 asking for more as it finishes. In file order the browser tests (``tests/test_web_*``,
-``test_table_browser``...) came last: the run ended on one worker finishing a long browser
-test while the other had nothing left. Under xdist the tests marked ``slow`` (the packaging
+``test_table_browser``...) come last: a long test handed out near the end keeps one worker busy
+while the other has nothing left. Under xdist the tests marked ``slow`` (the packaging
 test, a minute on its own) come first, then those marked ``browser``, then the rest, each part
 in file order (a module's tests stay together, so its module-scoped browser and server start
 once per worker): the short tests fill both workers at the end. A serial run keeps file order.
