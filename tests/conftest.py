@@ -1,9 +1,18 @@
-"""Shared by every test module: the PostgreSQL tests run one after another on one worker.
+"""Shared by every test module: the PostgreSQL tests run one after another on one worker, and
+under xdist the long tests start first.
 
-They share one server, and some of them act on every connection of that server (the listener
-test cuts every ``LISTEN``): run side by side on two workers, one test would cut the other's
-listener. ``scripts/test.sh`` runs pytest with ``--dist loadgroup``, which keeps a group on one
-worker and spreads the other tests as before.
+The PostgreSQL tests share one server, and some of them act on every connection of that
+server (the listener test cuts every ``LISTEN``): run side by side on two workers, one test
+would cut the other's listener. ``scripts/test.sh`` runs pytest with ``--dist loadgroup``,
+which keeps a group on one worker and spreads the other tests as before.
+
+xdist hands the tests to its two workers in collection order, a few at a time, each worker
+asking for more as it finishes. In file order the browser tests (``tests/test_web_*``,
+``test_table_browser``...) come last: a long test handed out near the end keeps one worker busy
+while the other has nothing left. Under xdist the tests marked ``slow`` (the packaging
+test, a minute on its own) come first, then those marked ``browser``, then the rest, each part
+in file order (a module's tests stay together, so its module-scoped browser and server start
+once per worker): the short tests fill both workers at the end. A serial run keeps file order.
 """
 
 from __future__ import annotations
@@ -11,7 +20,16 @@ from __future__ import annotations
 import pytest
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def _weight(item: pytest.Item) -> int:
+    """0 for the longest tests (``slow``), 1 for the browser tests, 2 for the rest."""
+    if item.get_closest_marker("slow") is not None:
+        return 0
+    return 1 if item.get_closest_marker("browser") is not None else 2
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("postgres") is not None:
             item.add_marker(pytest.mark.xdist_group("postgres"))
+    if hasattr(config, "workerinput"):  # an xdist worker: every worker sorts alike (stable)
+        items.sort(key=_weight)

@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from test_table_browser import CHROMIUM, DESKTOP, PHONE, browser, server, start, version
-from web_fixtures import live_server
 
 __all__ = ["browser", "server"]
 
@@ -160,9 +160,10 @@ def _enter(page: Any, deal: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
-def test_the_counter_pages_through_a_whole_game(browser: Any, tmp_path: Path, axe: Axe,
+def test_the_counter_pages_through_a_whole_game(browser: Any, server: str, axe: Axe,
                                                 screen: str) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'axe.sqlite3'}") as base:
+    # the table tests' server (one per worker; this context's cookies: its own games)
+    with nullcontext(server) as base:
         ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
         page = ctx.new_page()
         page.on("dialog", lambda dialog: dialog.accept())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,16 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One ``rebelote serve`` for the tests that need no server of their own (one start per
+    xdist worker instead of one per test). Each test opens its own browser context, so its own
+    cookies: its own list of games and statistics."""
+    db = tmp_path_factory.mktemp("counter") / "shared.sqlite3"
+    with live_server(f"sqlite:///{db}") as base:
+        yield base
 
 
 def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:
@@ -172,8 +183,8 @@ def test_a_game_at_the_table(browser: Any, tmp_path: Path) -> None:
         assert not csp, csp
 
 
-def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'coinche.sqlite3'}") as base:
+def test_a_coinche_deal_and_a_bad_entry(browser: Any, served: str) -> None:
+    with nullcontext(served) as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         csp = watch_csp(page)
         page.goto(base + "/")
@@ -200,8 +211,8 @@ def test_a_coinche_deal_and_a_bad_entry(browser: Any, tmp_path: Path) -> None:
         assert not csp, csp
 
 
-def test_rename_by_touching_and_change_the_variant(browser: Any, tmp_path: Path) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'variant.sqlite3'}") as base:
+def test_rename_by_touching_and_change_the_variant(browser: Any, served: str) -> None:
+    with nullcontext(served) as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         csp = watch_csp(page)
         page.on("dialog", lambda dialog: dialog.accept())
@@ -254,10 +265,10 @@ PHONE_DEALS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, tmp_path: Path) -> None:
+def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, served: str) -> None:
     """Each kind of deal is entered at 390x844 without scrolling: every tap lands on the
     screen as it is, the page scrolled to the top."""
-    with live_server(f"sqlite:///{tmp_path / 'phone.sqlite3'}") as base:
+    with nullcontext(served) as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         csp = watch_csp(page)
         page.goto(base + "/")
@@ -314,10 +325,10 @@ def test_every_kind_of_deal_fits_one_phone_screen(browser: Any, tmp_path: Path) 
         assert not csp, csp
 
 
-def test_two_phones_follow_one_game_live(browser: Any, tmp_path: Path) -> None:
+def test_two_phones_follow_one_game_live(browser: Any, served: str) -> None:
     """The scorer's deals show at once on a second phone holding the view link (read-only),
     and on a second scorer's phone holding the edit link; each sees the other's changes."""
-    with live_server(f"sqlite:///{tmp_path / 'live.sqlite3'}") as base:
+    with nullcontext(served) as base:
         scorer_ctx = browser.new_context(viewport={"width": 390, "height": 844})
         viewer_ctx = browser.new_context(viewport={"width": 390, "height": 844})
         second_ctx = browser.new_context(viewport={"width": 390, "height": 844})
@@ -363,10 +374,10 @@ LONG_NAMES = ("Les Invincibles de Montmartre", "Les Rois de la Belote du Dimanch
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_long_team_names_wrap_between_words(browser: Any, tmp_path: Path, width: int) -> None:
+def test_long_team_names_wrap_between_words(browser: Any, served: str, width: int) -> None:
     """Every place a long team name is written (board, taker and belote buttons, declarations,
     sheet head) wraps it between words: no word is cut, nothing sticks out of the page."""
-    with live_server(f"sqlite:///{tmp_path / 'names.sqlite3'}") as base:
+    with nullcontext(served) as base:
         page = browser.new_page(viewport={"width": width, "height": 844})
         page.goto(base + "/")
         page.fill("#new-game input[name=team_NS]", LONG_NAMES[0])
@@ -412,8 +423,8 @@ CONTREE_DEALS: list[dict[str, Any]] = [
 ]
 
 
-def test_a_contree_game_of_five_deals_under_ffb(browser: Any, tmp_path: Path) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'contree.sqlite3'}") as base:
+def test_a_contree_game_of_five_deals_under_ffb(browser: Any, served: str) -> None:
+    with nullcontext(served) as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         csp = watch_csp(page)
         page.goto(base + "/")
@@ -452,11 +463,11 @@ def test_a_contree_game_of_five_deals_under_ffb(browser: Any, tmp_path: Path) ->
         assert not csp, csp
 
 
-def test_players_dealer_badges_list_and_statistics(browser: Any, tmp_path: Path) -> None:
+def test_players_dealer_badges_list_and_statistics(browser: Any, served: str) -> None:
     """At 390x844: the players and the first dealer named once, the dealer moving deal after
     deal, the badges on the sheet, the chances when asked; the list archives a game, the
     statistics count the games; every page in French without a CSP violation."""
-    with live_server(f"sqlite:///{tmp_path / 'talk.sqlite3'}") as base:
+    with nullcontext(served) as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         csp = watch_csp(page)
         page.on("dialog", lambda dialog: dialog.accept())
