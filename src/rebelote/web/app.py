@@ -45,6 +45,7 @@ from rebelote.web.counter.deps import CounterDep
 from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import STORE_HEALTH, install_error_handlers
 from rebelote.web.limits import LIMITS_ENV, Limits
+from rebelote.web.problems import pages as problems_pages
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
 from rebelote.web.table import api as table_api
@@ -154,7 +155,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
     for product in (counter_api.router, counter_printables.router, counter_live.router,
                     counter_pages.router, table_api.router, table_pages.router,
                     concours_api.router, concours_printables.router, concours_pages.router,
-                    router):
+                    problems_pages.router, router):
         app.include_router(product)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, limits=limits,
                        extra_csp={"/docs": DOCS_CSP})
