@@ -156,3 +156,62 @@ def test_the_command_refuses_bad_options(args: tuple[str, ...]) -> None:
     got = _run(*args)
     assert got.returncode == 2
     assert got.stderr.startswith("rebelote: ")
+
+
+def _finished(seed: int) -> DealState:
+    import random
+
+    from rebelote.bots import make_bot
+
+    rng = random.Random(seed)
+    state = DealState.new(Rules.preset("official", "coinche"), dealer=seed % 4, seed=seed)
+    bots = [make_bot("random")] + [make_bot("heuristic") for _ in range(3)]
+    while not state.is_terminal:
+        state = state.apply(bots[state.player].act(observe(state, state.player), rng))
+    return state
+
+
+def test_the_play_is_replayed_position_by_position() -> None:
+    from rebelote.actions import Play
+    from rebelote.bots.problems import play_states
+
+    final = _finished(3)
+    states = play_states(final)
+    cards = [c for _, t in final.tricks for c in t]
+    assert len(states) == 32
+    assert states[-1].apply(Play(cards[-1])).tricks == final.tricks
+    for state, card in zip(states, cards, strict=True):
+        assert state.hands[state.player] >> card & 1
+    with pytest.raises(ValueError, match="belote"):
+        belote = DealState.new(Rules.preset("official", "belote"), seed=1)
+        play_states(belote)
+
+
+def test_your_costly_cards_become_problems() -> None:
+    """North (a random player) played cards that cost marks in the real deal and that the
+    worlds it could imagine would not have played: each is a sound problem whose answer is
+    not North's card, its cost the real deal's."""
+    from rebelote.bots.problems import costly_problems
+
+    final = _finished(3)
+    got = costly_problems(final, 0, seed=3)
+    assert got
+    rules = Rules.preset("official", "coinche")
+    for p in got:
+        assert check_problem(p, rules) == []
+        assert p["played"] != p["answer"] and p["cost"] > 0
+        real = {c["card"]: c["real"] for c in p["cards"]}
+        assert max(real.values()) - real[p["played"]] == pytest.approx(p["cost"])
+        assert p["position"]["seat"] == "N"
+
+
+def test_the_command_offers_your_costly_cards(tmp_path: Path) -> None:
+    from rebelote.record import record_line
+
+    records = tmp_path / "mine.jsonl"
+    records.write_text(record_line(_finished(3)) + "\n")
+    got = _run("--records", str(records), "--seat", "N", "--seed", "3")
+    assert got.returncode == 0, got.stderr
+    lines = [json.loads(line) for line in got.stdout.splitlines()]
+    assert lines and all(p["played"] != p["answer"] for p in lines)
+    assert _run("--records", str(records)).returncode == 2

@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rebelote.actions import OVER, PLAY, Play
+from rebelote.actions import OVER, PLAY, Declare, Play
 from rebelote.bots.explain import Candidate, Explanation, Notes, knowledge
 from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.pimc import Marker, Worlds, tricks_won
@@ -49,7 +49,9 @@ __all__ = [
     "Criteria",
     "Judged",
     "check_problem",
+    "costly_problems",
     "judge_position",
+    "play_states",
     "problem_of_deal",
     "problem_set",
     "visible_cards",
@@ -277,6 +279,70 @@ def problem_set(rules: Rules, seed: int, count: int, start: int = 0,
         if got is not None:
             found += 1
             yield got
+
+
+def play_states(final: DealState) -> list[DealState]:
+    """The positions before each card of a finished deal's play, replayed from its hands, its
+    calls and its declarations (coinche and contrée; :class:`ValueError` for belote, whose
+    stock is not kept in the finished deal, and for a deal voided by passes)."""
+    if final.rules.game == "belote":
+        raise ValueError("belote: its stock is not in the finished deal; coinche or contree")
+    if final.taker < 0 or not final.tricks:
+        raise ValueError("a deal voided by passes has no play")
+    state = DealState.from_hands(final.rules, final.dealer, final.auction_hands(),
+                                 held_over=final.held_over, scores=final.scores)
+    for _, bid in final.auction.history:
+        state = state.apply(bid)
+    out: list[DealState] = []
+    for _, cards in final.tricks:
+        for card in cards:
+            p = state.player
+            if state.declared[p] is None and any(not isinstance(a, Play)
+                                                 for a in state.legal_actions()):
+                state = state.apply(Declare(final.declared[p] or ()))
+            out.append(state)
+            state = state.apply(Play(card))
+    return out
+
+
+def costly_problems(final: DealState, seat: int, seed: int = 0,
+                    criteria: Criteria | None = None) -> list[dict[str, Any]]:
+    """*Vos cartes coûteuses*: the cards ``seat`` played in the finished deal ``final`` that
+    cost its team marks double-dummy (the real deal, as the table's analysis counts them),
+    offered as problems: each position judged from the seat's observation (as
+    :func:`problem_of_deal` judges), kept when the card the worlds it could imagine prefer is
+    not the one it played (a card that cost only through cards it could not see is no
+    mistake). ``cost``: the marks the played card lost in the real deal; ``played``: that card;
+    ``clear``: whether the answer beats every other card by the margin and the errors."""
+    criteria = criteria or Criteria()
+    out: list[dict[str, Any]] = []
+    states = play_states(final)
+    cards = [c for _, t in final.tricks for c in t]
+    auction = len(final.auction.history)
+    for k, state in enumerate(states):
+        if state.player != seat:
+            continue
+        obs = observe(state, seat)
+        if sum(1 for a in obs.legal if isinstance(a, Play)) < 2:
+            continue
+        real = _real_marks(state)
+        played = cards[k]
+        cost = max(real.values()) - real[played]
+        if cost <= 0:
+            continue
+        judged = judge_position(obs, _rng(seed, auction + k, 1), criteria.worlds)
+        if judged is None or judged.best() == played:
+            continue
+        answer = judged.best()
+        heuristic = HeuristicBot().act(obs, _rng(seed, auction + k, 2))
+        tempting = heuristic.card if isinstance(heuristic, Play) \
+            and heuristic.card != answer else None
+        got = _problem(state, obs, seed, 0, auction + k, judged, answer, tempting)
+        got["id"] = f"own-{auction + k}"
+        got.update(played=card_str(played), cost=round(cost, 1),
+                   clear=judged.clear(criteria))
+        out.append(got)
+    return out
 
 
 def visible_cards(position: Mapping[str, Any]) -> set[int]:

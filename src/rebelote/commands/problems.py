@@ -5,6 +5,10 @@ With ``--out FILE``, each problem is written as soon as it is found and a file t
 holds problems of the same seed and game is carried on from its last deal (a line cut short
 by a stopped run is dropped): a run stopped and started again writes the same file as one that
 never stopped.
+
+With ``--records FILE --seat S`` it reads the player's own finished deals instead and offers
+the costly cards of seat ``S`` as problems (*vos cartes coûteuses*,
+:func:`rebelote.bots.problems.costly_problems`).
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from typing import Annotated, Final, TextIO
 
 import typer
 
-from rebelote.bots.problems import problem_set
+from rebelote.bots.problems import costly_problems, problem_set
+from rebelote.cards import SEATS
+from rebelote.commands._lines import closing_input, json_lines
 from rebelote.errors import RulesError
+from rebelote.record import replay_record
 from rebelote.rules import GAMES, Rules, parse_rules
 
-__all__ = ["register", "resume_point", "write_problems"]
+__all__ = ["costly_lines", "register", "resume_point", "write_problems"]
 
 #: The most problems one run may ask for.
 MOST: Final = 100_000
@@ -61,6 +68,31 @@ def write_problems(out: TextIO, rules: Rules, seed: int, count: int, start: int 
     return n
 
 
+def costly_lines(stream: TextIO, out: TextIO, seat: str, seed: int = 0) -> int:
+    """*Vos cartes coûteuses*: for each deal record of ``stream`` (as ``rebelote deal`` or
+    the play table write them), the cards ``seat`` played that cost marks in the real deal and
+    that the worlds it could imagine would not have played, one problem a line (each with
+    ``deal``: the record's number from 0). A record that cannot be replayed, or a belote one,
+    is answered ``{"deal": n, "error": ...}``: 0, or 1 after an error line."""
+    who = SEATS.index(seat)
+    failed = False
+    for n, (_, record) in enumerate(json_lines(stream)):
+        try:
+            if isinstance(record, Exception):
+                raise record
+            final = replay_record(record)
+            got = costly_problems(final, who, seed)
+        except (ValueError, KeyError, TypeError) as e:
+            out.write(json.dumps({"deal": n, "error": str(e)}, ensure_ascii=False) + "\n")
+            failed = True
+            continue
+        for problem in got:
+            problem["deal"] = n
+            out.write(json.dumps(problem, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.flush()
+    return 1 if failed else 0
+
+
 def _rules(game: str, rules: str | None) -> Rules:
     if rules:
         chosen = parse_rules(rules)
@@ -72,8 +104,21 @@ def _rules(game: str, rules: str | None) -> Rules:
     return Rules.preset("official", game)
 
 
-def run(seed: int, count: int, game: str, rules: str | None, out: str | None) -> int:
+def run(seed: int, count: int, game: str, rules: str | None, out: str | None,
+        records: str | None = None, seat: str | None = None) -> int:
     """The command: 0, or 2 after a message on standard error."""
+    if records is not None or seat is not None:
+        want = (seat or "").strip().upper()
+        if records is None or want not in SEATS:
+            print("rebelote: --records FILE and --seat N|E|S|W go together", file=sys.stderr,
+                  flush=True)
+            return 2
+        try:
+            with closing_input(records) as stream:
+                return costly_lines(stream, sys.stdout, want, seed)
+        except OSError as e:
+            print(f"rebelote: --records: {e}", file=sys.stderr, flush=True)
+            return 2
     try:
         if not 1 <= count <= MOST:
             raise ValueError(f"--count: from 1 to {MOST}, not {count}")
@@ -110,9 +155,15 @@ def register(app: typer.Typer) -> None:
         out: Annotated[str | None, typer.Option(help="Write to this file, carrying on what it "
                                                      "holds of the same seed and game; "
                                                      "standard output by default.")] = None,
+        records: Annotated[str | None, typer.Option(help="Your own finished deals (deal "
+                                                         "records, '-' for standard input):"
+                                                         " the costly cards of --seat as "
+                                                         "problems.")] = None,
+        seat: Annotated[str | None, typer.Option(help="With --records: your seat, N, E, S "
+                                                      "or W.")] = None,
     ) -> None:
         """Card-play problems cut from deals played to their end: positions where one card is
         clearly best by its expected mark over the worlds the player can imagine; one JSON
-        line each."""
-        raise typer.Exit(run(seed, count, game, rules, out))
+        line each. With --records and --seat: your own costly cards as problems."""
+        raise typer.Exit(run(seed, count, game, rules, out, records, seat))
 
