@@ -76,3 +76,49 @@ def test_the_problems_pages(browser: Any, server: str, axe: Axe, screen: str) ->
     ctx.close()
     assert len(axe.checked) == 8
     axe.assert_clean()
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_your_costly_cards_pages(browser: Any, server: str, axe: Axe, screen: str) -> None:
+    import random
+
+    import httpx
+
+    for seed in range(8):
+        view = httpx.post(f"{server}/api/tables", json={"game": "coinche", "bots": "heuristic",
+                                                        "target": 2000}, timeout=10).json()
+        token, tid = view["token"], view["id"]
+        me = {"Authorization": f"Bearer {token}"}
+        rng = random.Random(seed)
+        while view["deal"] == 1 and not view["over"]:
+            legal = [a for a in view["legal"] if a != "no-declaration"]
+            action = "pass" if view["phase"] == "auction" and "pass" in legal \
+                else rng.choice(legal)
+            view = httpx.post(f"{server}/api/tables/{tid}/actions", json={"action": action},
+                              headers=me, timeout=30).json()
+        listed = httpx.get(f"{server}/exercices/table/{tid}/1", headers=me, timeout=60)
+        if "/exercices/table/" + tid + "/1/1" in listed.text:
+            break
+    else:
+        pytest.fail("no costly card in eight deals played at random")
+    ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True,
+                              extra_http_headers=me)
+    page = ctx.new_page()
+    page.goto(f"{server}/tables/{tid}/deals/1/analysis")
+    axe.check(page, "the deal's analysis, with its link")
+    page.click("#costly-link")
+    page.wait_for_selector(".problem-list")
+    axe.check(page, "your costly cards")
+    no_overflow(page)
+    page.click(".problem-list a >> nth=0")
+    page.wait_for_selector("button.play")
+    axe.check(page, "a costly card")
+    no_overflow(page)
+    page.click("button.play >> nth=0")
+    page.wait_for_selector("#verdict")
+    assert "Dans la partie, vous avez joué" in page.inner_text("#verdict")
+    axe.check(page, "a costly card answered")
+    no_overflow(page)
+    _shot(page, f"{screen}-costly")
+    ctx.close()
+    axe.assert_clean()

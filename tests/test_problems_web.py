@@ -5,6 +5,7 @@ the player could not see in a problem's page before a card is picked."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -99,7 +100,6 @@ def test_the_problems_catalogs(lang: str) -> None:
     """Every message of the pages has its French; the compiled catalog is the .po's; French
     typography (a non-breaking space before : ; ! ?)."""
     import re
-    from pathlib import Path
 
     from babel.messages.mofile import read_mo
     from babel.messages.pofile import read_po
@@ -124,3 +124,67 @@ def test_the_problems_catalogs(lang: str) -> None:
         assert tr("fr", "Card-play problems") == "Exercices"
     else:
         assert tr("en", "Card-play problems") == "Card-play problems"
+
+
+def _a_finished_deal(folder: Path, seed: int) -> tuple[TestClient, str, str]:
+    import random
+
+    folder.mkdir()
+    client = TestClient(create_app(f"sqlite:///{folder / 'tables.db'}"),
+                        raise_server_exceptions=False)
+    client.__enter__()
+    r = client.post("/api/tables", json={"game": "coinche", "bots": "heuristic",
+                                         "target": 2000})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    token, tid = view["token"], view["id"]
+    rng = random.Random(seed)
+    while view["deal"] == 1 and not view["over"]:
+        legal = [a for a in view["legal"] if a != "no-declaration"]
+        action = "pass" if view["phase"] == "auction" and "pass" in legal else rng.choice(legal)
+        view = client.post(f"/api/tables/{tid}/actions", json={"action": action},
+                           headers={"Authorization": f"Bearer {token}"}).json()
+    return client, tid, token
+
+
+def test_your_costly_cards_at_the_table_are_yours_only(tmp_path: Path) -> None:
+    """The costly cards of South's finished deal (played at random against three heuristic
+    bots, until a deal gives some): listed for South's secret only, each a problem whose
+    answer is not the card South played; the analysis page links to them."""
+    for seed in range(6):
+        client, tid, token = _a_finished_deal(tmp_path / str(seed), seed)
+        me = {"Authorization": f"Bearer {token}"}
+        listed = client.get(f"/exercices/table/{tid}/1", headers=me)
+        assert listed.status_code == 200
+        assert client.get(f"/exercices/table/{tid}/1").status_code == 404  # no secret
+        assert client.get(f"/exercices/table/{tid}/1",
+                          headers={"Authorization": "Bearer nope"}).status_code == 404
+        assert client.get(f"/exercices/table/{tid}/9", headers=me).status_code == 404
+        assert client.get(f"/exercices/table/{'x' * 500}/1", headers=me).status_code == 404
+        assert client.get(f"/exercices/table/{tid}/1/0", headers=me).status_code == 404
+        analysis = client.get(f"/tables/{tid}/deals/1/analysis", headers=me)
+        assert f"/exercices/table/{tid}/1" in analysis.text
+        if "Votre carte coûteuse n°" not in listed.text:
+            client.__exit__(None, None, None)
+            continue
+        page = client.get(f"/exercices/table/{tid}/1/1", headers=me)
+        assert page.status_code == 200 and 'id="verdict"' not in page.text
+        import re
+
+        legal = re.findall(r'name="carte" value="([2-9TJQKA][SHDC])"', page.text)
+        assert len(legal) >= 2
+        answers = [client.get(f"/exercices/table/{tid}/1/1", headers=me,
+                              params={"carte": c}).text for c in legal]
+        right = sum("Bien joué" in a for a in answers)  # the cards of the best mark (ties)
+        assert 1 <= right < len(legal)
+        assert all("Dans la partie, vous avez joué" in a for a in answers)
+        from rebelote.web.problems.pages import _COSTLY
+
+        clear = next(v for k, v in _COSTLY.items() if k[0] == tid)[0]["clear"]
+        assert ("Aucune carte ne se détache nettement" in answers[0]) is not clear
+        assert client.get(f"/exercices/table/{tid}/1/1", headers=me,
+                          params={"carte": "ZZ"}).status_code == 422
+        client.__exit__(None, None, None)
+        print(f"seed {seed}: {len(legal)} cards, answered")
+        return
+    pytest.fail("no costly card in six deals played at random")

@@ -14,6 +14,8 @@ from the ``problems`` gettext domain, the project's catalog behind it.
 from __future__ import annotations
 
 import datetime
+import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -30,6 +32,7 @@ from rebelote.rules import TRUMP_NAMES, Rules, seat_step, trick_winner
 from rebelote.web.i18n import request_lang
 from rebelote.web.problems.service import ProblemSet, shipped
 from rebelote.web.render import Templates
+from rebelote.web.security import bearer
 
 __all__ = ["DOMAIN", "PER_PAGE", "router", "tr"]
 
@@ -218,25 +221,119 @@ async def problem(request: Request, pid: str, carte: str | None = None) -> HTMLR
     lang = request_lang(request)
     position = got["position"]
     legal = list(position["legal"])
-    error = None
-    picked = None
-    if carte is not None:
-        wanted = carte.strip().upper()[:4]
-        if wanted in legal:
-            picked = wanted
-        else:
-            error = tr(lang, "Card: pick one of the cards you may play (%(cards)s).") % {
-                "cards": ", ".join(card_face(c, lang) for c in legal)}
+    picked, error = _picked(got, carte, lang)
     context: dict[str, Any] = {
         "p": got, "pos": position, "number": _number(problems, got["id"]), "legal": legal,
+        "base": f"/exercices/{got['id']}",
         "tricks": _tricks(position), "current": _current(position), "picked": picked,
         "error": error, "partner": SEATS[(SEATS.index(position["seat"]) + 2) % 4],
     }
+    _answer(context, got, picked, lang)
+    if picked is not None:
+        nxt = _next(problems, got)
+        context["next"] = None if nxt is None else f"/exercices/{nxt['id']}"
+    return templates.render(request, "problems/problem.html", 422 if error else 200,
+                            **context)
+
+
+def _picked(got: Mapping[str, Any], carte: str | None, lang: str) -> tuple[str | None,
+                                                                           str | None]:
+    """The card picked (one of the position's legal ones) or the error that says why not."""
+    if carte is None:
+        return None, None
+    legal = list(got["position"]["legal"])
+    wanted = carte.strip().upper()[:4]
+    if wanted in legal:
+        return wanted, None
+    return None, tr(lang, "Card: pick one of the cards you may play (%(cards)s).") % {
+        "cards": ", ".join(card_face(c, lang) for c in legal)}
+
+
+def _answer(context: dict[str, Any], got: Mapping[str, Any], picked: str | None,
+            lang: str) -> None:
     if picked is not None:
         why = Explanation.from_record(got["explanation"])
-        context.update(right=picked == got["answer"], why=why.why_text(lang),
-                       knew=why.knew(lang), cards=got["cards"],
-                       next=_next(problems, got))
+        marks = {c["card"]: c["mark"] for c in got["cards"]}
+        # a card of the best mark is right (a costly card's problem may have ties)
+        right = marks.get(picked, float("-inf")) >= max(marks.values()) - 1e-9
+        context.update(right=right, why=why.why_text(lang),
+                       knew=why.knew(lang), cards=got["cards"])
+
+
+# -- vos cartes coûteuses: the costly cards of a seat's finished deal at the play table ----
+#: The problems of (table, deal, seat) found already (each is one search of a few seconds in
+#: the bots' pool; the least recently asked forgotten past :data:`KEPT`).
+_COSTLY: OrderedDict[tuple[str, int, int], list[dict[str, Any]]] = OrderedDict()
+KEPT: Final = 256
+_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+async def _costly(request: Request, table_id: str, n: int
+                  ) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The costly cards of the seat whose secret the request presents, in finished deal
+    ``n`` of table ``table_id``, as problems; ``(None, None)`` for no such table, deal or
+    seat (a 404, the same for all three); ``([], why)`` when the game has none to offer."""
+    from rebelote.bots.problems import costly_problems
+    from rebelote.store.play_tables import TableNotFoundError
+    from rebelote.tableserver import SeatForbiddenError, TableService
+
+    if not _TABLE_ID.fullmatch(table_id) or not 1 <= n <= 10_000:
+        return None, None
+    tables: TableService = request.app.state.tables
+    try:
+        loaded = await tables.repo.load(table_id)
+        seat = tables.seat_of(loaded, bearer(request, table_id))
+    except (TableNotFoundError, SeatForbiddenError):
+        return None, None
+    finished = loaded.table.replay.finished
+    if not 1 <= n <= len(finished):
+        return None, None
+    key = (table_id, n, seat)
+    got = _COSTLY.get(key)
+    if got is None:
+        final = finished[n - 1]
+        if final.rules.game == "belote" or final.taker < 0:
+            return [], tr(request_lang(request), "Only the coinche and contrée deals played "
+                                                 "to the end are offered again.")
+        got = await tables.bots.run(costly_problems, final, seat, n)
+        _COSTLY[key] = got
+        while len(_COSTLY) > KEPT:
+            _COSTLY.popitem(last=False)
+    _COSTLY.move_to_end(key)
+    return got, None
+
+
+@router.get("/exercices/table/{table_id}/{n}", response_class=HTMLResponse)
+async def costly_list(request: Request, table_id: str, n: int) -> HTMLResponse:
+    """*Vos cartes coûteuses*: the cards a seat played in finished deal ``n`` that cost marks
+    and that what it could see would not have played, to replay; the seat's secret only."""
+    got, why = await _costly(request, table_id, n)
+    if got is None:
+        return _missing(request)
+    return templates.render(request, "problems/costly.html", items=list(enumerate(got, 1)),
+                            why=why, table_id=table_id, n=n)
+
+
+@router.get("/exercices/table/{table_id}/{n}/{k}", response_class=HTMLResponse)
+async def costly_problem(request: Request, table_id: str, n: int, k: int,
+                         carte: str | None = None) -> HTMLResponse:
+    """One of them, played as a problem."""
+    got, _why = await _costly(request, table_id, n)
+    if not got or not 1 <= k <= len(got):
+        return _missing(request)
+    lang = request_lang(request)
+    p = got[k - 1]
+    picked, error = _picked(p, carte, lang)
+    position = p["position"]
+    base = f"/exercices/table/{table_id}/{n}"
+    context: dict[str, Any] = {
+        "p": p, "pos": position, "number": k, "legal": list(position["legal"]),
+        "base": f"{base}/{k}", "tricks": _tricks(position), "current": _current(position),
+        "picked": picked, "error": error, "own": True,
+        "partner": SEATS[(SEATS.index(position["seat"]) + 2) % 4],
+        "next": f"{base}/{k + 1}" if k < len(got) else None,
+    }
+    _answer(context, p, picked, lang)
     return templates.render(request, "problems/problem.html", 422 if error else 200,
                             **context)
 
