@@ -58,7 +58,9 @@ def test_a_bad_id_is_a_404_page(client: TestClient, path: str) -> None:
 
 @pytest.mark.parametrize("params", [{"niveau": "expert"}, {"niveau": "moyen", "page": "0"},
                                     {"niveau": "moyen", "page": "x" * 5000},
-                                    {"niveau": "moyen", "page": "99999"}, {"page": "2"}])
+                                    {"niveau": "moyen", "page": "99999"}, {"page": "2"},
+                                    {"niveau": "moyen", "page": "²"},
+                                    {"niveau": "moyen", "page": "١"}])
 def test_a_bad_list_is_a_422_page_that_says_why(client: TestClient,
                                                 params: dict[str, str]) -> None:
     got = client.get("/exercices", params=params)

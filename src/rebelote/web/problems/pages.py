@@ -169,7 +169,8 @@ async def index(request: Request, niveau: str | None = None, page: str | None = 
     items = listed[niveau]
     pages = max(1, -(-len(items) // PER_PAGE))
     number = page or "1"
-    if not number.isdigit() or not 1 <= int(number) <= min(pages, _MOST_PAGES):
+    if not re.fullmatch(r"[0-9]{1,4}", number) or not 1 <= int(number) <= min(pages,
+                                                                               _MOST_PAGES):
         error = tr(lang, "Page: a whole number from 1 to %(n)s.") % {"n": pages}
         return templates.render(request, "problems/missing.html", 422, error=error)
     k = int(number)
