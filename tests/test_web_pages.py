@@ -319,7 +319,7 @@ def test_every_message_of_the_code_has_its_french() -> None:
              for _, _, msgid, _, context in extract_from_dir(
                  str(LOCALE.parent / "web"), methods, options, keywords)}
     translated: set[tuple[str | None, str]] = set()
-    for domain in ("rebelote", "concours"):
+    for domain in ("rebelote", "concours", "problems"):
         with (LOCALE / "fr" / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
             translated |= {(m.context, m.id if isinstance(m.id, str) else m.id[0])
                            for m in read_po(f, locale="fr") if m.id and m.string}

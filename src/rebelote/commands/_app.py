@@ -76,6 +76,7 @@ COMMAND_MODULES: Final = {
     "concours": ("tirage",),
     "explain": ("explain",),
     "play_verify": ("play", "prune-tables", "verify"),
+    "problems": ("problems",),
     "replay_deal": ("deal", "replay"),
     "serve": ("serve",),
     "sheet": ("export", "import", "points-table", "sheet"),

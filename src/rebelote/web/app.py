@@ -47,6 +47,7 @@ from rebelote.web.counter.service import CounterService
 from rebelote.web.errors import STORE_HEALTH, install_error_handlers
 from rebelote.web.limits import LIMITS_ENV, Limits, limit_store
 from rebelote.web.metrics import MetricsAccess, ObserveMiddleware
+from rebelote.web.problems import pages as problems_pages
 from rebelote.web.security import CSP, SecurityMiddleware, inline_script_hashes
 from rebelote.web.server import install_access_log_filter
 from rebelote.web.table import api as table_api
@@ -172,7 +173,7 @@ def create_app(db_url: str | None = None, *, allowed_hosts: Iterable[str] = ("*"
                     counter_pages.router, table_api.router, table_pages.router,
                     table_watch.router,
                     concours_api.router, concours_printables.router, concours_pages.router,
-                    router, metrics.router):
+                    problems_pages.router, router, metrics.router):
         app.include_router(product)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, store=counts,
                        extra_csp={"/docs": DOCS_CSP})
