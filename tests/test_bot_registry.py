@@ -40,7 +40,8 @@ def test_specs_are_read_in_one_place() -> None:
     assert str(BotSpec("pimc", "fast")) == "pimc:fast"
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     assert isinstance(make_bot(BotSpec("random")), RandomBot)
-    with pytest.raises(ValueError, match="known bots: heuristic, learned, net, pimc, random, tuned"):
+    with pytest.raises(ValueError,
+                       match="known bots: heuristic, learned, net, pimc, random, tuned"):
         parse_bot_spec("nobody:fast")
     with pytest.raises(ValueError, match="not ''"):
         parse_bot_spec("")
