@@ -228,7 +228,8 @@ def test_bot_decisions_are_timed_and_counted_by_outcome_with_a_log_line(
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "rebelote.bots"]
     assert [(d["bot"], d["outcome"]) for d in lines] == [("until-told", "cut_short"),
                                                           ("broken", "fallback_failed")]
-    assert set(lines[0]) == {"event", "bot", "game", "deal", "phase", "outcome", "ms",
+    assert set(lines[0]) == {"event", "bot", "game", "deal", "phase", "outcome", "ms", "ahead",
+                             "client",
                              "waited_ms"}
     assert 50 <= lines[0]["ms"] < 1000 and lines[0]["phase"] == "auction"
 

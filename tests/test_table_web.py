@@ -1037,7 +1037,7 @@ def test_belote_keeps_its_trump_in_view_and_the_last_deal_its_last_trick(client:
         if view["phase"] == "play" and view["deal"] == 1:
             html = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
             status = html.split('id="contract">')[1].split("</span>\n")[0]
-            assert status.startswith(f"Atout : {trump}") and "(Vous)" in status, status
+            assert status.startswith(f"Atout\u00a0: {trump}") and "(Vous)" in status, status
             tricks += 1
         view = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
                            json={"action": choose(view, rng)}).json()

@@ -109,6 +109,8 @@ def check_rows_kept(engine: Engine, data: dict[str, Any]) -> None:
                     if isinstance(value, datetime):
                         assert got[column].replace(tzinfo=UTC) == value.astimezone(UTC) \
                             .replace(tzinfo=UTC), (name, column)
+                    elif (name, column) == ("counter_games", "meta") and value:
+                        assert_meta_kept(value, got[column])
                     else:
                         assert got[column] == value, (name, column)
 
@@ -303,3 +305,23 @@ def test_rebelote_serve_upgrades_an_old_sqlite_file_at_start(rev: str, tmp_path:
 def test_rebelote_serve_with_two_workers_upgrades_an_old_postgres_at_start(
         pg_url: str) -> None:  # noqa: F811
     served_on_old(pg_url, "0003", "--workers", "2")
+
+
+#: What migration 0007 adds to a concours table's game meta: the concours it belongs to and
+#: its rule for a last-deal litige (the rule's default, as the concours of that time played).
+META_ADDED: Final = {"concours": {"id", "reserve_at_end"}}
+
+
+def assert_meta_kept(was: str, now: str) -> None:
+    """``now`` holds every key and value of ``was``, and beyond them only what a later
+    migration adds (:data:`META_ADDED`)."""
+    old, new = json.loads(was), json.loads(now)
+    assert set(new) == set(old), (old, new)
+    for key, value in old.items():
+        if isinstance(value, dict) and key in META_ADDED:
+            added = set(new[key]) - set(value)
+            assert added <= META_ADDED[key], (key, added)
+            assert {k: new[key][k] for k in value} == value, (key, new[key])
+        else:
+            assert new[key] == value, (key, new[key])
+

@@ -206,11 +206,19 @@ def _revision(conn: Connection) -> str | None:
     return None if found is None else str(found)
 
 
+#: The tables of the site's limits on PostgreSQL (``rebelote.web.limits.SqlLimitStore``:
+#: ``rebelote_limit_rates``, ``rebelote_limit_holds``): counts of the last minutes and of the
+#: sockets open now, made by the server at start, never data to back up.
+TRANSIENT_PREFIX: Final = "rebelote_limit_"
+
+
 def _store_tables(conn: Connection) -> list[Table]:
-    """The store's tables as the database has them, the version table aside."""
+    """The store's tables as the database has them, the version table and the limits'
+    counters aside."""
     meta = MetaData()
     meta.reflect(conn)
-    return [t for name, t in sorted(meta.tables.items()) if name != VERSION_TABLE]
+    return [t for name, t in sorted(meta.tables.items())
+            if name != VERSION_TABLE and not name.startswith(TRANSIENT_PREFIX)]
 
 
 def _copy_tables(source: Connection, target: Connection) -> dict[str, int]:
