@@ -103,7 +103,8 @@ def test_nothing_is_kept_of_a_socket_once_it_closed(tmp_path: Path) -> None:
 
 # -- item 11: a /64 is one client -------------------------------------------------------------
 def test_the_addresses_of_one_ipv6_network_share_their_limits(tmp_path: Path) -> None:
-    app = make_app(tmp_path, failed_joins_per_minute=4, burst_minutes=1, tables_burst=3)
+    app = make_app(tmp_path, failed_joins_per_minute=4, burst_minutes=1, tables_burst=3,
+                   concours_per_minute=2)
     one = TestClient(app, client=("2001:db8:7:1::1", 5000))
     two = TestClient(app, client=("2001:db8:7:1:ffff:ffff:ffff:fffe", 5001))
     away = TestClient(app, client=("2001:db8:7:2::1", 5002))
@@ -115,6 +116,14 @@ def test_the_addresses_of_one_ipv6_network_share_their_limits(tmp_path: Path) ->
         made = [c.post("/api/tables", json={"game": "coinche"}).status_code
                 for c in (one, two, one, two)]
         assert made == [201, 201, 201, 429]
+        # a concours refused for its content is not charged; the /64 shares one bucket
+        bad = one.post("/api/concours", json={"name": "X", "game": "belote", "teams": []})
+        assert bad.status_code == 422
+        body = {"name": "C", "game": "belote", "parties": 2, "deals": 4,
+                "teams": ["A", "B", "C", "D"]}
+        made = [c.post("/api/concours", json=body).status_code for c in (one, two, one)]
+        assert made == [201, 201, 429], made
+        assert away.post("/api/concours", json=body).status_code == 201
 
 
 def test_concurrent_failed_joins_take_no_more_than_the_burst(tmp_path: Path) -> None:
@@ -194,7 +203,7 @@ needs_pg = pytest.mark.skipif(not PG_URL, reason="REBELOTE_TEST_PG_URL is not se
 @needs_pg
 def test_two_workers_enforce_one_limit(pg_url: str) -> None:  # noqa: F811
     limits = ("failed_joins_per_minute=6,burst_minutes=1,tables_burst=4,tables_per_minute=1,"
-              "sockets_per_client=3")
+              "sockets_per_client=3,concours_per_minute=3")
     with live_server(pg_url, None, "--workers", "2", "--limits", limits) as base:
         # a new connection for each request: the kernel spreads them over both workers
         joins = [httpx.post(f"{base}/api/tables/join", json={"code": "ZZZZZZZZ"},
@@ -207,6 +216,12 @@ def test_two_workers_enforce_one_limit(pg_url: str) -> None:  # noqa: F811
         tables = [r.json() for r in made if r.status_code == 201]
         opened, refused = asyncio.run(_sockets(base, tables))
         assert opened == 3 and refused == 5, (opened, refused)
+        # concours creations too: 3 for the site, not 3 a worker
+        concours = [httpx.post(f"{base}/api/concours", headers={"Connection": "close"},
+                               json={"name": f"C{i}", "game": "belote", "parties": 2,
+                                     "deals": 4, "teams": ["A", "B", "C", "D"]}).status_code
+                    for i in range(8)]
+        assert 3 <= concours.count(201) <= 4 and concours[-1] == 429, concours
 
 
 async def _sockets(base: str, tables: list[dict[str, Any]]) -> tuple[int, int]:

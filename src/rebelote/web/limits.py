@@ -132,7 +132,7 @@ class Limits:
         return out
 
     def capacity(self, kind: str) -> float:
-        """The burst of the rate ``kind`` (``tables``, ``games``, ``joins``)."""
+        """The burst of the rate ``kind`` (``tables``, ``games``, ``joins``, ``concours``)."""
         if kind == "tables":
             return float(self.tables_burst or self.tables_per_minute * max(self.burst_minutes, 1))
         return float(self.per_minute(kind) * max(self.burst_minutes, 1))
@@ -140,7 +140,8 @@ class Limits:
     def per_minute(self, kind: str) -> int:
         """The rate ``kind`` a minute (0: no limit)."""
         return {"tables": self.tables_per_minute, "games": self.games_per_minute,
-                "joins": self.failed_joins_per_minute}[kind]
+                "joins": self.failed_joins_per_minute,
+                "concours": self.concours_per_minute}[kind]
 
 
 def client_key(address: str, ipv6_prefix: int = 64) -> str:
@@ -256,7 +257,7 @@ class Counter:
             self.counts.pop(key, None)
 
 
-RATES: Final = ("tables", "games", "joins")
+RATES: Final = ("tables", "games", "joins", "concours")
 
 
 class LimitStore:

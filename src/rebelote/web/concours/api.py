@@ -20,7 +20,12 @@ from fastapi.responses import JSONResponse, Response
 from rebelote.concours import Concours
 from rebelote.errors import InputError
 from rebelote.secret import secret_matches
-from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
+from rebelote.web.concours.deps import (
+    ConcoursDep,
+    OrganiserSecretDep,
+    creation_failed,
+    creation_wait,
+)
 from rebelote.web.concours.service import ConcoursService, Loaded, PhonesTooFastError
 from rebelote.web.openapi import SECURITY, error_doc, route_doc
 from rebelote.web.security import (
@@ -63,12 +68,6 @@ def concours_response(loaded: Loaded, status: int = 200, **extra: Any) -> JSONRe
                         headers={"ETag": f'"{loaded.version}"', **PRIVATE})
 
 
-def creation_wait(request: Request, concours: ConcoursService) -> float:
-    """0 when this address may create one more concours (``Limits.concours_per_minute``;
-    a creation made is then charged to it), else the seconds to wait."""
-    return concours.creations.wait(client_of(request.scope))
-
-
 def too_many(wait: float) -> JSONResponse:
     """The ``429`` of a creation past the rate."""
     return JSONResponse({"error": f"rate: too many concours created from your address: try "
@@ -105,11 +104,14 @@ async def change(concours: ConcoursService, cid: str, secret: str | None,
                                      413, 415, 422, 429, 503, secret=False))
 async def create(request: Request, concours: ConcoursDep) -> JSONResponse:
     obj = await creation_body(request, concours)
-    wait = creation_wait(request, concours)
+    wait = await creation_wait(request)
     if wait:
         return too_many(wait)
-    loaded, token = await concours.call(concours.create, obj)
-    concours.creations.charge(client_of(request.scope))
+    try:
+        loaded, token = await concours.call(concours.create, obj)
+    except BaseException:
+        await creation_failed(request)
+        raise
     return concours_response(loaded, 201, token=token)
 
 

@@ -16,7 +16,8 @@ from fastapi import Depends
 from starlette.requests import Request
 
 from rebelote.web.concours.service import ConcoursService
-from rebelote.web.security import bearer
+from rebelote.web.limits import Limits, LimitStore, client_key
+from rebelote.web.security import bearer, client_of
 
 
 async def concours_service(request: Request) -> ConcoursService:
@@ -34,4 +35,27 @@ async def organiser_secret(request: Request, cid: str) -> str | None:
 ConcoursDep = Annotated[ConcoursService, Depends(concours_service)]
 OrganiserSecretDep = Annotated[str | None, Depends(organiser_secret)]
 
-__all__ = ["ConcoursDep", "OrganiserSecretDep", "concours_service", "organiser_secret"]
+__all__ = ["ConcoursDep", "OrganiserSecretDep", "concours_service", "creation_failed",
+           "creation_wait", "organiser_secret"]
+
+
+async def creation_wait(request: Request) -> float:
+    """0 when this client may create one more concours (``Limits.concours_per_minute``,
+    counted for the whole site like the other rates: :class:`~rebelote.web.limits.LimitStore`),
+    one then taken from its bucket, else the seconds to wait (nothing taken)."""
+    store, client = creation_counts(request)
+    return await store.take("concours", client)
+
+
+async def creation_failed(request: Request) -> None:
+    """A creation refused for its content: it does not count against the rate."""
+    store, client = creation_counts(request)
+    await store.give_back("concours", client)
+
+
+def creation_counts(request: Request) -> tuple[LimitStore, str]:
+    """The site's limit store and the client a creation counts against (its address, an IPv6
+    client's network)."""
+    limits: Limits = request.app.state.limits
+    return request.app.state.limit_counts, client_key(client_of(request.scope),
+                                                      limits.ipv6_prefix)

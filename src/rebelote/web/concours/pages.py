@@ -37,7 +37,12 @@ from rebelote.sheets.concours import ntr, tr
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
-from rebelote.web.concours.deps import ConcoursDep, OrganiserSecretDep
+from rebelote.web.concours.deps import (
+    ConcoursDep,
+    OrganiserSecretDep,
+    creation_failed,
+    creation_wait,
+)
 from rebelote.web.concours.service import (
     ConcoursForbiddenError,
     ConcoursService,
@@ -255,7 +260,7 @@ async def create(request: Request, concours: ConcoursDep) -> Response:
         raise BodyTooLargeError(concours.limits.concours_body)
     form = await form_of(request)
     lang = i18n.request_lang(request)
-    wait = concours.creations.wait(client_of(request.scope))
+    wait = await creation_wait(request)
     if wait:
         mine = await concours.call(concours.mine, list(KeyRing.of(request).keys.values()))
         refused = templates.render(
@@ -267,10 +272,10 @@ async def create(request: Request, concours: ConcoursDep) -> Response:
     try:
         loaded, token = await concours.call(concours.create, new_concours_json(form))
     except RebeloteError as e:
+        await creation_failed(request)
         mine = await concours.call(concours.mine, list(KeyRing.of(request).keys.values()))
         return templates.render(request, "concours/new.html", 422, mine=mine, form=form,
                                 error=error_text(e.field, e.reason, lang))
-    concours.creations.charge(client_of(request.scope))
     response = RedirectResponse(f"/concours/{loaded.id}", status_code=303)
     KeyRing.of(request).add(loaded.id, token).store(request, response)
     return response

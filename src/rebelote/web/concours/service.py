@@ -150,8 +150,9 @@ def _side_name(c: Concours, side: tuple[int, ...]) -> str:
 class ConcoursService:
     """Concours read and written through the core, with a version check on every write.
 
-    ``limits``: the concours's bounds (:class:`~rebelote.web.limits.Limits`: creations per
-    address, teams, counter games a concours opens, the body of a creation)."""
+    ``limits``: the concours's bounds (:class:`~rebelote.web.limits.Limits`: teams, counter
+    games a concours opens, the body of a creation; the creations per client are counted by
+    the site's limit store, ``creation_wait`` in the concours's API)."""
 
     def __init__(self, store: ConcoursStore, games: GameStore, *, inline: bool,
                  limits: Limits | None = None) -> None:
@@ -159,7 +160,6 @@ class ConcoursService:
         self.games = games
         self.call = StoreCalls(inline)
         self.limits = limits = limits or Limits()
-        self.creations = RateLimiter(limits.concours_per_minute, limits.burst_minutes)
         #: The counter games opened for tables' phones, per address: they count as games
         #: (``games_per_minute``), like the counter's own creations.
         self.phone_games = RateLimiter(limits.games_per_minute, limits.burst_minutes)
