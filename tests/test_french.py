@@ -68,7 +68,7 @@ def test_every_french_message_has_its_no_break_spaces(path: Path) -> None:
         catalog = read_po(f, locale="fr")
     wrong = [(m.id, form, typography_faults(form)) for m in catalog if m.id
              for form in _forms(m.string) if typography_faults(form)]
-    assert len(catalog) > 100
+    assert len(catalog) > 50  # the catalog was read (the smallest, the problems', has 73)
     assert wrong == []
 
 

@@ -241,7 +241,10 @@ def _try(state: DealState, seed: int, n: int, index: int, criteria: Criteria
 def _problem(state: DealState, obs: Observation, seed: int, n: int, index: int,
              judged: Judged, answer: int, tempting: int | None) -> dict[str, Any]:
     order = sorted(judged.marks, key=lambda c: (-judged.marks[c], c))
-    candidates = tuple(Candidate(Play(c), judged.marks[c], judged.worlds) for c in order)
+    # the marks to the thousandth, as the shipped set holds them (a problem is read, not
+    # replayed: its figures need no more)
+    candidates = tuple(Candidate(Play(c), round(judged.marks[c], 3), judged.worlds)
+                       for c in order)
     why = Explanation(
         obs.seat, Play(answer), _WHY, level=_LEVEL, candidates=candidates,
         facts=knowledge(obs, judged.notes.holders, judged.notes.weights),

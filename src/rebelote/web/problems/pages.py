@@ -51,6 +51,16 @@ def tr(lang: str, message: str) -> str:
     return found if found != message else base_gettext(lang, message)
 
 
+def ntr(lang: str, singular: str, plural: str, n: float) -> str:
+    """The form of ``singular``/``plural`` (English) that the count ``n`` takes in ``lang``
+    (a mark of 1.5 points is "1,5 point" in French: the form of its whole part)."""
+    count = int(abs(n))
+    found = translations(lang, DOMAIN).ngettext(singular, plural, count)
+    if found not in (singular, plural) or lang == "en":
+        return found
+    return translations(lang).ngettext(singular, plural, count)
+
+
 def _(message: str) -> str:
     return message
 
@@ -122,7 +132,7 @@ def _lang(lang: str) -> str:
 def _helpers(env: Environment, lang: str) -> None:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda m: tr(lang, m),
-        ngettext=lambda s, p, n: tr(lang, s if n == 1 else p), newstyle=True)
+        ngettext=lambda s, p, n: ntr(lang, s, p, n), newstyle=True)
     env.globals.update(
         LEVELS=LEVELS, LEVEL_WORDS=LEVEL_WORDS,
         card_face=lambda c: card_face(c, lang), card_words=lambda c: card_words(c, lang),
