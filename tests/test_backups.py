@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 import subprocess
 import sys
 import threading
@@ -21,12 +20,11 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 from typer.testing import CliRunner
 
 from rebelote.commands._app import app as cli_app
 from rebelote.web.app import create_app
-from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
+from test_web_postgres import fresh_schema, pg_url  # noqa: F401  (pg_url: a fixture)
 from web_fixtures import live_server
 
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
@@ -188,17 +186,7 @@ def test_a_backup_under_load_restores_every_acknowledged_write_on_sqlite(tmp_pat
 @pytest.fixture
 def pg_restored() -> Iterator[str]:
     """A second schema: the new database a backup is restored into."""
-    schema = f"rebelote_restored_{secrets.token_hex(4)}"
-    admin = create_engine(PG_URL)
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    yield from fresh_schema("rebelote_restored")
 
 
 @pytest.mark.postgres

@@ -35,7 +35,13 @@ pytestmark = [
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A URL whose connections work in a fresh schema, dropped at the end."""
-    schema = f"rebelote_test_{secrets.token_hex(4)}"
+    yield from fresh_schema("rebelote_test")
+
+
+def fresh_schema(prefix: str) -> Iterator[str]:
+    """A URL whose connections work in a new schema named from ``prefix``, dropped at the
+    end (a generator for a fixture)."""
+    schema = f"{prefix}_{secrets.token_hex(4)}"
     admin = create_engine(PG_URL)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))

@@ -288,7 +288,7 @@ async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
     wake = tables.watch(table_id)  # set by every change, and when the socket closes
     if tables.known_version(table_id) > loaded.version:
         wake.set()  # a change came while the socket was opening
-    closed = asyncio.create_task(_until_closed(websocket))
+    closed = asyncio.create_task(until_closed(websocket))
     closed.add_done_callback(lambda _: wake.set())
     tables.connected(table_id, seat)
     try:
@@ -319,7 +319,7 @@ async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
             await websocket.close()
 
 
-async def _until_closed(websocket: WebSocket) -> None:
+async def until_closed(websocket: WebSocket) -> None:
     """Read (and ignore) what the client sends until it goes away."""
     with contextlib.suppress(Exception):
         while True:

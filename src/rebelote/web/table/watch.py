@@ -34,6 +34,7 @@ from rebelote.tableserver.watching import (
 from rebelote.web.limits import Limits
 from rebelote.web.openapi import route_doc
 from rebelote.web.security import bearer, first_socket_token, is_https, read_json
+from rebelote.web.table.api import until_closed
 from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
 from rebelote.web.table.pages import templates
 
@@ -193,7 +194,7 @@ async def watch_socket(websocket: WebSocket, table_id: str, tables: TableService
     except WebSocketDisconnect:
         return
     wake = tables.watch(table_id)
-    closed = asyncio.create_task(_until_closed(websocket))
+    closed = asyncio.create_task(until_closed(websocket))
     closed.add_done_callback(lambda _: wake.set())
     tables.watcher_moved(table_id, 1)
     try:
@@ -225,14 +226,6 @@ async def watch_socket(websocket: WebSocket, table_id: str, tables: TableService
         tables.watcher_moved(table_id, -1)
         with contextlib.suppress(Exception):
             await websocket.close()
-
-
-async def _until_closed(websocket: WebSocket) -> None:
-    with contextlib.suppress(Exception):
-        while True:
-            message = await websocket.receive()
-            if message.get("type") == "websocket.disconnect":
-                return
 
 
 # -- pages ------------------------------------------------------------------------------------
