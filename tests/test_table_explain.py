@@ -224,3 +224,7 @@ def test_another_worker_shows_the_explanations_on_postgresql(pg_url: str) -> Non
         theirs, in_record = explained_via(two, tid, token)  # worker two never held them
         assert theirs == mine and [e["index"] for e in in_record] == [e["index"] for e in mine]
         assert two.app.state.tables.explained.is_read(tid, 1)  # type: ignore[attr-defined]
+    store = TableStore(make_engine(pg_url))  # rebelote prune-tables on PostgreSQL
+    assert store.prune(datetime.now(UTC) + timedelta(days=1)) >= 1
+    store.close()
+    assert stored(pg_url, tid) == []
