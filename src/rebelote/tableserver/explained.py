@@ -42,8 +42,9 @@ KEPT_TABLES_ENV: Final = "REBELOTE_EXPLAINED_TABLES"
 #: The deals kept a table: the one in play and the last finished ones.
 KEPT_DEALS: Final = 4
 #: The longest explanation (JSON bytes) stored with a deal, by default, and the environment
-#: variable that changes it (1,024 to 1,048,576). A searched decision's is about 1 kB (its
-#: candidates, what its bot inferred); a deal has at most about 40 bot decisions.
+#: variable that changes it (1,024 to 1,048,576). A searched decision's is under 1 kB (its
+#: candidates, what its bot inferred; 278 bytes on average in a deal of ``pimc:fast``); a
+#: deal has at most about 40 bot decisions.
 EXPLANATION_BYTES: Final = 16_384
 EXPLANATION_BYTES_ENV: Final = "REBELOTE_EXPLANATION_BYTES"
 
@@ -82,17 +83,17 @@ class Explained:
     def __init__(self, tables: int | None = None) -> None:
         self.tables = tables or kept_tables()
         self._kept: OrderedDict[str, dict[int, dict[int, dict[str, Any]]]] = OrderedDict()
-        #: the deals (table id, deal) whose explanations this worker holds and has not written
-        self._unwritten: set[tuple[str, int]] = set()
+        #: by table id, the deals whose explanations this worker holds and has not written
+        self._unwritten: dict[str, set[int]] = {}
         #: the deals read back from the store (whole: every worker had written its part)
-        self._read: set[tuple[str, int]] = set()
+        self._read: dict[str, set[int]] = {}
 
     def add(self, table_id: str, table: Table, why: Explanation) -> None:
         """The explanation of the move about to be made at ``table`` (as its bot saw it)."""
         n = table.deal_number
         index = sum(a != NEXT for a in table.current.actions)
         self._deals(table_id, n).setdefault(n, {})[index] = why.to_record()
-        self._unwritten.add((table_id, n))
+        self._unwritten.setdefault(table_id, set()).add(n)
 
     def _deals(self, table_id: str, n: int) -> dict[int, dict[int, dict[str, Any]]]:
         """The deals kept of ``table_id`` (made the most recent), the ones before ``n`` that
@@ -112,17 +113,27 @@ class Explained:
 
     def _forget(self, table_id: str, n: int | None) -> None:
         for marks in (self._unwritten, self._read):
-            for key in [k for k in marks if k[0] == table_id and n in (None, k[1])]:
-                marks.discard(key)
+            self._forget_mark(marks, table_id, n)
+
+    @staticmethod
+    def _forget_mark(marks: dict[str, set[int]], table_id: str, n: int | None) -> None:
+        held = marks.get(table_id)
+        if held is not None:
+            if n is None:
+                held.clear()
+            else:
+                held.discard(n)
+            if not held:
+                del marks[table_id]
 
     def finished(self, table_id: str, deals_over: int) -> list[int]:
         """The deals of ``table_id`` whose explanations this worker holds unwritten and that
         are finished now (``deals_over``: how many of the table's deals are)."""
-        return sorted(n for t, n in self._unwritten if t == table_id and n <= deals_over)
+        return sorted(n for n in self._unwritten.get(table_id, ()) if n <= deals_over)
 
     def unwritten(self, table_id: str) -> bool:
         """This worker holds explanations of ``table_id`` not written yet."""
-        return any(t == table_id for t, _ in self._unwritten)
+        return bool(self._unwritten.get(table_id))
 
     def rows(self, table_id: str, n: int) -> list[tuple[int, str]]:
         """What the store keeps of deal ``n``: ``(index, JSON text)`` of each explanation held,
@@ -142,13 +153,13 @@ class Explained:
     def written(self, table_id: str, n: int, done: bool = True) -> None:
         """Deal ``n``'s explanations were written (``done``), or are to be written again."""
         if done:
-            self._unwritten.discard((table_id, n))
+            self._forget_mark(self._unwritten, table_id, n)
         elif n in self._kept.get(table_id, {}):
-            self._unwritten.add((table_id, n))
+            self._unwritten.setdefault(table_id, set()).add(n)
 
     def is_read(self, table_id: str, n: int) -> bool:
         """Deal ``n``'s explanations were read back from the store (the cache is whole)."""
-        return (table_id, n) in self._read and n in self._kept.get(table_id, {})
+        return n in self._read.get(table_id, ()) and n in self._kept.get(table_id, {})
 
     def load(self, table_id: str, n: int, rows: Sequence[tuple[int, str]]) -> None:
         """The stored explanations of the finished deal ``n`` (``(index, JSON text)``), kept
@@ -162,7 +173,7 @@ class Explained:
                 log.warning("table %s deal %d: stored explanation %d unreadable", table_id, n, i)
                 continue
             deal.setdefault(i, record)
-        self._read.add((table_id, n))
+        self._read.setdefault(table_id, set()).add(n)
 
     def stored(self, table_id: str, n: int) -> list[dict[str, Any]]:
         """The explanations kept of deal ``n`` (which the caller knows finished) as a deal's
