@@ -39,6 +39,7 @@ COMMITS = {
     "0004": "b3ff6dce5fe1e348ac98842351878b4a78ab9351",
     "0005": "2a013f1790b48bfc6040db4acdaddebdb002fb78",
     "0006": "97f64c216c76b3eeef0224db22e19c0fe5589a7d",
+    "0007": "21417061be2941b9ac5e9fda2c87a45315d59c22",
 }
 
 

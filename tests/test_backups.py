@@ -278,3 +278,22 @@ def test_restore_leaves_other_programs_tables_alone(backed_up: tuple[str, Path],
         assert conn.execute(text("SELECT game FROM counter_games")).scalars().all() == \
             ["coinche"]
     engine.dispose()
+
+
+def test_the_bots_explanations_are_backed_up_and_restored(tmp_path: Path) -> None:
+    from rebelote.store.play_tables import TableStore
+
+    source = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    with TestClient(create_app(source)):  # migrated to the head
+        pass
+    store = TableStore(create_engine(source))
+    store.put_explanations("t1", 2, [(0, '{"seat":"N"}'), (5, '{"seat":"E"}')])
+    store.close()
+    file = tmp_path / "b.sqlite3"
+    assert run("backup", "--db", source, str(file)).exit_code == 0
+    target = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    result = run("restore", "--db", target, str(file))
+    assert result.exit_code == 0, result.output
+    restored = TableStore(create_engine(target))
+    assert restored.explanations("t1", 2) == [(0, '{"seat":"N"}'), (5, '{"seat":"E"}')]
+    restored.close()

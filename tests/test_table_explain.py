@@ -1,12 +1,19 @@
 """Pourquoi ce coup ? at the play table: each bot move's explanation is kept as the bot decided
 it, shown on the analysis page and in its API once the deal is over, and never before: every
-view, push, fragment and page of the deal in play is scanned for it."""
+view, push, fragment and page of the deal in play is scanned for it. They are stored with the
+deal once it is over (never before): a server started again on the same file, or another worker
+on PostgreSQL, shows them; pruning a table deletes them."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,11 +22,18 @@ from fastapi.testclient import TestClient
 from rebelote.bots.explain import WHY
 from rebelote.commands.explain import explain_lines
 from rebelote.rules import Rules, seat_step
+from rebelote.store.db import make_engine
+from rebelote.store.play_tables import TableStore
 from rebelote.table import verify_record
 from rebelote.table.analysis import solver_available
+from rebelote.tableserver.explained import EXPLANATION_BYTES_ENV, Explained
+from rebelote.web.app import create_app
 from test_table_safety import auth, client
+from test_web_postgres import pg_url
 
-__all__ = ["auth", "client"]
+__all__ = ["auth", "client", "pg_url"]
+
+PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
 
 pytestmark = pytest.mark.skipif(not solver_available(), reason="no solver in this build")
 
@@ -36,10 +50,11 @@ def no_explanation(text: str, where: str) -> None:
     assert not found, f"{where} shows an explanation before the deal's end: {found}"
 
 
-def play_one_deal(client: TestClient, tid: str, token: str, view: dict[str, Any]
-                  ) -> dict[str, Any]:
+def play_one_deal(client: TestClient, tid: str, token: str, view: dict[str, Any],
+                  in_play: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """S plays (calls first, never a declaration) until deal 1 is over and played out; each
-    view, push, fragment and page scanned, and the analysis of the deal in play refused."""
+    view, push, fragment and page scanned, and the analysis of the deal in play refused
+    (``in_play`` is called after each move of deal 1 while it goes on)."""
     rng = random.Random(3)
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
         ws.send_json({"token": token})
@@ -60,6 +75,7 @@ def play_one_deal(client: TestClient, tid: str, token: str, view: dict[str, Any]
             for url in (f"/tables/{tid}/fragment", f"/tables/{tid}"):
                 no_explanation(client.get(url, headers=auth(token)).text, url)
             if view["deal"] == 1:
+                in_play()
                 early = client.get(f"/api/tables/{tid}/deals/1/analysis", headers=auth(token))
                 assert early.status_code == 404
                 no_explanation(early.text, "the analysis of the deal in play")
@@ -121,9 +137,94 @@ def test_a_deal_whose_explanations_were_not_kept_says_so(client: TestClient) -> 
     t = r.json()
     play_one_deal(client, t["id"], t["token"], t)
     app: Any = client.app
-    app.state.tables.explained = type(app.state.tables.explained)()  # a worker started again
+    # a worker stopped before the deal's end: nothing stored, nothing in memory
+    app.state.tables.explained = type(app.state.tables.explained)()
+    with app.state.tables.db.store.engine.begin() as conn:
+        assert conn.exec_driver_sql("DELETE FROM table_explanations").rowcount > 0
     got = client.get(f"/api/tables/{t['id']}/deals/1/analysis", headers=auth(t["token"]))
     assert got.status_code == 200 and got.json()["explanations"] == []
     client.cookies.set("rebelote_keys", f"{t['id']}.{t['token']}")
     page = client.get(f"/tables/{t['id']}/deals/1/analysis").text
     assert 'id="why-none"' in page and "n’a été gardée" in page
+
+
+def stored(url: str, tid: str, n: int = 1) -> list[tuple[int, str]]:
+    store = TableStore(make_engine(url))
+    try:
+        return store.explanations(tid, n)
+    finally:
+        store.close()
+
+
+def explained_via(client: TestClient, tid: str, token: str) -> tuple[list[Any], list[Any]]:
+    """Deal 1's explanations from the analysis API, and from the deal's record."""
+    got = client.get(f"/api/tables/{tid}/deals/1/analysis", headers=auth(token))
+    assert got.status_code == 200, got.text
+    rec = client.get(f"/api/tables/{tid}/deals/1.json", headers=auth(token)).json()
+    return got.json()["explanations"], rec.get("explanations", [])
+
+
+def test_the_explanations_are_stored_with_the_deal_and_shown_after_a_restart(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    with TestClient(create_app(url)) as first:
+        t = first.post("/api/tables", json={"game": "contree", "bots": "pimc:fast",
+                                            "pace": 0, "target": 2000}).json()
+        tid, token = t["id"], t["token"]
+
+        def nothing_stored() -> None:  # the deal goes on: its explanations are not stored
+            assert stored(url, tid) == []
+
+        play_one_deal(first, tid, token, t, nothing_stored)
+        before, in_record = explained_via(first, tid, token)
+    assert before and in_record and len(stored(url, tid)) == len(before)
+    with TestClient(create_app(url)) as again:  # the server started again on the same file
+        after, record_after = explained_via(again, tid, token)
+        assert after == before and record_after == in_record
+        again.cookies.set("rebelote_keys", f"{tid}.{token}")
+        page = again.get(f"/tables/{tid}/deals/1/analysis").text
+        assert "Pourquoi ce coup\u00a0?" in page and page.count("<details>") == len(after)
+    # pruning the table deletes its explanations with it
+    store = TableStore(make_engine(url))
+    assert store.prune(datetime.now(UTC) + timedelta(days=1)) == 1
+    store.close()
+    assert stored(url, tid) == []
+
+
+def test_an_explanation_over_the_size_cap_is_not_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = Explained()
+    kept._kept["t"] = {1: {3: {"seat": "N", "why": "only", "knew": "x" * 2000}, 4: {"a": 1}}}
+    assert [i for i, _ in kept.rows("t", 1)] == [3, 4]
+    monkeypatch.setenv(EXPLANATION_BYTES_ENV, "1024")
+    assert [i for i, _ in kept.rows("t", 1)] == [4]
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="REBELOTE_TEST_PG_URL is not set: no PostgreSQL server")
+def test_another_worker_shows_the_explanations_on_postgresql(pg_url: str) -> None:
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        t = one.post("/api/tables", json={"game": "contree", "bots": "pimc:fast", "pace": 0,
+                                          "target": 2000}).json()
+        tid, token = t["id"], t["token"]
+
+        def nothing_stored() -> None:
+            assert stored(pg_url, tid) == []
+            got = two.get(f"/api/tables/{tid}/deals/1/analysis", headers=auth(token))
+            assert got.status_code == 404
+            no_explanation(got.text, "the other worker's analysis of the deal in play")
+
+        play_one_deal(one, tid, token, t, nothing_stored)
+        mine, _ = explained_via(one, tid, token)
+        assert mine
+        for _ in range(100):  # written as the deal ended, by a task of worker one
+            if len(stored(pg_url, tid)) == len(mine):
+                break
+            time.sleep(0.05)
+        theirs, in_record = explained_via(two, tid, token)  # worker two never held them
+        assert theirs == mine and [e["index"] for e in in_record] == [e["index"] for e in mine]
+        assert two.app.state.tables.explained.is_read(tid, 1)  # type: ignore[attr-defined]
+    store = TableStore(make_engine(pg_url))  # rebelote prune-tables on PostgreSQL
+    assert store.prune(datetime.now(UTC) + timedelta(days=1)) >= 1
+    store.close()
+    assert stored(pg_url, tid) == []

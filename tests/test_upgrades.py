@@ -261,7 +261,8 @@ def test_workers_starting_at_once_migrate_once_on_postgres(pg_url: str) -> None:
     assert_at_head_once(pg_url)
     engine = make_engine(pg_url)
     with engine.begin() as conn:  # back to 0003 with data, then four upgrade it at once
-        for name in ("concours", "play_moves", "play_tables", "counter_games"):
+        for name in ("concours", "play_moves", "play_tables", "counter_games",
+                     "table_explanations"):
             conn.execute(text(f"DROP TABLE {name}"))
         conn.execute(text("DROP TABLE alembic_version"))
     write_old(engine, old("0003"))

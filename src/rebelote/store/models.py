@@ -82,3 +82,16 @@ class PlayMove(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     moves: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class TableExplanation(Base):
+    """A bot decision's explanation at a play table (*Pourquoi ce coup ?*: the deal's action
+    ``idx``, JSON text of :meth:`rebelote.bots.explain.Explanation.to_record`), written once
+    its deal ``deal`` (from 1) is finished: it names cards of the bot's hand."""
+
+    __tablename__ = "table_explanations"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text, nullable=False)

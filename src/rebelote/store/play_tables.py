@@ -11,6 +11,8 @@ Every write is one conditional ``UPDATE ... WHERE version = ?``: two moves are n
 at once, by one worker or several (:class:`TableConflictError` for the one that comes second).
 A table is found by its id, or by the short join code of its room. ``timers`` (JSON text, no
 version) holds a table's running turn clock and leave timers, for a restart.
+``table_explanations`` holds the bots' explanations of its finished deals, one row per decision
+(:meth:`TableStore.put_explanations`, written once the deal is over).
 
 :class:`TableStore` is the store through SQLAlchemy (SQLite: the web server calls it on its
 event loop); :class:`rebelote.store.play_tables_pg.PgTables` is the same store on PostgreSQL, called
@@ -22,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol, cast
@@ -39,7 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from rebelote.store.db import KeptConnection
-from rebelote.store.models import PlayMove, PlayTable
+from rebelote.store.models import PlayMove, PlayTable, TableExplanation
 
 #: Join codes: 8 letters and digits a phone's keyboard types and a voice reads out without doubt
 #: (no 0/O, 1/I/L): 31^8, about 8.5e11 codes (39.6 bits; 6 gave 29.7). With the failed joins
@@ -51,6 +53,7 @@ CODE_LENGTH: Final = 8
 
 _TABLE = cast(Table, PlayTable.__table__)
 _MOVES = cast(Table, PlayMove.__table__)
+_EXPLAINED = cast(Table, TableExplanation.__table__)
 _PUT: Final = (
     update(_TABLE)
     .where(_TABLE.c.id == bindparam("tid"), _TABLE.c.version == bindparam("expected"))
@@ -145,6 +148,11 @@ class Tables(Protocol):
 
     async def set_timers(self, table_id: str, timers: str | None) -> None: ...
 
+    async def put_explanations(self, table_id: str, deal: int,
+                               rows: Sequence[tuple[int, str]]) -> None: ...
+
+    async def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]: ...
+
     async def timed(self) -> list[tuple[str, str]]: ...
 
     async def close(self) -> None: ...
@@ -217,6 +225,7 @@ class TableStore(KeptConnection):
                 return int(conn.execute(select(func.count()).where(old)).scalar_one())
             gone = select(_TABLE.c.id).where(old)
             conn.execute(delete(_MOVES).where(_MOVES.c.table_id.in_(gone)))
+            conn.execute(delete(_EXPLAINED).where(_EXPLAINED.c.table_id.in_(gone)))
             return int(conn.execute(delete(_TABLE).where(old)).rowcount)
 
     def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
@@ -255,6 +264,28 @@ class TableStore(KeptConnection):
         """Keep the table's running timers (JSON text; ``None``: none runs)."""
         with self._begin() as conn:
             conn.execute(update(_TABLE).where(_TABLE.c.id == table_id).values(timers=timers))
+
+    def put_explanations(self, table_id: str, deal: int, rows: Sequence[tuple[int, str]]
+                         ) -> None:
+        """Keep the explanations of the finished deal ``deal`` of the table: ``(index of the
+        deal's action, JSON text)`` each; an index already stored (another worker's, the same
+        decision) is left as it is."""
+        with self._begin() as conn:
+            have = set(conn.execute(select(_EXPLAINED.c.idx).where(
+                _EXPLAINED.c.table_id == table_id, _EXPLAINED.c.deal == deal)).scalars())
+            new = [{"table_id": table_id, "deal": deal, "idx": i, "data": text}
+                   for i, text in rows if i not in have]
+            if new:
+                conn.execute(insert(_EXPLAINED), new)
+
+    def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]:
+        """The stored explanations of deal ``deal`` of the table, in the order of its
+        actions: ``(index, JSON text)`` each."""
+        with self._begin() as conn:
+            rows = conn.execute(select(_EXPLAINED.c.idx, _EXPLAINED.c.data).where(
+                _EXPLAINED.c.table_id == table_id, _EXPLAINED.c.deal == deal
+            ).order_by(_EXPLAINED.c.idx)).all()
+        return [(int(r.idx), str(r.data)) for r in rows]
 
     def timed(self) -> list[tuple[str, str]]:
         """The tables not over whose timers run: ``(id, timers)`` each."""

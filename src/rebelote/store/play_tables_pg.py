@@ -26,7 +26,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
@@ -86,6 +86,10 @@ _APPEND: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, over = %
                   "SELECT id, %(new)s, %(moves)s FROM u) "
                   "SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
 _TIMERS: Final = "UPDATE play_tables SET timers = %s WHERE id = %s"
+_PUT_EXPLAINED: Final = ("INSERT INTO table_explanations (table_id, deal, idx, data) "
+                         "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING")
+_EXPLAINED: Final = ("SELECT idx, data FROM table_explanations WHERE table_id = %s AND deal = %s "
+                     "ORDER BY idx")
 _TIMED: Final = "SELECT id, timers FROM play_tables WHERE timers IS NOT NULL AND NOT over"
 
 
@@ -250,6 +254,24 @@ class PgTables:
                 await conn.execute(_TIMERS, (timers, table_id))
         except psycopg.OperationalError as e:
             raise StoreDownError(str(e)) from e
+
+    async def put_explanations(self, table_id: str, deal: int,
+                               rows: Sequence[tuple[int, str]]) -> None:
+        """Keep the explanations of the finished deal ``deal`` (see
+        :meth:`~rebelote.store.play_tables.TableStore.put_explanations`): one statement per
+        row, an index already stored left as it is."""
+        import psycopg
+
+        try:
+            async with self._conn() as conn, conn.cursor() as cur:
+                await cur.executemany(_PUT_EXPLAINED,
+                                      [(table_id, deal, i, text) for i, text in rows])
+        except psycopg.OperationalError as e:
+            raise StoreDownError(str(e)) from e
+
+    async def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]:
+        """The stored explanations of deal ``deal``, in the order of its actions."""
+        return [(int(r[0]), str(r[1])) for r in await self._rows(_EXPLAINED, (table_id, deal))]
 
     async def timed(self) -> list[tuple[str, str]]:
         """The tables not over whose timers run."""

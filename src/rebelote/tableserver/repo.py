@@ -22,7 +22,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -87,6 +87,13 @@ class LocalTables:
 
     async def set_timers(self, table_id: str, timers: str | None) -> None:
         await in_store_thread(self.store.set_timers, table_id, timers)
+
+    async def put_explanations(self, table_id: str, deal: int,
+                               rows: Sequence[tuple[int, str]]) -> None:
+        await in_store_thread(self.store.put_explanations, table_id, deal, rows)
+
+    async def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]:
+        return await in_store_thread(self.store.explanations, table_id, deal)
 
     async def timed(self) -> list[tuple[str, str]]:
         return await in_store_thread(self.store.timed)

@@ -42,6 +42,7 @@ from rebelote.rules import Rules
 from rebelote.secret import new_secret, secret_hash
 from rebelote.store.play_tables import (
     CodeTakenError,
+    StoreDownError,
     TableConflictError,
     TableNotFoundError,
     Tables,
@@ -278,6 +279,9 @@ class TableService:
         self.explained = Explained()
         self._hints: dict[tuple[str, int, int, int], Explanation] = {}
         self.bots.listeners.append(self._explained)
+        #: ... and stored with the deal once it is finished (one task a table at a time)
+        self.repo.on_change.append(self._keep_explained)
+        self._keeping: dict[str, asyncio.Task[None]] = {}
         #: Watchers' sockets open on this worker, per table (the players see how many).
         self.watching: dict[str, int] = {}
 
@@ -789,9 +793,65 @@ class TableService:
         if decided.why is not None:
             self.explained.add(decided.table_id, decided.table, decided.why)
 
+    def _keep_explained(self, table_id: str, version: int) -> None:
+        """After a change of ``table_id``: the explanations this worker holds of the deals
+        finished now are written to the store (never before: they name a bot's cards)."""
+        if not self.explained.unwritten(table_id) or table_id in self._keeping:
+            return
+        table = self.repo.cached(table_id, version)
+        if table is not None and not self.explained.finished(table_id,
+                                                             len(table.replay.finished)):
+            return
+        try:
+            task = asyncio.get_running_loop().create_task(
+                self._write_explained(table_id, table), name=f"explained-{table_id}")
+        except RuntimeError:  # no loop: the next change writes them
+            return
+        self._keeping[table_id] = task
+        task.add_done_callback(lambda _: self._keeping.pop(table_id, None))
+
+    async def _write_explained(self, table_id: str, table: Table | None) -> None:
+        """Write the explanations of the finished deals of ``table_id`` this worker holds
+        (``table``: the table now, read if ``None``)."""
+        try:
+            if table is None:
+                table = (await self.repo.load(table_id)).table
+            for n in self.explained.finished(table_id, len(table.replay.finished)):
+                self.explained.written(table_id, n)
+                try:
+                    await self.db.put_explanations(table_id, n,
+                                                   self.explained.rows(table_id, n))
+                except BaseException:
+                    self.explained.written(table_id, n, done=False)
+                    raise
+        except Exception as e:  # the store down, the table gone: tried at its next change
+            log.warning("table %s: the bots' explanations not stored: %s", table_id, e)
+
+    async def explanations(self, table_id: str, n: int) -> list[dict[str, Any]]:
+        """The bots' explanations of deal ``n``, which the caller checked is finished, as a
+        deal's record holds them (:meth:`Explained.stored`): read from the store once (the
+        memory is their cache), with those this worker holds not written yet."""
+        if not self.explained.is_read(table_id, n):
+            try:
+                rows = await self.db.explanations(table_id, n)
+            except StoreDownError as e:
+                log.warning("table %s: the bots' explanations not read: %s", table_id, e)
+                rows = []
+            if rows:
+                self.explained.load(table_id, n, rows)
+        return self.explained.stored(table_id, n)
+
+    async def explanations_in(self, table_id: str, n: int, lang: str) -> list[dict[str, Any]]:
+        """:meth:`explanations` written in ``lang`` (:meth:`Explained.of`)."""
+        await self.explanations(table_id, n)
+        return self.explained.of(table_id, n, lang)
+
     async def close(self) -> None:
         """Stop the bots at once, then the background tasks (the timers stay stored)."""
         self.bots.close()
+        for keeping in list(self._keeping.values()):  # the explanations being stored
+            with contextlib.suppress(BaseException):
+                await keeping
         drivers = list(self._drivers.values())
         for task in drivers:
             task.cancel()

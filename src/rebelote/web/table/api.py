@@ -218,7 +218,7 @@ async def back(table_id: str, tables: TableServiceDep, token: SeatTokenDep) -> R
 async def record(table_id: str, n: int, tables: TableServiceDep, token: SeatTokenDep
                  ) -> Response:
     out = await finished_record(tables, table_id, token, n)
-    kept = tables.explained.stored(table_id, n)  # its bots' explanations, if still kept
+    kept = await tables.explanations(table_id, n)  # its bots' explanations, if stored
     if kept:
         out["explanations"] = kept
     return JSONResponse(out, headers={
@@ -252,7 +252,7 @@ async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTo
     except InputError as e:  # a deal not finished, or no solver in this build
         raise NotFoundError(str(e)) from None
     return JSONResponse({"deal": n, "cards": cards,
-                         "explanations": tables.explained.of(table_id, n, lang)})
+                         "explanations": await tables.explanations_in(table_id, n, lang)})
 
 
 @router.websocket("/{table_id}/ws")

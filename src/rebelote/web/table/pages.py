@@ -493,7 +493,7 @@ async def analysis_page(table_id: str, n: int, request: Request, tables: TableSe
     rows, totals = analysis_rows(cards, seat)
     hands = analysis_hands(loaded.table.replay.finished[n - 1], seat)
     why = [{**e, "rel": turn_seat(SEATS.index(e["seat"]), seat)}
-           for e in tables.explained.of(table_id, n, i18n.request_lang(request))]
+           for e in await tables.explanations_in(table_id, n, i18n.request_lang(request))]
     return templates.render(request, "table/analysis.html", cards=rows, n=n,
                             table_id=table_id, totals=totals, hands=hands, error=None, why=why)
 
