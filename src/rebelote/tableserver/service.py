@@ -56,6 +56,7 @@ from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
+from rebelote.tableserver.robot import Robots
 from rebelote.tableserver.watching import watch_info
 
 log = logging.getLogger("rebelote.table")
@@ -278,6 +279,9 @@ class TableService:
         self.explained = Explained()
         self._hints: dict[tuple[str, int, int, int], Explanation] = {}
         self.bots.listeners.append(self._explained)
+        #: le robot à votre place: each finished deal replayed with the level in a human's seat
+        self.robots = Robots(self.bots)
+        self.repo.on_saved.append(self.robots.deal_ended)
         #: Watchers' sockets open on this worker, per table (the players see how many).
         self.watching: dict[str, int] = {}
 
@@ -432,6 +436,9 @@ class TableService:
         out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
         out["watch"] = watch_info(loaded, seat, self.watchers(loaded.id))
+        if 0 <= seat < 4:  # le robot à votre place over the game's finished deals (marks only)
+            out["robot"] = self.robots.running(loaded.id, seat,
+                                               len(loaded.table.replay.finished))
         return out
 
     @staticmethod
@@ -791,6 +798,7 @@ class TableService:
 
     async def close(self) -> None:
         """Stop the bots at once, then the background tasks (the timers stay stored)."""
+        await self.robots.close()
         self.bots.close()
         drivers = list(self._drivers.values())
         for task in drivers:
