@@ -211,3 +211,34 @@ def test_the_analysis_shows_the_replay_after_the_deal_and_nothing_of_it_before(
     assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in page
     fragment = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
     assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in fragment
+
+
+def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat() -> None:
+    import asyncio
+    from dataclasses import replace
+
+    from rebelote.tableserver.bots import BotRunner
+    from rebelote.tableserver.robot import Robots
+
+    after = finished_table(level_move)
+    first = after.deals[0]
+    before = replace(after, deals=(replace(first, actions=first.actions[:-1]),))
+    assert not before.replay.finished
+
+    async def main() -> Robots:
+        runner = BotRunner(workers=1)
+        robots = Robots(runner)
+        robots.pending = 1
+        robots.deal_ended("t", before, after)
+        robots.deal_ended("u", before, after)  # one waits already: not replayed
+        assert robots.skipped == 1
+        while robots._tasks:
+            await asyncio.sleep(0.05)
+        runner.close()
+        return robots
+
+    robots = asyncio.run(main())
+    got = robots.of("t", 1, HUMAN)
+    assert got == RobotReplay(after, 1, HUMAN, LEVEL).run()
+    assert robots.of("u", 1, HUMAN) is None and robots.of("t", 1, 0) is None
+    assert robots.running("t", HUMAN, 1) == {"gain": 0, "deals": 1, "level": LEVEL}

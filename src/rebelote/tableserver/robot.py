@@ -24,7 +24,8 @@ from rebelote.table.model import Table
 from rebelote.table.robot import RobotReplay
 from rebelote.tableserver.bots import BotRunner
 
-__all__ = ["KEPT_DEALS", "KEPT_TABLES", "KEPT_TABLES_ENV", "Robots", "kept_tables"]
+__all__ = ["KEPT_DEALS", "KEPT_TABLES", "KEPT_TABLES_ENV", "PENDING", "PENDING_ENV", "Robots",
+           "kept_tables"]
 
 log = logging.getLogger("rebelote.table")
 
@@ -34,15 +35,22 @@ KEPT_TABLES: Final = 500
 KEPT_TABLES_ENV: Final = "REBELOTE_ROBOT_TABLES"
 #: The deals kept a table (the last ones): more than a game's deals at every target offered.
 KEPT_DEALS: Final = 64
+#: Replays waiting for the bots to be free, at most (more: a deal's end is not replayed, and
+#: the log says so), and the environment variable that changes it (1 to 100,000).
+PENDING: Final = 256
+PENDING_ENV: Final = "REBELOTE_ROBOT_PENDING"
+
+
+def _env(name: str, default: int) -> int:
+    try:
+        value = int(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if 1 <= value <= 100_000 else default
 
 
 def kept_tables() -> int:
-    raw = os.environ.get(KEPT_TABLES_ENV, "")
-    try:
-        value = int(raw)
-    except ValueError:
-        return KEPT_TABLES
-    return value if 1 <= value <= 100_000 else KEPT_TABLES
+    return _env(KEPT_TABLES_ENV, KEPT_TABLES)
 
 
 class Robots:
@@ -54,6 +62,9 @@ class Robots:
         self.tables = tables or kept_tables()
         self._kept: OrderedDict[str, dict[int, dict[int, dict[str, Any]]]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.pending = _env(PENDING_ENV, PENDING)
+        #: Deals' ends not replayed for want of room (since start).
+        self.skipped = 0
 
     def deal_ended(self, table_id: str, before: Table, after: Table) -> None:
         """(On the event loop.) ``after`` was saved over ``before``: each deal finished between
@@ -61,11 +72,17 @@ class Robots:
         old, new = len(before.replay.finished), len(after.replay.finished)
         for n in range(old + 1, new + 1):
             for seat, s in enumerate(after.seats):
-                if s.kind == "human" and n >= s.from_deal:
-                    task = asyncio.get_running_loop().create_task(
-                        self._replay(table_id, after, n, seat))
-                    self._tasks.add(task)
-                    task.add_done_callback(self._tasks.discard)
+                if s.kind != "human" or n < s.from_deal:
+                    continue
+                if len(self._tasks) >= self.pending:
+                    self.skipped += 1
+                    log.warning("le robot à votre place: %d replays wait already; deal %d of "
+                                "table %s is not replayed", len(self._tasks), n, table_id)
+                    continue
+                task = asyncio.get_running_loop().create_task(
+                    self._replay(table_id, after, n, seat))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def _replay(self, table_id: str, table: Table, n: int, seat: int) -> None:
         try:

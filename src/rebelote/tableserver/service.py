@@ -436,9 +436,6 @@ class TableService:
         out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
         out["watch"] = watch_info(loaded, seat, self.watchers(loaded.id))
-        if 0 <= seat < 4:  # le robot à votre place over the game's finished deals (marks only)
-            out["robot"] = self.robots.running(loaded.id, seat,
-                                               len(loaded.table.replay.finished))
         return out
 
     @staticmethod

@@ -245,10 +245,11 @@ def analysis_hands(deal: DealState, seat: int) -> dict[str, list[str]]:
     return {turn_seat(s, seat): sorted_hand(deal.start_hands[s], deal.trump) for s in range(4)}
 
 
-def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
-                  ) -> dict[str, Any]:
+def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str,
+                  tables: TableService | None = None) -> dict[str, Any]:
     """Everything the table's fragment shows, from the seat's view (and, for a finished deal,
-    its public result card)."""
+    its public result card; with ``tables``, the game's running sum of *le robot à votre
+    place* as this worker keeps it, marks of finished deals only)."""
     table = loaded.table
     mine = seat & 1
     # the result card's sentences name the teams as subjects ("your team marks its total"):
@@ -292,7 +293,9 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
         "sheet": view["sheet"], "free": view["free_seats"],
         "hint": Explanation.from_record(view["hint"]).to_json(lang) if view.get("hint")
         else None,
-        "robot_sum": robot_sum_text(view.get("robot"), lang),
+        "robot_sum": robot_sum_text(tables.robots.running(
+            loaded.id, seat, len(table.replay.finished)), lang)
+        if tables is not None and 0 <= seat < 4 else None,
     }
 
 
@@ -313,7 +316,8 @@ def fragment(request: Request, tables: TableService, loaded: Loaded, seat: int,
     """The table's fragment (``#table``) as ``seat`` sees it."""
     view = tables.view(loaded, seat)
     return templates.render(request, "table/_table.html", status, error=error,
-                            **table_context(loaded, seat, view, i18n.request_lang(request)))
+                            **table_context(loaded, seat, view, i18n.request_lang(request),
+                                            tables))
 
 
 def is_htmx(request: Request) -> bool:
@@ -383,7 +387,8 @@ async def page(table_id: str, request: Request, tables: TableServiceDep, token: 
                for s, secret in view.get("invites", {}).items()}
     return templates.render(request, "table/page.html", invite=invite, invites=invites,
                             host=loaded.table.is_host(seat),
-                            **table_context(loaded, seat, view, i18n.request_lang(request)))
+                            **table_context(loaded, seat, view, i18n.request_lang(request),
+                                            tables))
 
 
 @router.get("/tables/{table_id}/fragment", response_class=HTMLResponse)
