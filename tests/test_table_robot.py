@@ -242,3 +242,24 @@ def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat
     assert got == RobotReplay(after, 1, HUMAN, LEVEL).run()
     assert robots.of("u", 1, HUMAN) is None and robots.of("t", 1, 0) is None
     assert robots.running("t", HUMAN, 1) == {"gain": 0, "deals": 1, "level": LEVEL}
+
+
+def test_work_after_the_deal_gives_its_worker_up_to_a_live_decision_between_two_worlds(
+        ) -> None:
+    pool = FairPool(1)
+    started, go, order = threading.Event(), threading.Event(), []
+
+    def replaying() -> None:  # a search of the replay: a checkpoint between two worlds
+        started.set()
+        go.wait()
+        pool.checkpoint("robot")
+        order.append("low, its next world")
+
+    low = pool.submit("robot", "t1", replaying, low=True)
+    started.wait()
+    live = pool.submit("a", "t2", order.append, "live")
+    go.set()
+    low.result(timeout=30)
+    live.result(timeout=30)
+    assert order == ["live", "low, its next world"]
+    pool.shutdown()

@@ -318,7 +318,8 @@ class FairPool:
         worker is free and another client's job waits for one, that client holding at least
         two workers fewer than ``client`` (and none parked: no back and forth), this job gives
         its worker up and waits for ``client``'s next turn. Clients of one decision each never
-        trade workers: each waits for a whole decision, as before."""
+        trade workers: each waits for a whole decision, as before. A client served last
+        (:meth:`submit` ``low``) gives its worker up as soon as another client's job waits."""
         if not self._queued:  # the usual case, without the lock
             return
         with self._cond:
@@ -327,9 +328,12 @@ class FairPool:
                     and len(self._threads) >= self.workers * (1 + PARKED_PER_WORKER)):
                 return
             mine = self._running.get(client, 0)
-            if not any(other != client and other not in self._parked
-                       and other not in self._low
-                       and self._running.get(other, 0) + 1 < mine for other in self._queues):
+            if client in self._low:  # work after the fact gives way to any other's job
+                if not any(other not in self._low for other in self._queues):
+                    return
+            elif not any(other != client and other not in self._parked
+                         and other not in self._low
+                         and self._running.get(other, 0) + 1 < mine for other in self._queues):
                 return
             entry = _Parked()
             self._parked.setdefault(client, deque()).append(entry)
@@ -771,9 +775,24 @@ class BotRunner:
 
     async def run_last(self, key: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the pool, served last (:meth:`FairPool.submit` ``low``): only when
-        no live decision or other work waits for a worker."""
-        return await asyncio.wrap_future(
-            self._pool.submit(LOW_CLIENT, key, fn, *args, low=True))
+        no live decision or other work waits for a worker; a search it runs gives its worker
+        up between two worlds as soon as another job waits (:meth:`FairPool.checkpoint`), and
+        goes on later with every world it was to solve (it is never cut short: the same
+        answer whatever the load)."""
+        pool = self._pool
+
+        def low() -> T:
+            def stop() -> bool:
+                pool.checkpoint(LOW_CLIENT)
+                return False
+
+            token = STOP.set(stop)
+            try:
+                return fn(*args)
+            finally:
+                STOP.reset(token)
+
+        return await asyncio.wrap_future(pool.submit(LOW_CLIENT, key, low, low=True))
 
     def close(self) -> None:
         """Stop every decision now (each ends within one world's solve) and the pool's
