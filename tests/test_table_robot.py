@@ -211,6 +211,9 @@ def test_the_analysis_shows_the_replay_after_the_deal_and_nothing_of_it_before(
     assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in page
     fragment = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
     assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in fragment
+    english = client.get(f"/tables/{tid}/deals/1/analysis?lang=en", headers=auth(token)).text
+    assert "The bot in your seat" in english
+    assert f"You: {robot['gain']:+d} over the club bot in 1 deal" in english
 
 
 def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat() -> None:
