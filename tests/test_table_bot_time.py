@@ -151,6 +151,7 @@ def test_a_client_of_many_tables_never_queues_ahead_of_another_player_s_bots(
     a worker did, each a search's time)."""
     app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
     service = app.state.tables
+    service.robots.pending = 0  # no replay after a deal: STARTS counts the live decisions
     workers = service.bots.workers
     told: list[Decided] = []
     service.bots.listeners.append(told.append)

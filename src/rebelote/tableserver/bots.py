@@ -99,6 +99,8 @@ RELEASE_MARGIN: Final = 0.1
 #: Who asked for the bots' moves being made in this context: the client's address, set by
 #: the web for each request (the background tasks a request starts inherit it). Decisions are
 #: shared fairly between clients (:class:`FairPool`); ``None``: each table counts as its own.
+#: The client of the work done after a deal (*le robot à votre place*), served last.
+LOW_CLIENT: Final = "(after the deal)"
 CLIENT: Final[ContextVar[str | None]] = ContextVar("rebelote_bot_client", default=None)
 
 
@@ -188,14 +190,20 @@ class FairPool:
         self.started = 0
         #: Jobs that gave up their worker to another client's at a checkpoint (since start).
         self.yielded = 0
+        #: Clients served last (:meth:`submit` ``low``): only when no other client waits.
+        self._low: set[str] = set()
 
-    def submit(self, client: str, key: str, fn: Callable[..., T], *args: Any) -> Future[T]:
+    def submit(self, client: str, key: str, fn: Callable[..., T], *args: Any,
+               low: bool = False) -> Future[T]:
         """``fn(*args)`` queued for ``client``'s queue ``key``; :class:`RuntimeError` once the
-        pool is shut down."""
+        pool is shut down. ``low``: ``client`` is served last, only when no other client's job
+        waits (work after the fact that must never take a worker from a live decision)."""
         future: Future[T] = Future()
         with self._cond:
             if self._shut:
                 raise RuntimeError("cannot schedule new futures after shutdown")
+            if low:
+                self._low.add(client)
             job = _Job(future, fn, args, self.started)
             future.queued_at = self.started  # type: ignore[attr-defined]
             self._queues.setdefault(client, {}).setdefault(key, deque()).append(job)
@@ -230,6 +238,8 @@ class FairPool:
             waiting = [c for c in self._turns if c in self._queues or c in self._parked]
             if not waiting:
                 return None
+            first = [c for c in waiting if c not in self._low]
+            waiting = first or waiting  # the low clients only when nobody else waits
             client = min(waiting, key=lambda c: self._running.get(c, 0))  # first among equals
             del self._turns[client]
             self._turns[client] = None  # served now: last in turn
@@ -257,6 +267,7 @@ class FairPool:
                 and not self._running.get(client):
             self._turns.pop(client, None)
             self._running.pop(client, None)
+            self._low.discard(client)
 
     def _work(self) -> None:
         while True:
@@ -307,7 +318,8 @@ class FairPool:
         worker is free and another client's job waits for one, that client holding at least
         two workers fewer than ``client`` (and none parked: no back and forth), this job gives
         its worker up and waits for ``client``'s next turn. Clients of one decision each never
-        trade workers: each waits for a whole decision, as before."""
+        trade workers: each waits for a whole decision, as before. A client served last
+        (:meth:`submit` ``low``) gives its worker up as soon as another client's job waits."""
         if not self._queued:  # the usual case, without the lock
             return
         with self._cond:
@@ -316,8 +328,12 @@ class FairPool:
                     and len(self._threads) >= self.workers * (1 + PARKED_PER_WORKER)):
                 return
             mine = self._running.get(client, 0)
-            if not any(other != client and other not in self._parked
-                       and self._running.get(other, 0) + 1 < mine for other in self._queues):
+            if client in self._low:  # work after the fact gives way to any other's job
+                if not any(other not in self._low for other in self._queues):
+                    return
+            elif not any(other != client and other not in self._parked
+                         and other not in self._low
+                         and self._running.get(other, 0) + 1 < mine for other in self._queues):
                 return
             entry = _Parked()
             self._parked.setdefault(client, deque()).append(entry)
@@ -756,6 +772,27 @@ class BotRunner:
         turn of the client who asked (:data:`CLIENT`)."""
         client = client_key(CLIENT.get()) or "run"
         return await asyncio.wrap_future(self._pool.submit(client, "run", fn, *args))
+
+    async def run_last(self, key: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the pool, served last (:meth:`FairPool.submit` ``low``): only when
+        no live decision or other work waits for a worker; a search it runs gives its worker
+        up between two worlds as soon as another job waits (:meth:`FairPool.checkpoint`), and
+        goes on later with every world it was to solve (it is never cut short: the same
+        answer whatever the load)."""
+        pool = self._pool
+
+        def low() -> T:
+            def stop() -> bool:
+                pool.checkpoint(LOW_CLIENT)
+                return False
+
+            token = STOP.set(stop)
+            try:
+                return fn(*args)
+            finally:
+                STOP.reset(token)
+
+        return await asyncio.wrap_future(pool.submit(LOW_CLIENT, key, low, low=True))
 
     def close(self) -> None:
         """Stop every decision now (each ends within one world's solve) and the pool's

@@ -140,6 +140,8 @@ class TableRepo:
         #: Called with (table id, version) after every change this worker learns of (the bot
         #: runner stops the decisions the table moved on from).
         self.on_change: list[Callable[[str, int], None]] = []
+        #: Told of each table this worker saved: its id, the table before and after.
+        self.on_saved: list[Callable[[str, Table, Table], None]] = []
 
     # -- reading ------------------------------------------------------------------------------
     async def id_of_code(self, code: str) -> str:
@@ -222,6 +224,8 @@ class TableRepo:
                                         over=table.is_over)
         self._put_cache(loaded.id, version, table)
         self.changed(loaded.id, version)
+        for call in self.on_saved:
+            call(loaded.id, loaded.table, table)
         return Loaded(loaded.id, version, table, loaded.code)
 
     # -- watchers -----------------------------------------------------------------------------

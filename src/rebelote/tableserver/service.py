@@ -57,6 +57,7 @@ from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
 from rebelote.tableserver.repo import Loaded, TableRepo
+from rebelote.tableserver.robot import Robots
 from rebelote.tableserver.watching import watch_info
 
 log = logging.getLogger("rebelote.table")
@@ -282,6 +283,9 @@ class TableService:
         #: ... and stored with the deal once it is finished (one task a table at a time)
         self.repo.on_change.append(self._keep_explained)
         self._keeping: dict[str, asyncio.Task[None]] = {}
+        #: le robot à votre place: each finished deal replayed with the level in a human's seat
+        self.robots = Robots(self.bots)
+        self.repo.on_saved.append(self.robots.deal_ended)
         #: Watchers' sockets open on this worker, per table (the players see how many).
         self.watching: dict[str, int] = {}
 
@@ -848,6 +852,7 @@ class TableService:
 
     async def close(self) -> None:
         """Stop the bots at once, then the background tasks (the timers stay stored)."""
+        await self.robots.close()
         self.bots.close()
         for keeping in list(self._keeping.values()):  # the explanations being stored
             with contextlib.suppress(BaseException):

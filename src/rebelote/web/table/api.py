@@ -248,11 +248,14 @@ async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTo
     """Each card's cost, and each bot move's explanation (``explanations``, its sentences in
     ``lang``: ``fr`` or ``en``) as its bot recorded it deciding."""
     try:
-        _, _, cards = await tables.analysis(table_id, token, n)
+        loaded, seat, cards = await tables.analysis(table_id, token, n)
     except InputError as e:  # a deal not finished, or no solver in this build
         raise NotFoundError(str(e)) from None
     return JSONResponse({"deal": n, "cards": cards,
-                         "explanations": await tables.explanations_in(table_id, n, lang)})
+                         "explanations": await tables.explanations_in(table_id, n, lang),
+                         "robot": tables.robots.of(table_id, n, seat),
+                         "robot_sum": tables.robots.running(
+                             table_id, seat, len(loaded.table.replay.finished))})
 
 
 @router.websocket("/{table_id}/ws")

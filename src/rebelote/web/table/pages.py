@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
 from rebelote import catalogs
-from rebelote.bots import DEFAULT_LEVEL, player_levels
+from rebelote.bots import DEFAULT_LEVEL, level_of_spec, player_levels
 from rebelote.bots.explain import Explanation
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
@@ -225,16 +225,31 @@ def analysis_rows(cards: list[dict[str, Any]], seat: int
     return rows, totals
 
 
+def robot_sum_text(total: Mapping[str, Any] | None, lang: str) -> str | None:
+    """The game's running sum of *le robot à votre place* in words ("vous : +40 sur le robot
+    fort en 6 donnes"), ``None`` for none."""
+    if not total:
+        return None
+    level = level_of_spec(total["level"])
+    name = level.names.get(lang, level.key) if level else total["level"]
+    gain, deals = int(total["gain"]), int(total["deals"])
+    if lang == "fr":
+        return f"Vous\u00a0: {gain:+d} sur le robot {name} en {deals} " \
+               f"donne{'s' if deals > 1 else ''}"
+    return f"You: {gain:+d} over the {name} bot in {deals} deal{'s' if deals != 1 else ''}"
+
+
 def analysis_hands(deal: DealState, seat: int) -> dict[str, list[str]]:
     """The four hands of a finished deal as its play began (public once it is over), by seat
     as ``seat`` sees them, each sorted as a hand is shown."""
     return {turn_seat(s, seat): sorted_hand(deal.start_hands[s], deal.trump) for s in range(4)}
 
 
-def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
-                  ) -> dict[str, Any]:
+def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str,
+                  tables: TableService | None = None) -> dict[str, Any]:
     """Everything the table's fragment shows, from the seat's view (and, for a finished deal,
-    its public result card)."""
+    its public result card; with ``tables``, the game's running sum of *le robot à votre
+    place* as this worker keeps it, marks of finished deals only)."""
     table = loaded.table
     mine = seat & 1
     # the result card's sentences name the teams as subjects ("your team marks its total"):
@@ -278,6 +293,9 @@ def table_context(loaded: Loaded, seat: int, view: Mapping[str, Any], lang: str
         "sheet": view["sheet"], "free": view["free_seats"],
         "hint": Explanation.from_record(view["hint"]).to_json(lang) if view.get("hint")
         else None,
+        "robot_sum": robot_sum_text(tables.robots.running(
+            loaded.id, seat, len(table.replay.finished)), lang)
+        if tables is not None and 0 <= seat < 4 else None,
     }
 
 
@@ -298,7 +316,8 @@ def fragment(request: Request, tables: TableService, loaded: Loaded, seat: int,
     """The table's fragment (``#table``) as ``seat`` sees it."""
     view = tables.view(loaded, seat)
     return templates.render(request, "table/_table.html", status, error=error,
-                            **table_context(loaded, seat, view, i18n.request_lang(request)))
+                            **table_context(loaded, seat, view, i18n.request_lang(request),
+                                            tables))
 
 
 def is_htmx(request: Request) -> bool:
@@ -368,7 +387,8 @@ async def page(table_id: str, request: Request, tables: TableServiceDep, token: 
                for s, secret in view.get("invites", {}).items()}
     return templates.render(request, "table/page.html", invite=invite, invites=invites,
                             host=loaded.table.is_host(seat),
-                            **table_context(loaded, seat, view, i18n.request_lang(request)))
+                            **table_context(loaded, seat, view, i18n.request_lang(request),
+                                            tables))
 
 
 @router.get("/tables/{table_id}/fragment", response_class=HTMLResponse)
@@ -492,10 +512,18 @@ async def analysis_page(table_id: str, n: int, request: Request, tables: TableSe
                                 n=n, table_id=table_id, totals={}, hands={})
     rows, totals = analysis_rows(cards, seat)
     hands = analysis_hands(loaded.table.replay.finished[n - 1], seat)
+    lang = i18n.request_lang(request)
     why = [{**e, "rel": turn_seat(SEATS.index(e["seat"]), seat)}
-           for e in await tables.explanations_in(table_id, n, i18n.request_lang(request))]
+           for e in await tables.explanations_in(table_id, n, lang)]
+    robot = tables.robots.of(table_id, n, seat)
+    level = level_of_spec(robot["level"]) if robot else None
+    total = tables.robots.running(table_id, seat, len(loaded.table.replay.finished))
     return templates.render(request, "table/analysis.html", cards=rows, n=n,
-                            table_id=table_id, totals=totals, hands=hands, error=None, why=why)
+                            table_id=table_id, totals=totals, hands=hands, error=None, why=why,
+                            robot=robot, robot_sum=total,
+                            robot_sum_text=robot_sum_text(total, lang),
+                            robot_level=(level.names.get(lang, level.key) if level
+                                         else robot["level"] if robot else ""))
 
 
 @router.post("/tables/{table_id}/release")

@@ -1,0 +1,268 @@
+"""Le robot à votre place: a finished deal played again with the table's level in the human's
+seat (rebelote.table.robot), kept by the table server after the deal and shown on the analysis
+page and in its API, never before the deal ends; the bots' pool serves it last."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rebelote.actions import Play, parse_action
+from rebelote.bots import level_of_spec
+from rebelote.rules import Rules
+from rebelote.table.analysis import analyse, solver_available
+from rebelote.table.model import Seat, Table
+from rebelote.table.robot import RobotReplay, counted_spec_bot, decision_seed
+from rebelote.tableserver.bots import FairPool
+from test_table_safety import auth, client
+
+__all__ = ["auth", "client"]
+
+pytestmark = pytest.mark.skipif(not solver_available(), reason="no solver in this build")
+
+HUMAN = 2  # S
+LEVEL = "pimc:fast+tuned"
+OTHERS = "heuristic"
+
+
+def entropy() -> Any:
+    seeds = iter([(f"seed{i}", f"salt{i}") for i in range(100)])
+    return lambda: next(seeds)
+
+
+def finished_table(human_move: Any) -> Table:
+    """A coinche table: S a human playing ``human_move(table, index)``, the others the
+    heuristic, played until deal 1 is over."""
+    deal = entropy()
+    seats = [Seat.bot_seat(OTHERS)] * 4
+    seats[HUMAN] = Seat.human("secret", LEVEL)
+    table = Table.new(Rules.preset("official", "coinche"), 3000, seats, entropy=deal)
+    heuristic = counted_spec_bot(OTHERS)
+    rng = random.Random(7)
+    while not table.replay.finished:
+        if table.turn == HUMAN:
+            action = human_move(table, len(table.current.actions))
+        else:
+            action = table.bot_action(heuristic, rng)
+        table = table.act(table.turn, action, entropy=deal)
+    return table
+
+
+def level_move(table: Table, index: int) -> str:
+    """What the replay's level chooses at S at action ``index`` of the deal in play."""
+    rng = random.Random(decision_seed(table.current.seed, HUMAN, index))
+    return str(counted_spec_bot(LEVEL).act(table.deal.observation(HUMAN), rng))
+
+
+def test_the_human_who_plays_the_levels_every_choice_differs_nowhere() -> None:
+    table = finished_table(level_move)
+    replay = RobotReplay(table, 1, HUMAN, LEVEL)
+    got = replay.run()
+    assert got["difference"] is None
+    assert replay.actions == list(table.deals[0].actions)
+    assert got["real"] == got["robot"] and got["gain"] == 0
+
+
+def first_card_elsewhere(deviated: list[int]) -> Any:
+    """The level's choice, but S's first card with a choice is another legal card (its index
+    put in ``deviated``)."""
+    def move(table: Table, index: int) -> str:
+        chosen = level_move(table, index)
+        others = [str(a) for a in table.deal.legal_actions()
+                  if isinstance(a, Play) and str(a) != chosen]
+        if isinstance(parse_action(chosen), Play) and others and not deviated:
+            deviated.append(index)
+            return others[0]
+        return chosen
+    return move
+
+
+def _seats(table: Table, n: int = 0) -> list[int]:
+    """The seat of each action of deal ``n`` (from 1; 0: the deal in play), replayed."""
+    log = table.deals[n - 1] if n else table.current
+    state = Table.new(table.rules, table.target, table.seats,
+                      entropy=lambda: (log.seed, log.salt)).deal
+    out = []
+    for text in log.actions:
+        out.append(state.current_player)
+        state = state.apply(parse_action(text))
+    return out
+
+
+def test_the_first_difference_is_the_humans_first_other_choice_with_both_costs() -> None:
+    deviated: list[int] = []
+    table = finished_table(first_card_elsewhere(deviated))
+    replay = RobotReplay(table, 1, HUMAN, LEVEL)
+    got = replay.run()
+    played = list(table.deals[0].actions)
+    assert _seats(table, 1)[deviated[0]] == HUMAN
+    i = deviated[0]  # S's first card with a choice (the level's every choice before it)
+    d = got["difference"]
+    assert d is not None and d["index"] == i and d["kind"] == "card"
+    assert d["number"] == sum(isinstance(parse_action(a), Play) for a in played[:i]) + 1
+    assert d["you"] == played[i] and d["robot"] == replay.actions[i] != played[i]
+    assert replay.actions[:i] == played[:i]  # the same deal up to there
+    k = sum(isinstance(parse_action(a), Play) for a in played[:i])
+    real = analyse(table.replay.finished[0])[k]
+    assert real["card"] == played[i]
+    assert d["you_cost"] == real["cost"] and d["you_mark_cost"] == real["mark_cost"]
+    assert d["robot_cost"] == real["best"] - real["values"][d["robot"]]
+
+
+def test_the_replay_is_the_same_twice_from_the_same_cards_with_the_bot_only_in_the_seat(
+        ) -> None:
+    def move(t: Table, i: int) -> str:  # the level's calls, random cards
+        chosen = level_move(t, i)
+        if not isinstance(parse_action(chosen), Play):
+            return chosen
+        return str(random.Random(i).choice(t.deal.legal_actions()))
+
+    table = finished_table(move)
+    assert table.replay.finished[0].tricks  # a deal played out
+    one, two = RobotReplay(table, 1, HUMAN, LEVEL), RobotReplay(table, 1, HUMAN, LEVEL)
+    assert one.run() == two.run()
+    assert one.actions == two.actions
+    real = table.replay.finished[0]
+    assert one.state.start_hands == real.start_hands
+    assert one.state.dealer == real.dealer
+    for seat, by in zip(one.seats, one.chosen_by, strict=True):
+        if seat == HUMAN:
+            assert by == LEVEL
+        else:  # the real deal's move while the same, else the seat's own bot
+            assert by in (None, OTHERS)
+    assert LEVEL in one.chosen_by
+
+
+def test_a_level_limited_in_time_replays_its_counted_equivalent() -> None:
+    bot: Any = counted_spec_bot("pimc:default+tuned")
+    assert bot.budget.seconds is None and bot.budget.bid_seconds is None
+    assert bot.budget.worlds == 32
+
+
+def test_the_pool_serves_the_work_after_the_deal_last() -> None:
+    pool = FairPool(1)
+    gate, order = threading.Event(), []
+    pool.submit("a", "t1", gate.wait)
+    low = pool.submit("robot", "t2", order.append, "low", low=True)
+    live = pool.submit("b", "t3", order.append, "live")
+    gate.set()
+    low.result(timeout=30)
+    live.result(timeout=30)
+    assert order == ["live", "low"]
+    pool.shutdown()
+
+
+MARKERS = ("difference", "robot-first", "robot-marks", "Le robot à votre place",
+           "The bot in your seat", "robot-sum")
+
+
+def no_replay(text: str, where: str) -> None:
+    found = [m for m in MARKERS if m in text]
+    assert not found, f"{where} shows the replay before the deal's end: {found}"
+
+
+def test_the_analysis_shows_the_replay_after_the_deal_and_nothing_of_it_before(
+        client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "coinche", "bots": "pimc:fast", "pace": 0,
+                                         "target": 3000})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    tid, token = t["id"], t["token"]
+    view, rng = t, random.Random(4)
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"token": token})
+        no_replay(str(ws.receive_json()), "the first push")
+        while view["deal"] == 1:
+            legal = [a for a in view["legal"] if not a.startswith(("declare", "no-decl"))]
+            r = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                            json={"action": rng.choice(legal)})
+            assert r.status_code == 200, r.text
+            view = r.json()
+            pushed = ws.receive_json()
+            while pushed["version"] < view["version"]:
+                no_replay(str(pushed), "a push")
+                pushed = ws.receive_json()
+            if view["deal"] == 1:
+                no_replay(r.text, "a view")
+                no_replay(str(pushed), "a push")
+                for url in (f"/tables/{tid}/fragment", f"/tables/{tid}",
+                            f"/tables/{tid}/deals/1/analysis",
+                            f"/api/tables/{tid}/deals/1/analysis"):
+                    no_replay(client.get(url, headers=auth(token)).text, url)
+    got = None
+    for _ in range(600):  # it runs in the background, when the bots are free
+        got = client.get(f"/api/tables/{tid}/deals/1/analysis", headers=auth(token)).json()
+        if got["robot"] is not None:
+            break
+        time.sleep(0.1)
+    assert got is not None and got["robot"] is not None
+    robot = got["robot"]
+    level = level_of_spec(robot["level"])
+    assert robot["seat"] == "S" and level is not None and level.key == "club"
+    assert got["robot_sum"] == {"gain": robot["gain"], "deals": 1, "level": robot["level"]}
+    page = client.get(f"/tables/{tid}/deals/1/analysis", headers=auth(token)).text
+    assert 'id="robot-marks"' in page and 'id="robot-first"' in page
+    assert "Le robot à votre place" in page
+    assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in page
+    fragment = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
+    assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in fragment
+    english = client.get(f"/tables/{tid}/deals/1/analysis?lang=en", headers=auth(token)).text
+    assert "The bot in your seat" in english
+    assert f"You: {robot['gain']:+d} over the club bot in 1 deal" in english
+
+
+def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat() -> None:
+    import asyncio
+    from dataclasses import replace
+
+    from rebelote.tableserver.bots import BotRunner
+    from rebelote.tableserver.robot import Robots
+
+    after = finished_table(level_move)
+    first = after.deals[0]
+    before = replace(after, deals=(replace(first, actions=first.actions[:-1]),))
+    assert not before.replay.finished
+
+    async def main() -> Robots:
+        runner = BotRunner(workers=1)
+        robots = Robots(runner)
+        robots.pending = 1
+        robots.deal_ended("t", before, after)
+        robots.deal_ended("u", before, after)  # one waits already: not replayed
+        assert robots.skipped == 1
+        while robots._tasks:
+            await asyncio.sleep(0.05)
+        runner.close()
+        return robots
+
+    robots = asyncio.run(main())
+    got = robots.of("t", 1, HUMAN)
+    assert got == RobotReplay(after, 1, HUMAN, LEVEL).run()
+    assert robots.of("u", 1, HUMAN) is None and robots.of("t", 1, 0) is None
+    assert robots.running("t", HUMAN, 1) == {"gain": 0, "deals": 1, "level": LEVEL}
+
+
+def test_work_after_the_deal_gives_its_worker_up_to_a_live_decision_between_two_worlds(
+        ) -> None:
+    pool = FairPool(1)
+    started, go, order = threading.Event(), threading.Event(), []
+
+    def replaying() -> None:  # a search of the replay: a checkpoint between two worlds
+        started.set()
+        go.wait()
+        pool.checkpoint("robot")
+        order.append("low, its next world")
+
+    low = pool.submit("robot", "t1", replaying, low=True)
+    started.wait()
+    live = pool.submit("a", "t2", order.append, "live")
+    go.set()
+    low.result(timeout=30)
+    live.result(timeout=30)
+    assert order == ["live", "low, its next world"]
+    pool.shutdown()
