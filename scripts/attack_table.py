@@ -1740,7 +1740,10 @@ def bot_decisions(log: str, client: str) -> list[dict[str, Any]]:
        "for want of time; threads bounded, /healthz under 1 s, the CPU idle after",
        needs="own")
 def c39(ctx: Context) -> str:
-    server = ctx.server("fair", options=("--forwarded-allow-ips", "127.0.0.1"))
+    # the live bots' time alone: no replay of the finished deals (le robot à votre place, low
+    # priority work that goes on after the attack, bounded by REBELOTE_ROBOT_PENDING)
+    server = ctx.server("fair", options=("--forwarded-allow-ips", "127.0.0.1"),
+                        env={"REBELOTE_ROBOT_PENDING": "0"})
     victim, attacker = server.client("10.39.0.1"), server.client("10.39.0.2")
     rng = random.Random(39)
     before = server.threads()

@@ -41,12 +41,12 @@ PENDING: Final = 256
 PENDING_ENV: Final = "REBELOTE_ROBOT_PENDING"
 
 
-def _env(name: str, default: int) -> int:
+def _env(name: str, default: int, least: int = 1) -> int:
     try:
         value = int(os.environ.get(name, ""))
     except ValueError:
         return default
-    return value if 1 <= value <= 100_000 else default
+    return value if least <= value <= 100_000 else default
 
 
 def kept_tables() -> int:
@@ -62,7 +62,7 @@ class Robots:
         self.tables = tables or kept_tables()
         self._kept: OrderedDict[str, dict[int, dict[int, dict[str, Any]]]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.pending = _env(PENDING_ENV, PENDING)
+        self.pending = _env(PENDING_ENV, PENDING, least=0)  # 0: no replays
         #: Deals' ends not replayed for want of room (since start).
         self.skipped = 0
 
