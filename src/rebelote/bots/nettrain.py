@@ -43,7 +43,8 @@ from rebelote.deal import DealState
 from rebelote.rules import card_values, parse_rules
 from rebelote.solver import position_of_state, solve
 
-__all__ = ["RULE_SETS", "TEACHER", "Examples", "deal_examples", "evaluate", "train"]
+__all__ = ["DD_TEACHER", "RULE_SETS", "TEACHER", "Examples", "dd_examples", "deal_examples",
+           "evaluate", "train"]
 
 F32 = np.float32
 Array = npt.NDArray[np.float32]
@@ -55,6 +56,13 @@ RULE_SETS: Final = ("coinche:official", "belote:official", "contree:ffb")
 TEACHER: Final = "default+tuned"
 #: The softmax's temperature, in marks, that turns the teacher's marks into the policy's target.
 TEMPERATURE: Final = 10.0
+#: The ``level`` that makes :func:`deal_examples` label the cards by the true deal
+#: (:func:`dd_examples`) instead of by the search.
+DD_TEACHER: Final = "dd"
+#: The double-dummy labels' temperature in marks, and the weight of a card point beside a mark
+#: (cards of the same mark in the true deal are told apart by their points).
+DD_TEMPERATURE: Final = 5.0
+DD_POINTS: Final = 0.5
 
 
 def teacher_budget(level: str = TEACHER) -> Budget:
@@ -109,8 +117,96 @@ def _critic(state: DealState) -> float:
     return max(marker.own(team, v, won, 0.0) for v in values.values())
 
 
+def _empty() -> Examples:
+    return Examples(np.zeros((0, OBSERVATION_SIZE), F32), np.zeros((0, len(ACTIONS)), F32),
+                    np.zeros((0, len(ACTIONS)), F32), np.zeros(0, F32), np.zeros(0, F32),
+                    np.zeros(0, np.int64))
+
+
+def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
+    """The examples of deal ``index`` of ``seed`` labelled by the true deal: the deal (dealt
+    as :func:`deal_examples` deals it) is played by ``driver`` (a registry spec: the tuned
+    bidder's calls and the heuristic's cards by default, a few milliseconds a deal), and each
+    card with a choice is an example whose target is a softmax over the legal cards of their
+    double-dummy marks in the true deal (:data:`DD_TEMPERATURE`, :data:`DD_POINTS`), its value
+    the critic's. Averaged over many deals, the policy learns each card's chance of being the
+    best given what the seat sees: the search's question, its worlds drawn by the deals
+    themselves, for a thousandth of the search's time. The driver's calls are examples too
+    (one-hot), valued by the deal's result."""
+    from rebelote.bots import make_bot
+
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(seed * 1_000_003 + index)
+    play = random.Random(seed * 1_000_003 + index + 1_000_000_007)
+    bot = make_bot(driver)
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    xs: list[Array] = []
+    legals: list[Array] = []
+    targets: list[Array] = []
+    values: list[float] = []
+    has: list[float] = []
+    auction_rows: list[tuple[int, int]] = []
+    while not state.is_terminal:
+        seat = state.player
+        obs = state.observation(seat)
+        legal = obs.legal
+        action = legal[0] if len(legal) == 1 else bot.act(obs, play)
+        if len(legal) > 1:
+            x, suits = features(obs)
+            choices = legal_indices(obs, suits)
+            if len(choices) > 1:
+                mask = np.zeros(len(ACTIONS), dtype=F32)
+                target = np.zeros(len(ACTIONS), dtype=F32)
+                for i, _ in choices:
+                    mask[i] = 1.0
+                value, has_value = 0.0, 0.0
+                if state.phase == PLAY:
+                    team = seat & 1
+                    solved = solve(position_of_state(state), state.rules)
+                    won = tricks_won(state.tricks, state.leader)[team] > 0
+                    marker = Marker(state, state.taker, state.auction.best,
+                                    state.auction.multiplier)
+                    marks = {card: marker.own(team, v, won or v > 0, 0.0)
+                             for card, v in solved.items()}
+                    score = {card: marks[card] + DD_POINTS * v for card, v in solved.items()}
+                    best = max(score.values())
+                    for i, a in choices:
+                        if isinstance(a, Play):
+                            target[i] = np.exp((score[a.card] - best) / DD_TEMPERATURE)
+                    value, has_value = max(marks.values()), 1.0
+                else:
+                    for i, a in choices:
+                        if a == action:
+                            target[i] = 1.0
+                    if state.phase == AUCTION:
+                        auction_rows.append((len(xs), seat & 1))
+                if target.sum() > 0.0:
+                    xs.append(x)
+                    legals.append(mask)
+                    targets.append(target / target.sum())
+                    values.append(value)
+                    has.append(has_value)
+                elif auction_rows and auction_rows[-1][0] == len(xs):
+                    auction_rows.pop()
+        state = state.apply(action)
+    marks_end = state.returns()
+    for row, team in auction_rows:
+        values[row] = float(marks_end[team])
+        has[row] = 1.0
+    n = len(xs)
+    if not n:
+        return _empty()
+    return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
+                    np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
+
+
 def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
-    """The examples of deal ``index`` of ``seed`` (module docstring)."""
+    """The examples of deal ``index`` of ``seed`` (module docstring); ``level``
+    :data:`DD_TEACHER` (``"dd"``, or ``"dd:SPEC"`` a driver) labels them by the true deal
+    (:func:`dd_examples`)."""
+    if level == DD_TEACHER or level.startswith(DD_TEACHER + ":"):
+        driver = level.partition(":")[2] or "tuned"
+        return dd_examples(seed, index, driver)
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     search = random.Random(seed * 1_000_003 + index + 1_000_000_007)
@@ -177,9 +273,7 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
         has[row] = 1.0
     n = len(xs)
     if not n:
-        return Examples(np.zeros((0, OBSERVATION_SIZE), F32), np.zeros((0, len(ACTIONS)), F32),
-                        np.zeros((0, len(ACTIONS)), F32), np.zeros(0, F32), np.zeros(0, F32),
-                        np.zeros(0, np.int64))
+        return _empty()
     return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
                     np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
 
