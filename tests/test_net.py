@@ -23,8 +23,12 @@ from rebelote.bots.encoding import (
 from rebelote.bots.net import KEYS, NetBot, features, forward, legal_indices, load_model, save_model
 from rebelote.bots.nettrain import (
     DD_POINTS,
+    DD_TEMPERATURE,
+    Q_FLOOR,
+    Q_SCALE,
     RULE_SETS,
     Examples,
+    card_values_of,
     deal_examples,
     evaluate,
     init_model,
@@ -160,6 +164,38 @@ def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
     logits, value = forward(again, data.x[:5])
     want_logits, want_value = forward(straight, data.x[:5])
     assert np.allclose(logits, want_logits) and np.allclose(value, want_value)
+
+
+def test_cards_learned_as_values_fit_their_marks(tmp_path: Path) -> None:
+    """``card_q``: each card's target softmax turned back into its mark below the best (the
+    best at 0, the others below, illegal cards untouched), and a network trained so fits the
+    cards' values: its logits come nearer to them than the start's."""
+    data = Examples.concat([deal_examples(9, i, level="dd") for i in range(4)])
+    rows, q = card_values_of(data, DD_TEMPERATURE)
+    cards = rows > 0
+    assert cards.any() and (~cards).any()
+    legal = data.legal > 0
+    best = np.where(legal, q, -np.inf).max(axis=1)
+    assert np.allclose(best[cards], 0.0)
+    assert (q[legal] <= 0.0).all() and (q[~legal] == 0.0).all()
+    assert (q[legal] >= Q_FLOOR / Q_SCALE).all()
+    # a card of half the best's weight is DD_TEMPERATURE * log 2 marks below it
+    row = int(np.flatnonzero(cards)[0])
+    i = int(np.flatnonzero(legal[row])[0])
+    top = data.target[row][legal[row]].max()
+    assert q[row, i] == pytest.approx(
+        max(DD_TEMPERATURE * np.log(data.target[row, i] / top), Q_FLOOR) / Q_SCALE, abs=1e-4)
+
+    def error(model: dict[str, np.ndarray]) -> float:
+        logits, _ = forward(model, data.x[cards])
+        return float(np.mean(((logits - q[cards]) * data.legal[cards]) ** 2))
+
+    fitted = train(data, seed=2, hidden=32, epochs=4, batch=32, card_q=DD_TEMPERATURE)
+    assert error(fitted) < error(init_model(2, 32))
+    ckpt = tmp_path / "q.npz"
+    train(data, seed=2, hidden=32, epochs=1, batch=32, card_q=DD_TEMPERATURE, checkpoint=ckpt)
+    with pytest.raises(ValueError, match="card_q"):
+        train(data, seed=2, hidden=32, epochs=2, batch=32, checkpoint=ckpt)
 
 
 @pytest.mark.parametrize("game", ["belote:official", "coinche:official", "contree:ffb"])
