@@ -236,3 +236,47 @@ def test_after_the_server_drops_every_connection_reads_and_writes_go_on(pg_url: 
         return read.version, written
 
     assert asyncio.run(run()) == (1, 2)
+
+
+def test_a_table_ahead_of_its_stored_moves_is_refused_by_name(pg_url: str  # noqa: F811
+                                                              ) -> None:
+    """The last stop's seam: PostgreSQL's store read a table whose version is ahead of its
+    stored moves (a damaged row) again and again until RecursionError. Now it is read in one
+    statement (a snapshot written meanwhile is seen whole) and such a row is
+    :class:`TableDamagedError` naming it: 409 on the API and the page, an error on the
+    socket, the other tables served."""
+    import asyncio
+
+    import psycopg
+    from sqlalchemy import create_engine
+
+    from rebelote.store.play_tables import TableDamagedError
+    from rebelote.store.play_tables_pg import PgTables, connect_args
+    from test_table_server import damaged_table_answers
+
+    with TestClient(create_app(pg_url)) as c:
+        bad = c.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+        good = c.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+        legal = [a for a in bad["legal"] if a != "pass"] or bad["legal"]
+        r = c.post(f"/api/tables/{bad['id']}/actions", headers=auth(bad["token"]),
+                   json={"action": legal[0]})
+        assert r.status_code == 200, r.text
+        engine = create_engine(pg_url)
+        args = connect_args(engine)
+        engine.dispose()
+        with psycopg.connect(**args, autocommit=True) as conn:
+            conn.execute("UPDATE play_tables SET version = version + 2 WHERE id = %s",
+                         (bad["id"],))
+
+        async def read() -> None:
+            store = PgTables(args)
+            try:
+                await store.read(bad["id"])
+            finally:
+                await store.close()
+
+        with pytest.raises(TableDamagedError, match=f"table {bad['id']} is damaged"):
+            asyncio.run(read())
+        damaged_table_answers(c, bad["id"], bad["token"])
+        assert c.get(f"/api/tables/{good['id']}", headers=auth(good["token"])
+                     ).status_code == 200

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 
 from rebelote.errors import InputError
-from rebelote.store.play_tables import TableNotFoundError
+from rebelote.store.play_tables import TableDamagedError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.web.errors import NotFoundError
@@ -276,8 +276,9 @@ async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
             token = first_socket_token(first)
         loaded = await tables.load(table_id)
         seat = tables.seat_of(loaded, token)
-    except (SeatForbiddenError, TableNotFoundError, ValueError, TimeoutError) as e:
-        reason = str(e) if isinstance(e, SeatForbiddenError) else (
+    except (SeatForbiddenError, TableNotFoundError, TableDamagedError, ValueError,
+            TimeoutError) as e:
+        reason = str(e) if isinstance(e, SeatForbiddenError | TableDamagedError) else (
             f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
             else "token: send {\"token\": ...} first, or the seat's cookie")
         with contextlib.suppress(Exception):

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rebelote.errors import InputError
-from rebelote.store.play_tables import TableNotFoundError
+from rebelote.store.play_tables import TableDamagedError, TableNotFoundError
 from rebelote.table.watching import delay_of, watch_view
 from rebelote.tableserver import Loaded, TableService
 from rebelote.tableserver.watching import (
@@ -183,8 +183,8 @@ async def watch_socket(websocket: WebSocket, table_id: str, tables: TableService
             key = first_socket_token(first)
         loaded = await tables.load_latest(table_id)
         kind = watcher_kind(loaded.table, key)
-    except (WatchForbiddenError, TableNotFoundError, TimeoutError) as e:
-        reason = str(e) if isinstance(e, WatchForbiddenError) else (
+    except (WatchForbiddenError, TableNotFoundError, TableDamagedError, TimeoutError) as e:
+        reason = str(e) if isinstance(e, WatchForbiddenError | TableDamagedError) else (
             f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
             else "token: send {\"token\": ...} first, or open the link with its ?key=")
         with contextlib.suppress(Exception):
