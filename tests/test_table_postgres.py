@@ -280,3 +280,39 @@ def test_a_table_ahead_of_its_stored_moves_is_refused_by_name(pg_url: str  # noq
         damaged_table_answers(c, bad["id"], bad["token"])
         assert c.get(f"/api/tables/{good['id']}", headers=auth(good["token"])
                      ).status_code == 200
+
+
+def test_a_rooms_next_game_is_told_to_a_player_on_another_worker(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The room's next game on PostgreSQL: the friend presses *Nouvelle partie* through worker
+    2; the host's socket on worker 1 is woken by the NOTIFY and shows ``next_game``; the
+    host's press on worker 1 goes to the same game, at the same seat."""
+    import rebelote.web.table.api as table_api
+    from test_table_web import play_to_the_end
+
+    monkeypatch.setattr(table_api, "WATCH_POLL", 3600.0)  # only a NOTIFY wakes the socket
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        host = one.post("/api/tables", json={"game": "coinche", "bots": "debutant",
+                                              "friends": ["N"], "target": 1}).json()
+        friend = two.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                  "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(one, tid, [host["token"], friend["token"]], random.Random(6))
+        with one.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"token": host["token"]})
+            seen = ws.receive_json()
+            assert seen["over"] and "next_game" not in seen
+            r = two.post(f"/tables/{tid}/again", headers=auth(friend["token"]),
+                         follow_redirects=False)
+            assert r.status_code == 303, r.text
+            new = r.headers["location"].rsplit("/", 1)[1]
+            while "next_game" not in seen:
+                seen = ws.receive_json()
+            assert seen["next_game"] == new
+        one.cookies.clear()
+        r = one.post(f"/tables/{tid}/again", headers=auth(host["token"]),
+                     follow_redirects=False)
+        assert r.headers["location"] == f"/tables/{new}"
+        view = one.get(f"/api/tables/{new}", headers=auth(host["token"])).json()
+        assert view["seat"] == "S" and view["seats"]["N"]["name"] == "Jean"
+        assert two.get(f"/api/tables/{new}", headers=auth(friend["token"])).json()["seat"] == "N"

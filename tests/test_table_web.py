@@ -1105,6 +1105,10 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
             new_t.levels, new_t.host) == (old_t.rules, 1, 0, old_t.clock, -1, old_t.hints,
                                           old_t.levels, old_t.host)
     assert new_t.code != old_t.code and not new_t.next_game
+    # the friend who left joins the new game with its code: a bot's seat, from the next deal
+    r = client.post("/api/tables/join", json={"code": views["host"]["code"], "name": "Léa",
+                                              "seat": "W"})
+    assert r.status_code == 201 and r.json()["from_deal"] == 2, r.text
     # the whole new game, both playing it: no view shows a card its seat could not see
     play_to_the_end(client, new, [host["token"], friend["token"]], random.Random(4))
 
