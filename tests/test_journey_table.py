@@ -14,6 +14,10 @@ desktop: one server and one browser for the module.
   (the page asks first) and comes back through the seat choice. Nothing wider than the screen
   (East went off a phone's screen), every response and socket frame free of a card its seat
   could not see, axe-core clean on every page met.
+- *A room's next game*: the host keeps North for a friend, who sits with the invitation link;
+  both finish a one-deal game, the friend presses *Nouvelle partie*, the host's page offers
+  the new game live and both play in it at the same seats (it started a game for the one who
+  pressed alone); every frame of both tables scanned, axe-core clean.
 """
 
 from __future__ import annotations
