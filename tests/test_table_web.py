@@ -1067,6 +1067,10 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
         assert r.headers["location"] == "/"
     assert "next_game" not in client.get(f"/api/tables/{tid}", headers=auth(host["token"])
                                          ).json()
+    client.cookies.clear()  # no next game yet: the way to it shows the table again
+    r = client.post(f"/tables/{tid}/next-game", headers=auth(host["token"]),
+                    follow_redirects=False)
+    assert r.headers["location"] == f"/tables/{tid}"
     # the friend presses first; the host's view of the finished table then names the game
     client.cookies.clear()
     r = client.post(f"/tables/{tid}/again", headers=auth(friend["token"]),
@@ -1084,6 +1088,20 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
         client.cookies.clear()
         r = client.post(f"/tables/{tid}/again", headers=auth(token), follow_redirects=False)
         assert r.headers["location"] == f"/tables/{new}"
+    # the page's way to it (Rejoindre la nouvelle partie) starts none: not a table started
+    from rebelote.web.security import request_kind
+
+    assert request_kind("POST", f"/tables/{tid}/next-game") is None
+    client.cookies.clear()  # another site's form: refused like every write
+    assert client.post(f"/tables/{tid}/next-game", follow_redirects=False, headers={
+        **auth(host["token"]), "origin": "http://elsewhere.example"}).status_code == 403
+    for token, where in ((host["token"], f"/tables/{new}"), (stranger, "/"),
+                         (gone["token"], "/")):
+        client.cookies.clear()
+        r = client.post(f"/tables/{tid}/next-game", headers=auth(token),
+                        follow_redirects=False)
+        assert r.headers["location"] == where
+        assert ("rebelote_keys" in r.headers.get("set-cookie", "")) == (token == host["token"])
     client.cookies.clear()
     # the same seats, each with its own secret; the one who left and a stranger hold none
     views = {name: client.get(f"/api/tables/{new}", headers=auth(t["token"])).json()

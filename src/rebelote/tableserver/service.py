@@ -518,6 +518,20 @@ class TableService:
                     loaded = await self.repo.load(table_id)
                     if not loaded.table.next_game:
                         raise
+        return await self._next_of(loaded, token)
+
+    async def next_game(self, table_id: str, token: str | None) -> tuple[Loaded, int]:
+        """The next game another player of the room started at the finished table
+        ``table_id`` (:meth:`again`), and the seat of ``token`` there: it starts none.
+        :class:`SeatForbiddenError` for anyone not seated at the finished table,
+        :class:`IllegalActionError` before a next game was started."""
+        loaded = await self.repo.load_latest(table_id)
+        self.seat_of(loaded, token)
+        if not loaded.table.next_game:
+            raise IllegalActionError("next-game: no new game was started at this table")
+        return await self._next_of(loaded, token)
+
+    async def _next_of(self, loaded: Loaded, token: str | None) -> tuple[Loaded, int]:
         nxt = await self.repo.load(loaded.table.next_game)
         return nxt, self.seat_of(nxt, token)
 

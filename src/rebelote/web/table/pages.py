@@ -553,8 +553,26 @@ async def again(table_id: str, request: Request, tables: TableServiceDep, token:
     rules and target, pace, clock, pause between deals); every other player's page offers it
     and brings them to the same seat, with their own secret (:meth:`TableService.again`).
     Anyone else goes home; a game not over is shown again."""
+    return await to_next_game(request, table_id, token, tables.again)
+
+
+@router.post("/tables/{table_id}/next-game")
+async def next_game(table_id: str, request: Request, tables: TableServiceDep,
+                    token: SeatTokenDep) -> Response:
+    """*Rejoindre la nouvelle partie*: a player of the finished table goes to the next game
+    another player started (:meth:`TableService.next_game`), at their seat; it starts none
+    (not counted as a table started)."""
+    return await to_next_game(request, table_id, token, tables.next_game)
+
+
+async def to_next_game(request: Request, table_id: str, token: str | None,
+                       step: Callable[[str, str | None], Awaitable[tuple[Loaded, int]]]
+                       ) -> Response:
+    """The player's way to the room's next game (``step``: start it, or find it): a redirect
+    to it, their secret kept for it in this browser's key ring; anyone else goes home, and a
+    game not over (or with no next game yet) is shown again."""
     try:  # an unknown table: the error map's 404 page
-        new, _ = await tables.again(table_id, token)
+        new, _ = await step(table_id, token)
     except SeatForbiddenError:
         return RedirectResponse("/", status_code=303)
     except IllegalActionError:
