@@ -619,10 +619,23 @@ def test_a_table_ahead_of_its_stored_moves_is_refused_by_name(tmp_path: Path) ->
                          {"id": bad["id"]})
         with pytest.raises(TableDamagedError, match=f"table {bad['id']} is damaged"):
             TableStore(engine).read(bad["id"])
-        engine.dispose()
         damaged_table_answers(c, bad["id"], bad["token"])
         assert c.get(f"/api/tables/{good['id']}", headers=auth(good["token"])
                      ).status_code == 200
+        # a stored move that does not replay: that table named too (it said the whole store
+        # was damaged, 503)
+        r = c.post(f"/api/tables/{good['id']}/actions", headers=auth(good["token"]),
+                   json={"action": good["legal"][0]})
+        assert r.status_code == 200, r.text
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE play_moves SET moves = :m WHERE table_id = :id"),
+                         {"m": '{"a":["AS","AS"]}', "id": good["id"]})
+    with TestClient(create_app(url)) as c:  # restarted: the table read from the store
+        r = c.get(f"/api/tables/{good['id']}", headers=auth(good["token"]))
+        assert r.status_code == 409, r.text
+        assert r.json()["error"].startswith(f"id: table {good['id']} is damaged (the "
+                                            "stored moves do not replay")
+    engine.dispose()
 
 
 def test_a_damaged_database_says_the_store_is_damaged(tmp_path: Path) -> None:
