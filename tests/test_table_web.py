@@ -1054,13 +1054,18 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
     r = client.post("/api/tables/join", json={"code": code, "name": "Léa", "seat": "W"})
     assert r.status_code == 201, r.text
     gone = r.json()
+    # with the code only: East, a bot's seat, hers from the next deal (the game ends first)
+    r = client.post("/api/tables/join", json={"code": code, "name": "Zoé", "seat": "E"})
+    assert r.status_code == 201, r.text
+    late = r.json()
     assert client.post(f"/api/tables/{tid}/release", headers=auth(gone["token"])
                        ).status_code == 200
     stranger = new_table(client)["token"]
     r = client.post(f"/tables/{tid}/again", headers=auth(friend["token"]),
                     follow_redirects=False)
     assert r.headers["location"] == f"/tables/{tid}"  # the game goes on
-    play_to_the_end(client, tid, [host["token"], friend["token"]], random.Random(3))
+    play_to_the_end(client, tid, [host["token"], friend["token"], late["token"]],
+                    random.Random(3))
     for token in (stranger, gone["token"]):  # no seat at the finished table: sent home
         client.cookies.clear()
         r = client.post(f"/tables/{tid}/again", headers=auth(token), follow_redirects=False)
@@ -1105,7 +1110,9 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
     client.cookies.clear()
     # the same seats, each with its own secret; the one who left and a stranger hold none
     views = {name: client.get(f"/api/tables/{new}", headers=auth(t["token"])).json()
-             for name, t in (("host", host), ("friend", friend))}
+             for name, t in (("host", host), ("friend", friend), ("late", late))}
+    assert views["late"]["seat"] == "E" and views["late"]["seats"]["S"]["name"] == "Zoé"
+    assert views["late"]["hand"] and views["late"]["from_deal"] == 1  # hers from deal 1
     assert views["host"]["seats"]["S"]["name"] == "Mamie Jo"
     assert views["host"]["seats"]["N"]["name"] == "Jean"
     assert views["friend"]["seats"]["S"]["name"] == "Jean"  # the friend sees from N
@@ -1113,7 +1120,8 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
     for view in views.values():
         assert view["deal"] == 1 and not view["over"] and view["version"] >= 1
         assert not leaks(view, set(view["hand"])), view["seat"]
-    assert not set(views["host"]["hand"]) & set(views["friend"]["hand"])
+    hands = [set(v["hand"]) for v in views.values()]
+    assert not (hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2])
     for token in (gone["token"], stranger):
         assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
     service = client.app.state.tables  # type: ignore[attr-defined]
@@ -1128,7 +1136,8 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
                                               "seat": "W"})
     assert r.status_code == 201 and r.json()["from_deal"] == 2, r.text
     # the whole new game, both playing it: no view shows a card its seat could not see
-    play_to_the_end(client, new, [host["token"], friend["token"]], random.Random(4))
+    play_to_the_end(client, new, [host["token"], friend["token"], late["token"]],
+                    random.Random(4))
 
 
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
