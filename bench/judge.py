@@ -305,6 +305,18 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
     return out
 
 
+def contract_trump(rules: Rules, seed: int, index: int, driver: str) -> int:
+    """The trump mode of the contract ``driver``'s auction reaches in deal ``index`` (as
+    :func:`judge_deal` plays it; -1 when all pass): for ``--trumps``."""
+    state = DealState.new(rules, index % 4, rng=random.Random(f"arena:{seed}:deal:{index}"))
+    seat_bots = [make_judged(driver) for _ in range(4)]
+    seat_rngs = [random.Random(f"judge:{seed}:{index}:{driver}:{s}") for s in range(4)]
+    while not state.is_terminal and state.phase != PLAY:
+        seat = state.player
+        state = state.apply(seat_bots[seat].act(state.observation(seat), seat_rngs[seat]))
+    return state.trump if state.phase == PLAY else -1
+
+
 def judge_task(task: tuple[Rules, int, int, tuple[str, ...], str | None]) -> list[Decision]:
     """:func:`judge_deal` of one ``(rules, seed, index, bots, driver)``: a deal for a worker."""
     rules, seed, index, bots, driver = task
@@ -460,6 +472,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--side", choices=("taker", "defence"),
                         help="only the cards of that side")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--trumps",
+                        help="judge only the deals whose contract (the driver's auction) is "
+                             "in these trump modes, by number (0-3 suits, 4 no-trump, "
+                             "5 all-trump): --trumps 4,5")
     add_parallel_arguments(parser)
     args = parser.parse_args(argv)
     if args.summary:
@@ -485,7 +501,17 @@ def main(argv: list[str] | None = None) -> None:
         sink = open(args.out, "a") if args.out else None  # noqa: SIM115
         t0 = time.perf_counter()
         ship_to_cluster(args.scheduler, __name__)
-        indices = range(args.start, args.start + args.deals)
+        indices: Sequence[int] = range(args.start, args.start + args.deals)
+        if args.trumps:
+            if driver is None or driver.startswith(COLVER):
+                parser.error("--trumps: with a driver bot of ours (not --selfplay or colver)")
+            try:
+                modes = {int(t) for t in args.trumps.split(",")}
+            except ValueError:
+                parser.error(f"--trumps: trump modes by number 0-5, not {args.trumps!r}")
+            indices = [i for i in indices if contract_trump(rules, args.seed, i, driver)
+                       in modes]
+            head["trumps"] = sorted(modes)
         tasks = [(rules, args.seed, i, tuple(bots), driver) for i in indices]
         for i, decisions in zip(indices, parallel_map(judge_task, tasks, args.workers,
                                                       args.scheduler), strict=True):

@@ -220,3 +220,29 @@ def test_the_summary_counts_blunders_and_their_kinds() -> None:
     assert worst["share"][0] == pytest.approx(n / s["bots"]["worst"]["all"]["decisions"],
                                               abs=1e-4)
     assert "blunders (cost >= 10)" in judge.report(s, {"mode": "paired"})
+
+
+def test_trumps_judges_only_the_deals_of_those_contracts(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """``--trumps 4,5``: of the deals scanned, only those whose contract (the driver's
+    auction) is in no-trump or all-trump are judged; :func:`contract_trump` is the trump of
+    the deal the judge then plays."""
+    trumps = [judge.contract_trump(RULES, 7, i, "tuned") for i in range(18)]
+    assert {4, 5} & set(trumps) and set(trumps) - {4, 5}
+    out = tmp_path / "j.jsonl"
+    judge.main(["--bots", "heuristic", "--driver", "tuned", "--trumps", "4,5", "--seed", "7",
+                "--deals", "18", "--out", str(out)])
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {r["deal"] for r in rows} == {i for i, t in enumerate(trumps) if t in (4, 5)}
+    assert rows[0]["trumps"] == [4, 5]
+    state = DealState.new(RULES, 10 % 4, rng=random.Random("arena:7:deal:10"))
+    bots = [make_bot("tuned") for _ in range(4)]
+    rngs = [random.Random(f"judge:7:10:tuned:{s}") for s in range(4)]
+    while state.phase != judge.PLAY:
+        state = state.apply(bots[state.player].act(state.observation(state.player),
+                                                   rngs[state.player]))
+    assert state.trump == trumps[10]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        judge.main(["--bots", "heuristic", "--selfplay", "--trumps", "4", "--deals", "1"])

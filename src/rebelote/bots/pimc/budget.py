@@ -94,6 +94,17 @@ class Budget:
     #: heuristic's model).
     play_model: float = 0.0
     play_temper: float = 1.0
+    #: Inference from the play by the network's policy (:mod:`rebelote.bots.net`,
+    #: :class:`rebelote.bots.pimc.inference.NetWeights`): each card another seat chose among
+    #: several weighs a world by its probability under the policy, seeing what that seat saw
+    #: there, no less than this floor (0: off), raised to ``net_temper``. In every contract of
+    #: an auction game the learned model of the players does not weigh (all of them without
+    #: ``play_model``; no-trump and all-trump with it), in place of the heuristic's model.
+    #: With ``infer`` and ``pool``. ``net_calls``: the same for the other seats' calls (0:
+    #: off), besides the auction's weight.
+    net_weights: float = 0.0
+    net_calls: float = 0.0
+    net_temper: float = 1.0
     #: A card's mean mark plus this much a card point its team makes in the world (0: marks
     #: only): where the worlds agree on the outcome (a contract made or failed in all), the
     #: cards the marks leave equal are told apart by the points, in case the true deal is

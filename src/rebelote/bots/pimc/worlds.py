@@ -16,8 +16,9 @@ from rebelote.bots.pimc.budget import Budget
 from rebelote.bots.pimc.inference import (
     AuctionWeights,
     SystemWeights,
+    _factored,
+    _heuristic_off,
     _inference,
-    _learned,
     _model_factors,
     call_system,
     only_hands_differ,
@@ -191,9 +192,9 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
     stop = STOP.get()
     alpha = budget.auction_alpha
     auction = (dealer or Worlds(obs, budget)).weight
-    learned = infer > 0.0 and _learned(obs, budget)
-    factors = _model_factors(obs, worlds, budget) if learned else None
-    inferred = _inference(obs, budget, 0.0 if learned else infer)
+    factors = _model_factors(obs, worlds, budget) if infer > 0.0 and _factored(obs, budget) \
+        else None
+    inferred = _inference(obs, budget, 0.0 if _heuristic_off(obs, budget) else infer)
     it = iter(enumerate(worlds))
 
     def next_world() -> tuple[DealState | None, float] | None:
@@ -221,8 +222,8 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     dealer = dealer or Worlds(obs, budget)
-    learned = _learned(obs, budget)
-    inferred = _inference(obs, budget, 0.0 if learned else
+    learned = _factored(obs, budget)
+    inferred = _inference(obs, budget, 0.0 if _heuristic_off(obs, budget) else
                           budget.infer if infer is None else infer)
     for _ in range(count * budget.pool):
         if stop is not None and stop():
