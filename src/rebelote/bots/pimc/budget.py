@@ -47,6 +47,13 @@ class Budget:
     #: (or the two agree in every world), after ``stop_least`` worlds (0: never).
     stop_z: float = 0.0
     stop_least: int = 16
+    #: The other way: once a card's worlds are solved, go on with up to ``extend`` more while
+    #: the best card's lead over the second is under ``extend_z`` standard errors of their
+    #: paired difference (a close decision; 0: never). The resampled worlds only (``infer``
+    #: with ``pool``, counted): the extra worlds are drawn from the same weighed candidates,
+    #: after the first ones, which are the same as without.
+    extend: int = 0
+    extend_z: float = 1.0
     #: Between cards of equal mean marks, play the heuristic's card if it is one of them, else
     #: the one worth fewest card points (off: the lowest card number).
     tie_break: bool = False
