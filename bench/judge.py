@@ -28,7 +28,9 @@ Two ways to choose the positions:
 bot's share of them (with its interval) and their kinds (:func:`blunder_kind`), the mistakes a
 player sees at the table: trumping the partner's winning trick, not returning the partner's
 suit, an opening lead into a tenace (the opponent playing fourth holds the ace and the ten of
-the suit led).
+the suit led), a trump led in a suit contract while a plain card could be, a lead into an
+opponent's ruff (it is void in the suit and holds a trump), another lead, and
+``other``: a card following (the wrong card of the suit, a discard, a ruff).
 
 Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). The judged
 bots draw common random numbers: at each decision every one of them starts from the same
@@ -142,14 +144,18 @@ def asked_rng(seed: int, index: int, state: DealState) -> random.Random:
 #: The cost, in card points, from which a card is a blunder.
 BLUNDER: Final = 10
 KINDS: Final = ("trumps partner's trick", "leaves partner's suit", "leads into a tenace",
-                "other")
+                "other", "leads trumps", "other lead", "leads into a ruff")
 
 
 def blunder_kind(state: DealState, card: int) -> str:
     """What kind of mistake playing ``card`` at ``state`` is (the true deal: a judge's view):
     one of :data:`KINDS`. Trumping the partner's winning trick when another card could be
     played; leading another suit than the one the partner led last, while holding it; the
-    deal's first lead in a plain suit whose ace and ten the opponent playing fourth holds."""
+    deal's first lead in a plain suit whose ace and ten the opponent playing fourth holds;
+    leading a trump in a suit contract while holding a plain card; leading a plain suit an
+    opponent is void in and can trump (a suit contract); another lead; ``other``: a
+    card following (the wrong card of the suit, a discard, a ruff). Lines written before 7
+    December 2026 counted every lead of the last three kinds as ``other``."""
     trump = state.trump
     seat = state.player
     step = seat_step(state.rules)
@@ -178,7 +184,16 @@ def blunder_kind(state: DealState, card: int) -> str:
                   and suit_of(c) == suit}
         if {ACE, TEN} <= theirs:
             return KINDS[2]
-    return KINDS[3]
+    if 0 <= trump < 4 and suit_of(card) == trump \
+            and any(suit_of(c) != trump for c in range(32) if hand >> c & 1):
+        return KINDS[4]
+    if 0 <= trump < 4:
+        suit = suit_of(card)
+        for opponent in ((seat + 1) % 4, (seat + 3) % 4):
+            held = {suit_of(c) for c in range(32) if state.hands[opponent] >> c & 1}
+            if suit not in held and trump in held:
+                return KINDS[6]
+    return KINDS[5]
 
 
 def has_choice(state: DealState) -> bool:

@@ -197,6 +197,44 @@ def test_blunder_kinds_name_what_a_player_sees() -> None:
     assert ruffs >= 3 and leads >= 1
 
 
+def test_a_lead_is_a_trump_lead_or_another_lead_never_other() -> None:
+    """The leads that are none of the first kinds: a trump led in a suit contract while
+    holding a plain card is ``leads trumps``, a plain suit an opponent is void in and can
+    trump ``leads into a ruff``, another ``other lead``; ``other`` is a card following."""
+    from rebelote.cards import suit_of
+
+    trumps = plains = ruffs = 0
+    for state in _positions(range(30)):
+        if state.trick or not 0 <= state.trump < 4:
+            continue
+        trump, seat = state.trump, state.player
+        hand = state.hands[seat]
+        partner = [cards[0] for leader, cards in state.tricks if leader == (seat + 2) % 4]
+        holds = partner and any(suit_of(c) == suit_of(partner[-1]) for c in range(32)
+                                if hand >> c & 1)
+        for c in range(32):
+            if not state.playable >> c & 1:
+                continue
+            kind = judge.blunder_kind(state, c)
+            assert kind != "other"
+            if kind in ("leaves partner's suit", "leads into a tenace"):
+                continue
+            mixed = any(suit_of(x) != trump for x in range(32) if hand >> x & 1)
+            is_trump = suit_of(c) == trump
+            cut = not is_trump and any(
+                not any(suit_of(x) == suit_of(c) for x in range(32) if state.hands[o] >> x & 1)
+                and any(suit_of(x) == trump for x in range(32) if state.hands[o] >> x & 1)
+                for o in ((seat + 1) % 4, (seat + 3) % 4))
+            assert kind == ("leads trumps" if is_trump and mixed else
+                            "leads into a ruff" if cut else "other lead")
+            trumps += kind == "leads trumps"
+            plains += kind == "other lead"
+            ruffs += kind == "leads into a ruff"
+            assert not (holds and not is_trump and suit_of(c) != suit_of(partner[-1])
+                        and suit_of(partner[-1]) != trump)
+    assert trumps >= 3 and plains >= 3 and ruffs >= 1
+
+
 def test_the_summary_counts_blunders_and_their_kinds() -> None:
     rows = []
     state = DealState.new(RULES, 0, rng=random.Random("arena:1:deal:3"))
