@@ -161,8 +161,8 @@ def test_the_budget_weighs_no_trump_and_all_trump_by_the_network() -> None:
 
 
 def test_the_search_with_the_network_plays_legal_cards_reproducibly() -> None:
-    """A search player with the network's weights, in no-trump and all-trump: a legal card,
-    the same from the same seed; its worlds drawn by other weights than without."""
+    """A search player with the network's weights on the cards and the calls, in no-trump
+    and all-trump: a legal card, the same from the same seed."""
     budget = replace(budget_of("infer"), worlds=6, pool=4, net_weights=0.05, net_calls=0.1)
     for trump in (4, 5):
         state = _position(9, trump, 6)
