@@ -28,7 +28,9 @@ Two ways to choose the positions:
 bot's share of them (with its interval) and their kinds (:func:`blunder_kind`), the mistakes a
 player sees at the table: trumping the partner's winning trick, not returning the partner's
 suit, an opening lead into a tenace (the opponent playing fourth holds the ace and the ten of
-the suit led).
+the suit led), a trump led in a suit contract while a plain card could be, a lead into an
+opponent's ruff (it is void in the suit and holds a trump), another lead, and
+``other``: a card following (the wrong card of the suit, a discard, a ruff).
 
 Deals are the arena's (``rebelote arena`` with the same seed deals the same cards). The judged
 bots draw common random numbers: at each decision every one of them starts from the same
@@ -142,14 +144,18 @@ def asked_rng(seed: int, index: int, state: DealState) -> random.Random:
 #: The cost, in card points, from which a card is a blunder.
 BLUNDER: Final = 10
 KINDS: Final = ("trumps partner's trick", "leaves partner's suit", "leads into a tenace",
-                "other")
+                "other", "leads trumps", "other lead", "leads into a ruff")
 
 
 def blunder_kind(state: DealState, card: int) -> str:
     """What kind of mistake playing ``card`` at ``state`` is (the true deal: a judge's view):
     one of :data:`KINDS`. Trumping the partner's winning trick when another card could be
     played; leading another suit than the one the partner led last, while holding it; the
-    deal's first lead in a plain suit whose ace and ten the opponent playing fourth holds."""
+    deal's first lead in a plain suit whose ace and ten the opponent playing fourth holds;
+    leading a trump in a suit contract while holding a plain card; leading a plain suit an
+    opponent is void in and can trump (a suit contract); another lead; ``other``: a
+    card following (the wrong card of the suit, a discard, a ruff). Lines written before 7
+    December 2026 counted every lead of the last three kinds as ``other``."""
     trump = state.trump
     seat = state.player
     step = seat_step(state.rules)
@@ -178,7 +184,16 @@ def blunder_kind(state: DealState, card: int) -> str:
                   and suit_of(c) == suit}
         if {ACE, TEN} <= theirs:
             return KINDS[2]
-    return KINDS[3]
+    if 0 <= trump < 4 and suit_of(card) == trump \
+            and any(suit_of(c) != trump for c in range(32) if hand >> c & 1):
+        return KINDS[4]
+    if 0 <= trump < 4:
+        suit = suit_of(card)
+        for opponent in ((seat + 1) % 4, (seat + 3) % 4):
+            held = {suit_of(c) for c in range(32) if state.hands[opponent] >> c & 1}
+            if suit not in held and trump in held:
+                return KINDS[6]
+    return KINDS[5]
 
 
 def has_choice(state: DealState) -> bool:
@@ -303,6 +318,18 @@ def judge_deal(rules: Rules, seed: int, index: int, bots: Sequence[str], driver:
             action = seat_bots[seat].act(state.observation(seat), seat_rngs[seat])
             state = state.apply(action)
     return out
+
+
+def contract_trump(rules: Rules, seed: int, index: int, driver: str) -> int:
+    """The trump mode of the contract ``driver``'s auction reaches in deal ``index`` (as
+    :func:`judge_deal` plays it; -1 when all pass): for ``--trumps``."""
+    state = DealState.new(rules, index % 4, rng=random.Random(f"arena:{seed}:deal:{index}"))
+    seat_bots = [make_judged(driver) for _ in range(4)]
+    seat_rngs = [random.Random(f"judge:{seed}:{index}:{driver}:{s}") for s in range(4)]
+    while not state.is_terminal and state.phase != PLAY:
+        seat = state.player
+        state = state.apply(seat_bots[seat].act(state.observation(seat), seat_rngs[seat]))
+    return state.trump if state.phase == PLAY else -1
 
 
 def judge_task(task: tuple[Rules, int, int, tuple[str, ...], str | None]) -> list[Decision]:
@@ -460,6 +487,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--side", choices=("taker", "defence"),
                         help="only the cards of that side")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--trumps",
+                        help="judge only the deals whose contract (the driver's auction) is "
+                             "in these trump modes, by number (0-3 suits, 4 no-trump, "
+                             "5 all-trump): --trumps 4,5")
     add_parallel_arguments(parser)
     args = parser.parse_args(argv)
     if args.summary:
@@ -485,7 +516,17 @@ def main(argv: list[str] | None = None) -> None:
         sink = open(args.out, "a") if args.out else None  # noqa: SIM115
         t0 = time.perf_counter()
         ship_to_cluster(args.scheduler, __name__)
-        indices = range(args.start, args.start + args.deals)
+        indices: Sequence[int] = range(args.start, args.start + args.deals)
+        if args.trumps:
+            if driver is None or driver.startswith(COLVER):
+                parser.error("--trumps: with a driver bot of ours (not --selfplay or colver)")
+            try:
+                modes = {int(t) for t in args.trumps.split(",")}
+            except ValueError:
+                parser.error(f"--trumps: trump modes by number 0-5, not {args.trumps!r}")
+            indices = [i for i in indices if contract_trump(rules, args.seed, i, driver)
+                       in modes]
+            head["trumps"] = sorted(modes)
         tasks = [(rules, args.seed, i, tuple(bots), driver) for i in indices]
         for i, decisions in zip(indices, parallel_map(judge_task, tasks, args.workers,
                                                       args.scheduler), strict=True):

@@ -14,6 +14,10 @@ desktop: one server and one browser for the module.
   (the page asks first) and comes back through the seat choice. Nothing wider than the screen
   (East went off a phone's screen), every response and socket frame free of a card its seat
   could not see, axe-core clean on every page met.
+- *A room's next game*: the host keeps North for a friend, who sits with the invitation link;
+  both finish a one-deal game, the friend presses *Nouvelle partie*, the host's page offers
+  the new game live and both play in it at the same seats (it started a game for the one who
+  pressed alone); every frame of both tables scanned, axe-core clean.
 """
 
 from __future__ import annotations
@@ -260,6 +264,112 @@ def test_two_friends_one_with_only_the_code(browser: Any, server: str, screen: s
     for traffic in (host_traffic, friend_traffic):
         views, bodies = traffic.check()
         assert views >= 2 and bodies >= 2, (views, bodies)
+    axe.assert_clean()
+    host_ctx.close()
+    friend_ctx.close()
+
+
+@pytest.mark.skipif(not AXE.exists() and not os.environ.get("REBELOTE_AXE"),
+                    reason="axe-core is not installed (scripts/test.sh installs it)")
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_two_friends_finish_a_game_then_both_play_the_next(browser: Any, server: str,
+                                                           screen: str) -> None:
+    """A room of two: the host keeps North for a friend (pace immédiat, a target of 1 point:
+    the first deal played ends the game), the friend sits with the invitation link; both play
+    the game to its end. The friend presses *Nouvelle partie*: the host's page learns of the
+    new game live (no reload) and offers it; both are at the same seats of the same new game,
+    with their names, and both play in it. Every frame of both tables free of a card its seat
+    could not see; axe-core clean (it started a game for the one who pressed alone)."""
+    axe = Axe()
+    host_ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
+    host = host_ctx.new_page()
+    host_traffic = Traffic(host, server)
+    host.goto(f"{server}/tables/new?rules=coinche:official,target=1")
+    host.check("input[name=friends][value=N]")
+    host.check("input[name=bots][value=debutant]")
+    host.select_option("select[name=pace]", "0")
+    host.fill("input[name=name]", NAMES[0])
+    host.click("#start-table")
+    host.wait_for_selector(".tbl")
+    first = host.url
+    link = host.locator("#invite-link").get_attribute("href")
+    assert link and "invite=" in link, link
+
+    friend_ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
+    friend = friend_ctx.new_page()
+    friend_traffic = Traffic(friend, server)
+    friend.goto(link if link.startswith("http") else server + link)
+    friend.fill("input[name=name]", NAMES[1])
+    friend.click("#join")
+    friend.wait_for_selector(".tbl")
+    assert friend.url == first
+    host.wait_for_function("n => document.querySelector('#seat-N').textContent.includes(n)",
+                           arg=NAMES[1])
+
+    def play(until: Any) -> tuple[bool, bool]:
+        """Both pages act until ``until()``; whether each made a move."""
+        moved = [False, False]
+        deadline = time.monotonic() + 120
+        while not until() and time.monotonic() < deadline:
+            any_move = False
+            for i, p in enumerate((host, friend)):
+                if act_once(p):
+                    moved[i] = any_move = True
+            if not any_move:
+                host.wait_for_timeout(100)
+        assert until(), (host.locator(".tbl").inner_text(), friend.locator(".tbl").inner_text())
+        return moved[0], moved[1]
+
+    assert play(lambda: host.locator("#winner").count() and friend.locator("#winner").count()
+                ) == (True, True)
+    axe.check(friend, "a room's game over")
+    # the friend starts the next game; the host's page is told live
+    friend.click("#new-game")
+    friend.wait_for_url(lambda url: url != first and "/tables/" in url)
+    friend.wait_for_selector(".tbl")
+    second = friend.url
+    host.wait_for_selector("#join-new-game")
+    assert "Une nouvelle partie a commencé" in host.locator("#next-game-ready").inner_text()
+    assert host.url == first  # not moved without a word: the page offers the move
+    no_overflow(host)
+    accessible(host)
+    axe.check(host, "the room's next game offered")
+    host.screenshot(path=str(SHOTS / f"journey-next-game-offered-{screen}.png"))
+    host.click("#join-new-game")
+    host.wait_for_url(second)
+    host.wait_for_selector(".tbl")
+    # the same seats and names, a new game: both play in it
+    for page, partner, me in ((host, NAMES[1], NAMES[0]), (friend, NAMES[0], NAMES[1])):
+        assert page.locator("#score-us").inner_text() == "0"
+        assert page.locator("#winner").count() == 0
+        assert page.locator("#seat-N .nm").inner_text() == partner
+        fits(page, partner, me)
+    host_moved = friend_moved = False
+
+    def both_moved() -> bool:
+        return host_moved and friend_moved
+
+    deadline = time.monotonic() + 120
+    while not both_moved() and time.monotonic() < deadline:
+        mine = set(host.locator(".cards [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"))
+        theirs = set(friend.locator(".cards [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"))
+        assert not mine & theirs
+        h, f = act_once(host), act_once(friend)
+        host_moved, friend_moved = host_moved or h, friend_moved or f
+        if not (h or f):
+            host.wait_for_timeout(100)
+    assert both_moved()
+    accessible(friend)
+    axe.check(friend, "the room's next game, the friend")
+    axe.check(host, "the room's next game, the host")
+    host.screenshot(path=str(SHOTS / f"journey-next-game-host-{screen}.png"))
+    friend.screenshot(path=str(SHOTS / f"journey-next-game-friend-{screen}.png"))
+    for traffic in (host_traffic, friend_traffic):
+        assert traffic.tables() == {first.rsplit("/", 1)[1], second.rsplit("/", 1)[1]}
+        views, bodies = traffic.check()
+        assert views >= 4 and bodies >= 2, (views, bodies)
     axe.assert_clean()
     host_ctx.close()
     friend_ctx.close()

@@ -197,6 +197,44 @@ def test_blunder_kinds_name_what_a_player_sees() -> None:
     assert ruffs >= 3 and leads >= 1
 
 
+def test_a_lead_is_a_trump_lead_or_another_lead_never_other() -> None:
+    """The leads that are none of the first kinds: a trump led in a suit contract while
+    holding a plain card is ``leads trumps``, a plain suit an opponent is void in and can
+    trump ``leads into a ruff``, another ``other lead``; ``other`` is a card following."""
+    from rebelote.cards import suit_of
+
+    trumps = plains = ruffs = 0
+    for state in _positions(range(30)):
+        if state.trick or not 0 <= state.trump < 4:
+            continue
+        trump, seat = state.trump, state.player
+        hand = state.hands[seat]
+        partner = [cards[0] for leader, cards in state.tricks if leader == (seat + 2) % 4]
+        holds = partner and any(suit_of(c) == suit_of(partner[-1]) for c in range(32)
+                                if hand >> c & 1)
+        for c in range(32):
+            if not state.playable >> c & 1:
+                continue
+            kind = judge.blunder_kind(state, c)
+            assert kind != "other"
+            if kind in ("leaves partner's suit", "leads into a tenace"):
+                continue
+            mixed = any(suit_of(x) != trump for x in range(32) if hand >> x & 1)
+            is_trump = suit_of(c) == trump
+            cut = not is_trump and any(
+                not any(suit_of(x) == suit_of(c) for x in range(32) if state.hands[o] >> x & 1)
+                and any(suit_of(x) == trump for x in range(32) if state.hands[o] >> x & 1)
+                for o in ((seat + 1) % 4, (seat + 3) % 4))
+            assert kind == ("leads trumps" if is_trump and mixed else
+                            "leads into a ruff" if cut else "other lead")
+            trumps += kind == "leads trumps"
+            plains += kind == "other lead"
+            ruffs += kind == "leads into a ruff"
+            assert not (holds and not is_trump and suit_of(c) != suit_of(partner[-1])
+                        and suit_of(partner[-1]) != trump)
+    assert trumps >= 3 and plains >= 3 and ruffs >= 1
+
+
 def test_the_summary_counts_blunders_and_their_kinds() -> None:
     rows = []
     state = DealState.new(RULES, 0, rng=random.Random("arena:1:deal:3"))
@@ -220,3 +258,29 @@ def test_the_summary_counts_blunders_and_their_kinds() -> None:
     assert worst["share"][0] == pytest.approx(n / s["bots"]["worst"]["all"]["decisions"],
                                               abs=1e-4)
     assert "blunders (cost >= 10)" in judge.report(s, {"mode": "paired"})
+
+
+def test_trumps_judges_only_the_deals_of_those_contracts(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """``--trumps 4,5``: of the deals scanned, only those whose contract (the driver's
+    auction) is in no-trump or all-trump are judged; :func:`contract_trump` is the trump of
+    the deal the judge then plays."""
+    trumps = [judge.contract_trump(RULES, 7, i, "tuned") for i in range(18)]
+    assert {4, 5} & set(trumps) and set(trumps) - {4, 5}
+    out = tmp_path / "j.jsonl"
+    judge.main(["--bots", "heuristic", "--driver", "tuned", "--trumps", "4,5", "--seed", "7",
+                "--deals", "18", "--out", str(out)])
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {r["deal"] for r in rows} == {i for i, t in enumerate(trumps) if t in (4, 5)}
+    assert rows[0]["trumps"] == [4, 5]
+    state = DealState.new(RULES, 10 % 4, rng=random.Random("arena:7:deal:10"))
+    bots = [make_bot("tuned") for _ in range(4)]
+    rngs = [random.Random(f"judge:7:10:tuned:{s}") for s in range(4)]
+    while state.phase != judge.PLAY:
+        state = state.apply(bots[state.player].act(state.observation(state.player),
+                                                   rngs[state.player]))
+    assert state.trump == trumps[10]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        judge.main(["--bots", "heuristic", "--selfplay", "--trumps", "4", "--deals", "1"])

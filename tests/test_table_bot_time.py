@@ -5,6 +5,7 @@ whether the bot had a choice or not (table-attack F10)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import threading
 import time
@@ -344,3 +345,54 @@ def test_bot_processes_make_the_decisions_out_of_the_web_worker() -> None:
         assert runner._bot_processes().submit(os.getpid).result(60) != os.getpid()
     finally:
         runner.close()
+
+
+def test_the_first_expert_decision_makes_its_bot_off_the_event_loop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last stop's seam: the first decision of a searching level made its bot on the event
+    loop (``expert`` loads its model from disk: 0.3 s here, more on a slow disk), holding every
+    table of the worker meanwhile. Now it is made in a thread, once for two tables asking at
+    once, and the loop goes on (a heartbeat every 10 ms never waits for the making)."""
+    from rebelote.bots import player_level
+
+    spec = player_level("expert").spec
+    made: list[tuple[str, bool]] = []
+    real = runner_module.make_bot
+
+    def slow_making(name: str) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        made.append((name, on_loop))
+        time.sleep(1.0)  # a model read from a slow disk
+        return real(name)
+
+    monkeypatch.setattr(runner_module, "make_bot", slow_making)
+    runner = BotRunner(workers=2, seconds=0.5, processes=0)
+    table = Table.new(Rules.preset("official", "coinche"),
+                      seats=[Seat.bot_seat(spec)] * 4)
+
+    async def main() -> tuple[list[str], float]:
+        beats: list[float] = []
+
+        async def heartbeat() -> None:
+            while True:
+                beats.append(time.monotonic())
+                await asyncio.sleep(0.01)
+
+        beat = asyncio.create_task(heartbeat())
+        moves = await asyncio.gather(runner.decide("one", 1, table),
+                                     runner.decide("two", 1, table))
+        beat.cancel()
+        return list(moves), max(b - a for a, b in itertools.pairwise(beats))
+
+    try:
+        moves, gap = asyncio.run(main())
+    finally:
+        runner.close()
+    assert made == [(spec, False)], made  # once, in a thread
+    for move in moves:  # a legal move each (the table refuses any other)
+        table.act(table.turn, move)
+    assert gap < 0.8, f"the event loop stood still {gap:.2f} s"

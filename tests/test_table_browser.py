@@ -55,7 +55,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 class Traffic:
     """Every same-origin response body and WebSocket frame a page receives, then checked: no
-    view and no HTML names a card that the seat neither held by then nor could see."""
+    view and no HTML names a card that the seat neither held by then nor could see. A page
+    that goes on to another table (the room's next game) is followed there: each table's
+    views and pages are checked against that table's own deals."""
 
     def __init__(self, page: Any, base: str) -> None:
         self.base = base
@@ -65,8 +67,7 @@ class Traffic:
         page.on("response", self._response)
 
     def stop(self, page: Any) -> None:
-        """Stop listening to ``page`` (it goes on to another table: its versions start
-        again)."""
+        """Stop listening to ``page``."""
         page.remove_listener("websocket", self._socket)
         page.remove_listener("response", self._response)
 
@@ -87,29 +88,38 @@ class Traffic:
             return
         self.bodies.append((url, body))
 
+    def tables(self) -> set[str]:
+        """The tables whose views this page received."""
+        return {str(v.get("id")) for v in self.views}
+
     def check(self) -> tuple[int, int]:
         """Scan everything received; the number of views and of HTML bodies checked."""
-        by_version: dict[int, dict[str, Any]] = {}
-        held: dict[int, set[str]] = {}  # deal -> cards held so far, in version order
-        for view in sorted(self.views, key=lambda v: v["version"]):
-            seen = held.setdefault(view["deal"], set())
+        by_version: dict[tuple[str, int], dict[str, Any]] = {}
+        # (table, deal) -> cards held so far, in version order
+        held: dict[tuple[str, int], set[str]] = {}
+        for view in sorted(self.views, key=lambda v: (str(v.get("id")), v["version"])):
+            tid = str(view.get("id"))
+            seen = held.setdefault((tid, view["deal"]), set())
             seen |= set(view["hand"])
             bad = leaks(view, seen)
-            assert not bad, f"a WebSocket frame shows {bad} to {view['seat']}"
-            by_version[view["version"]] = view | {"_held": set(seen)}
+            assert not bad, f"a WebSocket frame of {tid} shows {bad} to {view['seat']}"
+            by_version[tid, view["version"]] = view | {"_held": set(seen)}
         checked = 0
         for url, body in self.bodies:
+            at = re.search(r"/tables/([0-9a-f]+)", url)
+            tid = at.group(1) if at else ""
             if body.lstrip().startswith("{"):
                 data = json.loads(body)
                 if isinstance(data, dict) and "hand" in data:
-                    held_now = set(data["hand"]) | held.get(data["deal"], set())
+                    tid = str(data.get("id", tid))
+                    held_now = set(data["hand"]) | held.get((tid, data["deal"]), set())
                     assert not leaks(data, held_now), (url, leaks(data, held_now))
                 continue
             m = re.search(r'class="tbl[^"]*"[^>]*data-version="(\d+)"', body) or re.search(
                 r'data-version="(\d+)"', body)
-            if not m or int(m.group(1)) not in by_version:
+            if not m or (tid, int(m.group(1))) not in by_version:
                 continue
-            view = by_version[int(m.group(1))]
+            view = by_version[tid, int(m.group(1))]
             table = body
             if 'id="result"' in body:  # the finished deal's card is public: not scanned
                 table = re.sub(r'<section[^>]*id="result".*?</section>', "", body, flags=re.S)

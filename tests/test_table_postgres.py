@@ -236,3 +236,82 @@ def test_after_the_server_drops_every_connection_reads_and_writes_go_on(pg_url: 
         return read.version, written
 
     assert asyncio.run(run()) == (1, 2)
+
+
+def test_a_table_ahead_of_its_stored_moves_is_refused_by_name(pg_url: str  # noqa: F811
+                                                              ) -> None:
+    """The last stop's seam: PostgreSQL's store read a table whose version is ahead of its
+    stored moves (a damaged row) again and again until RecursionError. Now it is read in one
+    statement (a snapshot written meanwhile is seen whole) and such a row is
+    :class:`TableDamagedError` naming it: 409 on the API and the page, an error on the
+    socket, the other tables served."""
+    import asyncio
+
+    import psycopg
+    from sqlalchemy import create_engine
+
+    from rebelote.store.play_tables import TableDamagedError
+    from rebelote.store.play_tables_pg import PgTables, connect_args
+    from test_table_server import damaged_table_answers
+
+    with TestClient(create_app(pg_url)) as c:
+        bad = c.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+        good = c.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+        r = c.post(f"/api/tables/{bad['id']}/actions", headers=auth(bad["token"]),
+                   json={"action": bad["legal"][0]})
+        assert r.status_code == 200, r.text
+        engine = create_engine(pg_url)
+        args = connect_args(engine)
+        engine.dispose()
+        with psycopg.connect(**args, autocommit=True) as conn:
+            conn.execute("UPDATE play_tables SET version = version + 2 WHERE id = %s",
+                         (bad["id"],))
+
+        async def read() -> None:
+            store = PgTables(args)
+            try:
+                await store.read(bad["id"])
+            finally:
+                await store.close()
+
+        with pytest.raises(TableDamagedError, match=f"table {bad['id']} is damaged"):
+            asyncio.run(read())
+        damaged_table_answers(c, bad["id"], bad["token"])
+        assert c.get(f"/api/tables/{good['id']}", headers=auth(good["token"])
+                     ).status_code == 200
+
+
+def test_a_rooms_next_game_is_told_to_a_player_on_another_worker(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The room's next game on PostgreSQL: the friend presses *Nouvelle partie* through worker
+    2; the host's socket on worker 1 is woken by the NOTIFY and shows ``next_game``; the
+    host's press on worker 1 goes to the same game, at the same seat."""
+    import rebelote.web.table.api as table_api
+    from test_table_web import play_to_the_end
+
+    monkeypatch.setattr(table_api, "WATCH_POLL", 3600.0)  # only a NOTIFY wakes the socket
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        host = one.post("/api/tables", json={"game": "coinche", "bots": "debutant",
+                                              "friends": ["N"], "target": 1}).json()
+        friend = two.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                  "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(one, tid, [host["token"], friend["token"]], random.Random(6))
+        with one.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"token": host["token"]})
+            seen = ws.receive_json()
+            assert seen["over"] and "next_game" not in seen
+            r = two.post(f"/tables/{tid}/again", headers=auth(friend["token"]),
+                         follow_redirects=False)
+            assert r.status_code == 303, r.text
+            new = r.headers["location"].rsplit("/", 1)[1]
+            while "next_game" not in seen:
+                seen = ws.receive_json()
+            assert seen["next_game"] == new
+        one.cookies.clear()
+        r = one.post(f"/tables/{tid}/again", headers=auth(host["token"]),
+                     follow_redirects=False)
+        assert r.headers["location"] == f"/tables/{new}"
+        view = one.get(f"/api/tables/{new}", headers=auth(host["token"])).json()
+        assert view["seat"] == "S" and view["seats"]["N"]["name"] == "Jean"
+        assert two.get(f"/api/tables/{new}", headers=auth(friend["token"])).json()["seat"] == "N"

@@ -169,3 +169,27 @@ def test_declining_from_the_terminal_goes_with_the_card(tmp_path: Path) -> None:
         after = seat.act(card)
         assert card not in after["hand"] and after["version"] > view["version"]
         assert "S" not in after["declarations"]  # declined: nothing announced
+
+
+def test_the_auction_recap_is_printed_once_a_deal() -> None:
+    """The last stop's seam: the auction's recap ("Enchères : ...", every call so far) was
+    printed again at each of the player's calls, after the calls it repeated. Now once a deal,
+    at the player's first call; each call after is told once, as it is made. Seed 3
+    (débutant): South calls twice in deal 1."""
+    done = subprocess.run([*PLAY, "--seed", "3", "--deals", "2", "--bots", "debutant",
+                           "--records", "-"],
+                          input="1\n" * 80, capture_output=True, text=True, timeout=60,
+                          check=False, env={"COLUMNS": "100", "PATH": "/usr/bin",
+                                            "PYTHONPATH": ":".join(sys.path)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    deals = re.split(r"\n─+ Donne \d+ · donneur \w+ · Nous \d+ – Eux \d+ \(partie en \d+\) ─+\n",
+                     "\n" + done.stdout)[1:]
+    assert len(deals) == 2, done.stdout
+    first = deals[0].split("\n──")[0]  # deal 1's auction, up to the contract's header
+    assert first.count("> Vous\u00a0: passe") == 2, first  # South called twice
+    for deal in deals:
+        recaps = [line for line in deal.splitlines() if line.startswith("Enchères\u00a0:")]
+        assert len(recaps) <= 1, recaps
+    assert first.count("Enchères\u00a0:") == 1
+    # each call told once: West's 130 pique, made after South's first call
+    assert first.count("Ouest\u00a0: 130 pique") == 1, first

@@ -264,3 +264,33 @@ def test_a_page_of_another_site_opens_no_watchers_socket(client: TestClient) -> 
                     data={"do": "no-watch"}, follow_redirects=False)
     assert r.status_code == 403
     assert client.get(f"/api/tables/{tid}/watch?key={key}").status_code == 200
+
+
+@pytest.mark.parametrize(("path", "other_way", "no_secret"), [
+    ("ws", "the seat's cookie", "Authorization: this secret is not one of this table's seats"),
+    ("watch/ws", "open the link with its ?key=", "key: this watch link is not this table's"),
+])
+def test_both_sockets_read_their_first_message_alike(client: TestClient,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     path: str, other_way: str,
+                                                     no_secret: str) -> None:
+    """The players' and the watchers' sockets read their secret the same way (one helper,
+    :func:`rebelote.web.table.sockets.first_token`), each naming its own other way: an
+    unknown table, a first message that holds no secret, and none in time are each refused
+    with a sentence and the close code 4403."""
+    import rebelote.web.table.sockets as sockets
+
+    monkeypatch.setattr(sockets, "FIRST_WAIT", 0.3)
+    tid = new_table(client)["id"]
+    with client.websocket_connect(f"/api/tables/0123456789abcdef/{path}") as ws:
+        ws.send_json({"token": "a secret"})
+        assert ws.receive_json() == {"error": "id: there is no table '0123456789abcdef'"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect(f"/api/tables/{tid}/{path}") as ws:
+        ws.send_text("not a secret")
+        assert ws.receive_json()["error"].startswith(no_secret)
+    with client.websocket_connect(f"/api/tables/{tid}/{path}") as ws:  # nothing sent
+        assert ws.receive_json() == {"error": f"token: send {{\"token\": ...}} first, or "
+                                              f"{other_way}"}

@@ -980,13 +980,16 @@ def test_a_new_game_keeps_the_level_and_settings_the_table_was_started_with(
                     follow_redirects=False)
     assert r.status_code == 303, r.text
     old = r.headers["location"].rsplit("/", 1)[1]
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    r = client.post(f"/tables/{old}/again", follow_redirects=False)
+    assert r.headers["location"] == f"/tables/{old}"  # the game goes on: no new one yet
+    client.portal.call(service.write, old, lambda loaded: played_out(loaded.table))  # type: ignore[union-attr]
     r = client.post(f"/tables/{old}/again", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/tables/"), r.text
     new = r.headers["location"].rsplit("/", 1)[1]
     assert new != old
     page = client.get(f"/tables/{new}")
     assert page.status_code == 200 and "Mamie Jo" in page.text
-    service = client.app.state.tables  # type: ignore[attr-defined]
     tables = [client.portal.call(service.load, tid).table  # type: ignore[union-attr]
               for tid in (old, new)]
     first, second = tables
@@ -994,6 +997,147 @@ def test_a_new_game_keeps_the_level_and_settings_the_table_was_started_with(
     assert [s.bot for s in second.seats] == [s.bot for s in first.seats]
     assert (second.rules, second.target, second.pace, second.clock, second.between) == (
         first.rules, 1500, 300, 60, -1)
+
+
+def played_out(table: Any) -> Any:
+    """``table`` played to the game's end by random bots in every seat (in the core: no bot
+    of the server's, no wait)."""
+    from rebelote.table.model import NEXT
+
+    rng, bot = random.Random(7), RandomBot()
+    while not table.is_over:
+        table = table.act(2, NEXT) if table.waiting else table.act(
+            table.turn, table.bot_action(bot, rng))
+    return table
+
+
+def play_to_the_end(client: TestClient, tid: str, tokens: list[str], rng: random.Random
+                    ) -> None:
+    """The room's game played through the API by its humans (a contract bid when one is on
+    offer: with a target of 1 point, the first deal played ends it), every view scanned."""
+    scanners = [Scanner() for _ in tokens]
+    for _ in range(2000):
+        moved = False
+        for token, scanner in zip(tokens, scanners, strict=True):
+            view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+            scanner.check(view)
+            if view["over"]:
+                return
+            if view["legal"]:
+                bids = [a for a in view["legal"] if a[0].isdigit() and " " in a]
+                action = bids[0] if bids else choose(view, rng)
+                r = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                                json={"action": action})
+                assert r.status_code == 200, r.text
+                moved = True
+        if not moved:
+            time.sleep(0.02)
+    raise AssertionError("the game did not end")
+
+
+def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: TestClient
+                                                                    ) -> None:
+    """Issue 33's seam: "Nouvelle partie" in a room of friends started a game for the one who
+    pressed it alone. Now the first player who presses it starts the room's next game with the
+    same seats, names and settings; the finished table tells every seat's view of it
+    (``next_game``) and each player moves into their own seat with their own secret. A second
+    press (by anyone of the room) goes to the same game; a friend who left stays out, a
+    stranger and a game not over start nothing; no view of the new game shows another seat's
+    cards."""
+    host = new_table(client, game="coinche", bots="debutant", pace=0, target=1,
+                     friends=["N"], name="Mamie Jo", between=-1)
+    tid, code = host["id"], host["code"]
+    r = client.post("/api/tables/join", json={"code": code, "name": "Jean",
+                                              "invite": host["invites"]["N"]})
+    assert r.status_code == 201, r.text
+    friend = r.json()
+    r = client.post("/api/tables/join", json={"code": code, "name": "Léa", "seat": "W"})
+    assert r.status_code == 201, r.text
+    gone = r.json()
+    # with the code only: East, a bot's seat, hers from the next deal (the game ends first)
+    r = client.post("/api/tables/join", json={"code": code, "name": "Zoé", "seat": "E"})
+    assert r.status_code == 201, r.text
+    late = r.json()
+    assert client.post(f"/api/tables/{tid}/release", headers=auth(gone["token"])
+                       ).status_code == 200
+    stranger = new_table(client)["token"]
+    r = client.post(f"/tables/{tid}/again", headers=auth(friend["token"]),
+                    follow_redirects=False)
+    assert r.headers["location"] == f"/tables/{tid}"  # the game goes on
+    play_to_the_end(client, tid, [host["token"], friend["token"], late["token"]],
+                    random.Random(3))
+    for token in (stranger, gone["token"]):  # no seat at the finished table: sent home
+        client.cookies.clear()
+        r = client.post(f"/tables/{tid}/again", headers=auth(token), follow_redirects=False)
+        assert r.headers["location"] == "/"
+    assert "next_game" not in client.get(f"/api/tables/{tid}", headers=auth(host["token"])
+                                         ).json()
+    client.cookies.clear()  # no next game yet: the way to it shows the table again
+    r = client.post(f"/tables/{tid}/next-game", headers=auth(host["token"]),
+                    follow_redirects=False)
+    assert r.headers["location"] == f"/tables/{tid}"
+    # the friend presses first; the host's view of the finished table then names the game
+    client.cookies.clear()
+    r = client.post(f"/tables/{tid}/again", headers=auth(friend["token"]),
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    new = r.headers["location"].rsplit("/", 1)[1]
+    assert new != tid and "rebelote_keys" in r.headers["set-cookie"]
+    client.cookies.clear()
+    told = client.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()
+    assert told["next_game"] == new
+    page = client.get(f"/tables/{tid}", headers=auth(host["token"])).text
+    assert 'id="join-new-game"' in page and 'id="new-game"' not in page
+    assert "Une nouvelle partie a commencé\u00a0: votre place vous y attend." in page
+    for token in (host["token"], friend["token"]):  # a second press: the same game
+        client.cookies.clear()
+        r = client.post(f"/tables/{tid}/again", headers=auth(token), follow_redirects=False)
+        assert r.headers["location"] == f"/tables/{new}"
+    # the page's way to it (Rejoindre la nouvelle partie) starts none: not a table started
+    from rebelote.web.security import request_kind
+
+    assert request_kind("POST", f"/tables/{tid}/next-game") is None
+    client.cookies.clear()  # another site's form: refused like every write
+    assert client.post(f"/tables/{tid}/next-game", follow_redirects=False, headers={
+        **auth(host["token"]), "origin": "http://elsewhere.example"}).status_code == 403
+    for token, where in ((host["token"], f"/tables/{new}"), (stranger, "/"),
+                         (gone["token"], "/")):
+        client.cookies.clear()
+        r = client.post(f"/tables/{tid}/next-game", headers=auth(token),
+                        follow_redirects=False)
+        assert r.headers["location"] == where
+        assert ("rebelote_keys" in r.headers.get("set-cookie", "")) == (token == host["token"])
+    client.cookies.clear()
+    # the same seats, each with its own secret; the one who left and a stranger hold none
+    views = {name: client.get(f"/api/tables/{new}", headers=auth(t["token"])).json()
+             for name, t in (("host", host), ("friend", friend), ("late", late))}
+    assert views["late"]["seat"] == "E" and views["late"]["seats"]["S"]["name"] == "Zoé"
+    assert views["late"]["hand"] and views["late"]["from_deal"] == 1  # hers from deal 1
+    assert views["host"]["seats"]["S"]["name"] == "Mamie Jo"
+    assert views["host"]["seats"]["N"]["name"] == "Jean"
+    assert views["friend"]["seats"]["S"]["name"] == "Jean"  # the friend sees from N
+    assert views["host"]["seats"]["W"]["kind"] == "bot"
+    for view in views.values():
+        assert view["deal"] == 1 and not view["over"] and view["version"] >= 1
+        assert not leaks(view, set(view["hand"])), view["seat"]
+    hands = [set(v["hand"]) for v in views.values()]
+    assert not (hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2])
+    for token in (gone["token"], stranger):
+        assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    old_t, new_t = [client.portal.call(service.load, t).table  # type: ignore[union-attr]
+                    for t in (tid, new)]
+    assert (new_t.rules, new_t.target, new_t.pace, new_t.clock, new_t.between, new_t.hints,
+            new_t.levels, new_t.host) == (old_t.rules, 1, 0, old_t.clock, -1, old_t.hints,
+                                          old_t.levels, old_t.host)
+    assert new_t.code != old_t.code and not new_t.next_game
+    # the friend who left joins the new game with its code: a bot's seat, from the next deal
+    r = client.post("/api/tables/join", json={"code": views["host"]["code"], "name": "Léa",
+                                              "seat": "W"})
+    assert r.status_code == 201 and r.json()["from_deal"] == 2, r.text
+    # the whole new game, both playing it: no view shows a card its seat could not see
+    play_to_the_end(client, new, [host["token"], friend["token"], late["token"]],
+                    random.Random(4))
 
 
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:

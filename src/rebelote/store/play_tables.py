@@ -92,6 +92,23 @@ class StoreDamagedError(RuntimeError):
     replay)."""
 
 
+class TableDamagedError(StoreDamagedError):
+    """One table's stored rows cannot be read back (its version is ahead of its stored moves):
+    that table cannot be played nor shown; the rest of the store is sound."""
+
+    def __init__(self, table_id: str, why: str) -> None:
+        self.table_id = table_id
+        super().__init__(f"id: table {table_id} is damaged ({why}): it cannot be played nor "
+                         "shown; start a new table (the server's operator may restore it "
+                         "from a backup)")
+
+
+def moves_missing(base: int, version: int, found: int) -> str:
+    """Why a table whose moves are not all stored is damaged, in words."""
+    return (f"it is at version {version}, its snapshot at {base}, and {found} of the "
+            f"{version - base} moves between are stored")
+
+
 class TableConflictError(RuntimeError):
     """The table changed since the version the writer read."""
 
@@ -204,8 +221,7 @@ class TableStore(KeptConnection):
             moves = () if base >= version else tuple(str(m) for m in conn.execute(
                 _GET_MOVES, {"tid": table_id, "base": base, "version": version}).scalars())
         if len(moves) != version - base:
-            raise StoreDamagedError(f"table {table_id}: the moves of versions {base + 1} to "
-                                    f"{version} are not all stored")
+            raise TableDamagedError(table_id, moves_missing(base, version, len(moves)))
         return StoredText(version, base, str(row.data), moves)
 
     def id_of_code(self, code: str) -> str:
@@ -297,5 +313,5 @@ class TableStore(KeptConnection):
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable",
            "StoreDamagedError", "StoreDownError", "StoredTable", "StoredText",
-           "TableConflictError", "TableNotFoundError", "TableStore", "Tables", "new_code",
-           "normal_code", "table_text", "text_digest"]
+           "TableConflictError", "TableDamagedError", "TableNotFoundError", "TableStore",
+           "Tables", "moves_missing", "new_code", "normal_code", "table_text", "text_digest"]

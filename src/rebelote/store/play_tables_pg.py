@@ -39,7 +39,9 @@ from rebelote.store.play_tables import (
     StoredTable,
     StoredText,
     TableConflictError,
+    TableDamagedError,
     TableNotFoundError,
+    moves_missing,
     normal_code,
     table_text,
     text_digest,
@@ -67,9 +69,11 @@ POOL_SIZE: Final = 4
 #: have closed it meanwhile: a restart, an idle timeout).
 PING_AFTER: Final = 10.0
 
-_GET: Final = "SELECT version, base, data FROM play_tables WHERE id = %s"
-_GET_MOVES: Final = ("SELECT moves FROM play_moves WHERE table_id = %s AND version > %s AND "
-                     "version <= %s ORDER BY version")
+#: A table and its moves since its snapshot, in one statement (one snapshot of the database:
+#: a snapshot written meanwhile by another worker is seen whole or not at all).
+_GET: Final = ("SELECT t.version, t.base, t.data, ARRAY(SELECT m.moves FROM play_moves m "
+               "WHERE m.table_id = t.id AND m.version > t.base AND m.version <= t.version "
+               "ORDER BY m.version) FROM play_tables t WHERE t.id = %s")
 _BY_CODE: Final = "SELECT id FROM play_tables WHERE code = %s AND NOT over"
 _EXISTS: Final = "SELECT 1 FROM play_tables WHERE id = %s"
 _CREATE: Final = ("INSERT INTO play_tables (id, code, version, base, game, over, data, "
@@ -194,17 +198,16 @@ class PgTables:
 
     async def read(self, table_id: str) -> StoredText:
         """The table's version, its snapshot and the moves since (see
-        :class:`~rebelote.store.play_tables.StoredText`)."""
+        :class:`~rebelote.store.play_tables.StoredText`), read in one statement;
+        :class:`~rebelote.store.play_tables.TableDamagedError` when they are not all stored
+        (it read again until the stack ran out)."""
         row = await self._read(_GET, (table_id,))
         if row is None:
             raise TableNotFoundError(table_id)
         version, base, data = int(row[0]), int(row[1]), str(row[2])
-        moves: tuple[str, ...] = ()
-        if base < version:
-            moves = tuple(str(r[0]) for r in await self._rows(_GET_MOVES,
-                                                               (table_id, base, version)))
-            if len(moves) != version - base:  # a snapshot written meanwhile: read again
-                return await self.read(table_id)
+        moves = tuple(str(m) for m in row[3] or ())
+        if len(moves) != version - base:
+            raise TableDamagedError(table_id, moves_missing(base, version, len(moves)))
         return StoredText(version, base, data, moves)
 
     async def id_of_code(self, code: str) -> str:

@@ -267,7 +267,11 @@ class Table:
     ``watch`` and ``teach``: the secrets of the table's watch link and teacher's link (kept in
     clear like the invitations: every seat is shown them; empty: none, or revoked);
     ``watch_delay``: how far behind the watchers follow the deal in play (1 trick, 0 live, -1
-    the end of each deal only: :mod:`rebelote.table.watching`)."""
+    the end of each deal only: :mod:`rebelote.table.watching`).
+
+    ``next_game``: once the game is over, the id of the new game its players started with the
+    same seats (:meth:`with_next_game`; empty: none yet). Only one: a second "New game" goes
+    to it."""
 
     rules: Rules
     target: int
@@ -285,6 +289,7 @@ class Table:
     watch: str = ""
     teach: str = ""
     watch_delay: int = 1
+    next_game: str = ""
 
     @staticmethod
     def new(rules: Rules, target: int | None = None, seats: Sequence[Seat] | None = None,
@@ -533,6 +538,16 @@ class Table:
             table.__dict__["replay"] = self.__dict__["replay"]
         return table
 
+    def with_next_game(self, table_id: str) -> Table:
+        """The finished table once its players started their next game, ``table_id``
+        (:attr:`next_game`); :class:`IllegalActionError` while the game goes on."""
+        if not self.is_over:
+            raise IllegalActionError("again: the game goes on; a new game starts once it is "
+                                     "over")
+        table = replace(self, next_game=table_id)
+        table.__dict__["replay"] = self.replay
+        return table
+
     def with_consent(self, seat: int, yes: bool) -> Table:
         """The human at ``seat`` says yes (or no) to the teacher's view."""
         s = self.seats[seat]
@@ -582,10 +597,10 @@ class Table:
         plays it."""
         if (known.rules, known.target, known.teams, known.seats, known.pace, known.clock,
                 known.code, known.host, known.between, known.hints, known.hints_taken,
-                known.watch, known.teach, known.watch_delay) != (
+                known.watch, known.teach, known.watch_delay, known.next_game) != (
                     self.rules, self.target, self.teams, self.seats, self.pace, self.clock,
                     self.code, self.host, self.between, self.hints, self.hints_taken,
-                    self.watch, self.teach, self.watch_delay):
+                    self.watch, self.teach, self.watch_delay, self.next_game):
             return None
         moves = _moves_between(known.deals, self.deals)
         if moves is None or moves[1]:
@@ -621,6 +636,7 @@ class Table:
             **({"watch": self.watch} if self.watch else {}),
             **({"teach": self.teach} if self.teach else {}),
             **({"watch_delay": self.watch_delay} if self.watch_delay != 1 else {}),
+            **({"next_game": self.next_game} if self.next_game else {}),
         }
 
     @staticmethod
@@ -647,6 +663,7 @@ class Table:
             _hints_taken(obj.get("hints_taken")),
             str(obj.get("watch") or ""), str(obj.get("teach") or ""),
             int(obj.get("watch_delay", 1)),
+            str(obj.get("next_game") or ""),
         )
         if known is not None:
             replay = _replay_after(known, table)

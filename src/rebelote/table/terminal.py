@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -221,17 +221,26 @@ def header(view: Mapping[str, Any], lang: str = "en") -> str:
     return head
 
 
+#: In :func:`draw`'s ``said``: the deal's auction recap was printed.
+AUCTION_TOLD: Final = "\0auction"
+
+
 def draw(console: Console, view: Mapping[str, Any], lines: list[str] | None = None,
          lang: str = "en", said: set[str] | None = None, rule: bool = True) -> None:
-    """The table as the player sees it. ``rule``: the deal's header first. ``said``: the
-    declarations and belotes already told this deal (each is told once, then added)."""
+    """The table as the player sees it. ``rule``: the deal's header first. ``said``: what was
+    told already this deal, each told once, then added: the declarations and belotes, and the
+    auction's recap (at the player's first call of the deal; each call after is told as it
+    is made, :func:`events`: the recap repeated every call at every turn)."""
     colon = catalogs.colon(lang)
     if rule:
         console.rule(header(view, lang))
     if view["phase"] == "auction":
-        calls = ", ".join(f"{_name(s, lang)}{colon} {bid_words(b, lang)}"
-                          for s, b in view["auction"]) or "—"
-        console.print(f"{tr(lang, 'Auction')}{colon} {calls}")
+        if said is None or AUCTION_TOLD not in said:
+            calls = ", ".join(f"{_name(s, lang)}{colon} {bid_words(b, lang)}"
+                              for s, b in view["auction"]) or "—"
+            console.print(f"{tr(lang, 'Auction')}{colon} {calls}")
+        if said is not None:
+            said.add(AUCTION_TOLD)
         if view.get("turned"):
             console.print(f"{tr(lang, 'Turned card')}{colon} {face(view['turned'], lang)}")
     else:

@@ -519,6 +519,8 @@ class BotRunner:
         self._pool = FairPool(self.workers)
         self._procs: ProcessPoolExecutor | None = None
         self._bots: dict[str, Bot] = {}
+        #: the searching bots being made, off the event loop (:meth:`made`)
+        self._making: dict[str, asyncio.Future[Bot]] = {}
         self._live: dict[str, set[Decision]] = {}
         self._rng = random.Random(secrets.randbits(64))
         self._closing = threading.Event()
@@ -531,10 +533,31 @@ class BotRunner:
         return random.Random(self._rng.getrandbits(64))
 
     def bot(self, spec: str) -> Bot:
+        """The bot ``spec``, made once (a quick bot's making is quick; a searching bot is made
+        off the event loop: :meth:`made`)."""
         bot = self._bots.get(spec)
         if bot is None:
             bot = self._bots[spec] = make_bot(spec)
         return bot
+
+    async def made(self, spec: str) -> Bot:
+        """:meth:`bot`, its first making in a thread: ``expert``'s loads its model from disk
+        (0.3 s), which held the event loop, every table of the worker, at the first
+        decision. Two tables asking at once wait for the same making."""
+        bot = self._bots.get(spec)
+        if bot is not None:
+            return bot
+        making = self._making.get(spec)
+        if making is None:
+            making = self._making[spec] = asyncio.ensure_future(
+                asyncio.to_thread(make_bot, spec))
+        try:
+            bot = await asyncio.shield(making)
+        finally:
+            if making.done():
+                self._making.pop(spec, None)
+        self._bots.setdefault(spec, bot)
+        return self._bots[spec]
 
     @staticmethod
     def is_quick(table: Table) -> bool:
@@ -606,7 +629,7 @@ class BotRunner:
             return self.quick_move(table, rng, table_id)
         spec = table.seats[table.turn].bot
         try:
-            bot = self.bot(spec)
+            bot = await self.made(spec)
         except Exception as e:
             return self.fallback_move(table, rng, f"it cannot be made ({e})", table_id)
         asked = time.monotonic()

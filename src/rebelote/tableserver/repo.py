@@ -33,6 +33,7 @@ from rebelote.store.play_tables import (
     StoreDownError,
     StoredTable,
     StoredText,
+    TableDamagedError,
     TableNotFoundError,
     Tables,
     TableStore,
@@ -159,7 +160,10 @@ class TableRepo:
             hit = self._cache.get(table_id)
             known, known_version = (hit[1], hit[0]) if hit is not None and \
                 hit[0] < text.version else (None, None)
-            table = await asyncio.to_thread(replay, text, known, known_version)
+            try:
+                table = await asyncio.to_thread(replay, text, known, known_version)
+            except StoreDamagedError as e:  # this table's rows, not the store: named
+                raise TableDamagedError(table_id, str(e)) from e
             self._put_cache(table_id, text.version, table)
         return Loaded(table_id, text.version, table, table.code)
 

@@ -241,6 +241,27 @@ def settings_of(table: Table, seat: int) -> dict[str, Any]:
             "hints": table.hints, "name": table.seats[seat].name or None}
 
 
+def next_game_of(table: Table) -> Table:
+    """The next game of the finished ``table``: its settings as :func:`settings_of` reads them
+    (the bots at the levels asked for), and the same seats. Each human keeps their seat, name
+    and secret (its hash: the server never had the secret), so that every player of the room
+    moves into it with their own secret and nobody else may take their seat; a seat handed
+    back to its bot stays a bot's (its player may join again with the new game's code); a
+    seat still kept for a friend stays kept, with a new invitation. The host stays the
+    host."""
+    fresh, _ = table_from_request(settings_of(table, 2))
+    seats = []
+    for old, new in zip(table.seats, fresh.seats, strict=True):
+        if old.kind == "human" and old.token_hash:
+            seats.append(Seat("human", new.bot, old.name, old.token_hash))
+        elif old.kind == "open":
+            seats.append(Seat.kept(new.bot, new_secret()))
+        else:
+            seats.append(Seat.bot_seat(new.bot))
+    return dataclasses.replace(fresh, seats=(seats[0], seats[1], seats[2], seats[3]),
+                               host=table.host, teams=table.teams)
+
+
 def paused(table: Table) -> bool:
     """No human is at the table (every human seat away, or none left) and its deal in play has
     not begun: its bots wait there for a player to come back."""
@@ -440,6 +461,8 @@ class TableService:
         out["paused"] = paused(loaded.table) and loaded.table.bot_to_play
         out["free_seats"] = [turn_seat(s, seat) for s in self.free_seats(loaded.table)]
         out["watch"] = watch_info(loaded, seat, self.watchers(loaded.id))
+        if loaded.table.next_game:  # the room's next game: each player's seat kept in it
+            out["next_game"] = loaded.table.next_game
         return out
 
     @staticmethod
@@ -452,6 +475,10 @@ class TableService:
     # -- operations ---------------------------------------------------------------------------
     async def create(self, body: Any) -> tuple[Loaded, str]:
         table, token = table_from_request(body)
+        return await self._create(table), token
+
+    async def _create(self, table: Table) -> Loaded:
+        """Store ``table`` under a new join code and let its bots play up to a human."""
         for _ in range(5):
             table = dataclasses.replace(table, code=new_code())
             try:
@@ -462,15 +489,51 @@ class TableService:
         else:
             raise RuntimeError("no free join code")
         async with self.serial(loaded.id):
-            loaded = await self.after_write(loaded)
-        return loaded, token
+            return await self.after_write(loaded)
 
-    async def again(self, table_id: str, token: str | None) -> tuple[Loaded, str]:
-        """A new table with the settings of ``table_id`` (:func:`settings_of`) for the seat
-        whose secret is ``token``, who sits South at it; its secret."""
-        loaded = await self.repo.load(table_id)
-        seat = self.seat_of(loaded, token)
-        return await self.create(settings_of(loaded.table, seat))
+    async def again(self, table_id: str, token: str | None) -> tuple[Loaded, int]:
+        """The next game of the finished table ``table_id``, started by one of its players
+        (``token``: the secret of a human's seat at it), and that player's seat there.
+
+        The new game keeps the seats (:func:`next_game_of`): every player of the room sits
+        at the same seat with the same secret, and finds the new game from the finished one
+        (:attr:`~rebelote.table.Table.next_game`, in each seat's view, its sockets woken).
+        Started once: a second call, by anyone of the room, answers the same game.
+        :class:`SeatForbiddenError` for anyone else, :class:`IllegalActionError` while the
+        game goes on."""
+        async with self.serial(table_id):
+            loaded = await self.repo.load_latest(table_id)
+            self.seat_of(loaded, token)
+            if not loaded.table.next_game:
+                if not loaded.table.is_over:
+                    raise IllegalActionError("again: the game goes on; a new game starts "
+                                             "once it is over")
+                new = await self._create(next_game_of(loaded.table))
+                try:
+                    loaded = await self.repo.save(loaded,
+                                                  loaded.table.with_next_game(new.id))
+                except TableConflictError:
+                    # another worker wrote first (PostgreSQL): its new game if it made one
+                    # (the one made here stays unused)
+                    loaded = await self.repo.load(table_id)
+                    if not loaded.table.next_game:
+                        raise
+        return await self._next_of(loaded, token)
+
+    async def next_game(self, table_id: str, token: str | None) -> tuple[Loaded, int]:
+        """The next game another player of the room started at the finished table
+        ``table_id`` (:meth:`again`), and the seat of ``token`` there: it starts none.
+        :class:`SeatForbiddenError` for anyone not seated at the finished table,
+        :class:`IllegalActionError` before a next game was started."""
+        loaded = await self.repo.load_latest(table_id)
+        self.seat_of(loaded, token)
+        if not loaded.table.next_game:
+            raise IllegalActionError("next-game: no new game was started at this table")
+        return await self._next_of(loaded, token)
+
+    async def _next_of(self, loaded: Loaded, token: str | None) -> tuple[Loaded, int]:
+        nxt = await self.repo.load(loaded.table.next_game)
+        return nxt, self.seat_of(nxt, token)
 
     async def act(self, table_id: str, token: str | None, action: Any,
                   expected: int | None = None) -> tuple[Loaded, int]:

@@ -35,6 +35,7 @@ from rebelote.store.play_tables import (
     StoreDamagedError,
     StoreDownError,
     TableConflictError,
+    TableDamagedError,
     TableNotFoundError,
 )
 from rebelote.table.model import InviteError
@@ -220,6 +221,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _damaged_table(request: Request, exc: StoreDamagedError) -> Response:
         log.error("the store is damaged: %s", exc)
         return answer(request, 503, STORE_DAMAGED, {"Retry-After": "300"})
+
+    @app.exception_handler(TableDamagedError)
+    async def _damaged_one(request: Request, exc: TableDamagedError) -> Response:
+        # one table's rows, not the store: that table is refused by name, the rest is served
+        log.error("a table is damaged: %s", exc)
+        return answer(request, 409, str(exc))
 
     @app.exception_handler(DBAPIError)
     async def _store(request: Request, exc: DBAPIError) -> Response:

@@ -47,6 +47,13 @@ class Budget:
     #: (or the two agree in every world), after ``stop_least`` worlds (0: never).
     stop_z: float = 0.0
     stop_least: int = 16
+    #: The other way: once a card's worlds are solved, go on with up to ``extend`` more while
+    #: the best card's lead over the second is under ``extend_z`` standard errors of their
+    #: paired difference (a close decision; 0: never). The resampled worlds only (``infer``
+    #: with ``pool``, counted): the extra worlds are drawn from the same weighed candidates,
+    #: after the first ones, which are the same as without.
+    extend: int = 0
+    extend_z: float = 1.0
     #: Between cards of equal mean marks, play the heuristic's card if it is one of them, else
     #: the one worth fewest card points (off: the lowest card number).
     tie_break: bool = False
@@ -94,6 +101,17 @@ class Budget:
     #: heuristic's model).
     play_model: float = 0.0
     play_temper: float = 1.0
+    #: Inference from the play by the network's policy (:mod:`rebelote.bots.net`,
+    #: :class:`rebelote.bots.pimc.inference.NetWeights`): each card another seat chose among
+    #: several weighs a world by its probability under the policy, seeing what that seat saw
+    #: there, no less than this floor (0: off), raised to ``net_temper``. In every contract of
+    #: an auction game the learned model of the players does not weigh (all of them without
+    #: ``play_model``; no-trump and all-trump with it), in place of the heuristic's model.
+    #: With ``infer`` and ``pool``. ``net_calls``: the same for the other seats' calls (0:
+    #: off), besides the auction's weight.
+    net_weights: float = 0.0
+    net_calls: float = 0.0
+    net_temper: float = 1.0
     #: A card's mean mark plus this much a card point its team makes in the world (0: marks
     #: only): where the worlds agree on the outcome (a contract made or failed in all), the
     #: cards the marks leave equal are told apart by the points, in case the true deal is

@@ -11,7 +11,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from rebelote.actions import NO_DECLARATION, PLAY, PLAYS, Declare, Play
 from rebelote.auction import PASS, Bid
@@ -405,10 +405,177 @@ def _model_factors(obs: Observation, worlds: Sequence[DealState], budget: Budget
                    ) -> list[float]:
     """Each world's likelihood of the other seats' cards under the learned model of card play
     (:mod:`rebelote.bots.playmodel`, floor ``budget.play_model``, to the power
-    ``budget.play_temper``), relative to the likeliest world's."""
+    ``budget.play_temper``) where it weighs the play (:func:`_learned`), under the network's
+    policy (:class:`NetWeights`, floors ``budget.net_weights`` and ``budget.net_calls``, to
+    the power ``budget.net_temper``) where it does (:func:`_net_plays`, :func:`_net_calls`),
+    relative to the likeliest world's."""
+    import numpy as np
+
     from rebelote.bots.playmodel import play_log_weights, shipped_model
 
-    logs = play_log_weights(obs, [w.start_hands for w in worlds], shipped_model(),
-                            budget.play_model) * budget.play_temper
+    logs = np.zeros(len(worlds))
+    if _learned(obs, budget):
+        logs += play_log_weights(obs, [w.start_hands for w in worlds], shipped_model(),
+                                 budget.play_model) * budget.play_temper
+    net_plays, net_calls = _net_plays(obs, budget), _net_calls(obs, budget)
+    if (net_plays or net_calls) and worlds:
+        net = NetWeights(obs, worlds[0], budget.net_weights if net_plays else 0.0,
+                         budget.net_calls if net_calls else 0.0)
+        logs += net.log_weights(worlds) * budget.net_temper
     top = float(logs.max())
     return [math.exp(float(x) - top) for x in logs]
+
+
+def _net_plays(obs: Observation, budget: Budget) -> bool:
+    """Whether the network's policy (:mod:`rebelote.bots.net`) weighs the play: ``net_weights``
+    set, an auction game's play, and a contract the learned model of the players does not
+    weigh (every contract without ``play_model``; no-trump and all-trump with it)."""
+    return budget.net_weights > 0.0 and obs.phase == PLAY \
+        and obs.rules.game in AUCTION_GAMES and obs.taker >= 0 \
+        and not (budget.play_model > 0.0 and 0 <= obs.trump < 4)
+
+
+def _net_calls(obs: Observation, budget: Budget) -> bool:
+    """Whether the network's policy weighs the other seats' calls (``net_calls``, auction
+    games)."""
+    return budget.net_calls > 0.0 and obs.phase == PLAY \
+        and obs.rules.game in AUCTION_GAMES and obs.taker >= 0
+
+
+def _factored(obs: Observation, budget: Budget) -> bool:
+    """Whether :func:`_model_factors` weighs the worlds (a learned model or the network)."""
+    return _learned(obs, budget) or _net_plays(obs, budget) or _net_calls(obs, budget)
+
+
+def _heuristic_off(obs: Observation, budget: Budget) -> bool:
+    """Whether a learned model weighs the play in place of the heuristic's model."""
+    return _learned(obs, budget) or _net_plays(obs, budget)
+
+
+class NetWeights:
+    """A world's likelihood of the other seats' actions under the network's policy
+    (:mod:`rebelote.bots.net`): each card (``cards`` floor) and each call (``calls`` floor;
+    0: not weighed) another seat chose among several multiplies the weight by its
+    probability under the policy (a softmax over that seat's legal actions), seeing what
+    that seat saw in the world, no less than the floor.
+
+    The deal is replayed once, in a template world (any world that fits the observation):
+    each move of another seat gives that seat's observation there. The observation's
+    encoding holds the seat's own hand and public facts only, so in another world it is the
+    template's with the hand of that world put in (:meth:`log_weights` puts it in the
+    network's first layer directly). The deciding seat's observation is never altered; the
+    template's hidden hands are never read (each is replaced by the weighed world's)."""
+
+    def __init__(self, obs: Observation, template: DealState, cards: float,
+                 calls: float = 0.0) -> None:
+        import numpy as np
+
+        from rebelote.bots.encoding import LAYOUT, action_index, card_map
+        from rebelote.bots.net import features, legal_indices, shipped_model
+
+        self.obs = obs
+        self.cards = cards
+        self.calls = calls
+        model = shipped_model()
+        self.model = model
+        hand_at = 0
+        for name, size in LAYOUT:
+            if name == "hand":
+                break
+            hand_at += size
+        rules = obs.rules
+        self.ot, self.mu = rules.overtrump_partner, rules.must_undertrump
+        #: each move weighed: (seat, the first layer without the hand, the hand's rows of
+        #: the first layer (32 x hidden, by card), the cards played before by the seat (a
+        #: card) or -1 (a call), the trick then, its winning card's place, the action's
+        #: index, the legal indices of a call, each card's index in the action space)
+        self.moves: list[tuple[int, Any, Any, int, tuple[int, ...], int, int,
+                               list[int], list[int]]] = []
+        me = obs.seat
+        state = DealState.from_hands(rules, obs.dealer, template.start_hands, obs.turned, (),
+                                     obs.held_over, obs.scores)
+        w1, b1 = model["w1"], model["b1"]
+
+        def record(p: int, action_i: int, gone: int, legal_calls: list[int]) -> None:
+            seen = state.observation(p)
+            x, suits = features(seen)
+            x = x.copy()
+            x[hand_at:hand_at + 32] = 0.0
+            cmap = card_map(suits)
+            rows = w1[[hand_at + cmap[c] for c in range(32)]]
+            card_idx = [cmap[c] for c in range(32)]
+            self.moves.append((p, x @ w1 + b1, rows, gone, state.trick, state.win,
+                               action_i, legal_calls, card_idx))
+
+        if calls > 0.0:
+            for seat, bid in obs.auction:
+                if seat != me and state.player == seat:
+                    seen = state.observation(seat)
+                    _, suits = features(seen)
+                    legal = [i for i, _a in legal_indices(seen, suits)]
+                    own = action_index(bid)
+                    if len(legal) > 1 and own is not None and own in legal:
+                        record(seat, own, -1, legal)
+                state = state.apply(bid)
+        else:
+            for _, bid in obs.auction:
+                state = state.apply(bid)
+        announced = {s for s, _ in obs.announced}
+        gone = [0, 0, 0, 0]
+        for _, trick_cards in (*obs.tricks, (obs.leader, obs.trick)):
+            for c in trick_cards:
+                p = state.player
+                if state.declared[p] is None and state.best[p]:
+                    silent = obs.own_declared == () if p == me else p not in announced
+                    if silent:
+                        state = state.apply(NO_DECLARATION)
+                if cards > 0.0 and p != me:
+                    record(p, c, gone[p], [])
+                gone[p] |= 1 << c
+                state = state.apply(PLAYS[c])
+        self._np = np
+
+    def log_weights(self, worlds: Sequence[DealState]) -> Any:
+        """Each world's log-likelihood of the other seats' moves (an array)."""
+        np = self._np
+        model = self.model
+        w2, b2, wp, bp = model["w2"], model["b2"], model["wp"], model["bp"]
+        n = len(worlds)
+        out = np.zeros(n)
+        if not self.moves or not n:
+            return out
+        trump = self.obs.trump
+        shifts = np.arange(32, dtype=np.int64)[None, :]
+        for p, h1, rows, gone, trick, win, action_i, legal_calls, card_idx in self.moves:
+            hands = [w.start_hands[p] for w in worlds]
+            uniq = sorted(set(hands))
+            where = {h: k for k, h in enumerate(uniq)}
+            if gone < 0:  # a call: the seat's hand then (an auction game: its eight cards)
+                held = uniq
+                floor = self.calls
+            else:
+                held = [h & ~gone for h in uniq]
+                floor = self.cards
+            bits = (np.asarray(held, dtype=np.int64)[:, None] >> shifts & 1
+                    ).astype(np.float32)
+            a1 = np.maximum(h1[None, :] + bits @ rows, 0.0)
+            a2 = np.maximum(a1 @ w2 + b2, 0.0)
+            if gone < 0:
+                logits = a2 @ wp[:, legal_calls] + bp[legal_calls]
+                legal = np.ones(logits.shape, dtype=bool)
+                chosen = legal_calls.index(action_i)
+                col = np.full(len(held), chosen)
+            else:
+                logits = a2 @ wp[:, card_idx] + bp[card_idx]  # by card number
+                legal = (np.asarray([legal_mask(h, trick, win, trump, self.ot, self.mu)
+                                     for h in held], dtype=np.int64)[:, None] >> shifts
+                         & 1).astype(bool)
+                col = np.full(len(held), action_i)
+            choice = legal.sum(axis=1) > 1
+            masked = np.where(legal, logits, -np.inf)
+            top = masked.max(axis=1, keepdims=True)
+            logp = masked - top - np.log(np.exp(masked - top).sum(axis=1, keepdims=True))
+            got = logp[np.arange(len(held)), col]
+            per = np.where(choice, np.maximum(got, math.log(floor)), 0.0)
+            out += per[[where[h] for h in hands]]
+        return out

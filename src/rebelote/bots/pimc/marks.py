@@ -9,6 +9,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from rebelote.actions import AUCTION, PLAY, Action, Play
 from rebelote.auction import Bid
@@ -133,8 +134,10 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         count = len(every)
         draw = _listed(every, obs, budget, infer, dealer)
         weighed = True
-    elif resampled:
-        draw = _resample(obs, rng, budget, count, dealer, infer)
+    # a close decision may go on past ``count`` (Budget.extend): the resampled worlds only
+    extra = budget.extend if resampled and not every else 0
+    if resampled and not every:
+        draw = _resample(obs, rng, budget, count, dealer, infer, extra)
     inferred = _inference(obs, budget, infer) if infer > 0.0 and not weighed else None
     later: Postponed | None = None
     if 2 <= obs.hand.bit_count() <= min(budget.postpone, 7):
@@ -163,13 +166,15 @@ def card_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Cloc
         if later is not None:
             later.add(world, weight, marker, values, won)
         weights += weight
-        if budget.stop_z > 0.0:
+        if budget.stop_z > 0.0 or extra:
             seen.append((weight, marks))
-            if len(seen) >= budget.stop_least and len(seen) % 4 == 0 \
-                    and lead_is_clear(seen, total, budget.stop_z):
-                if notes is not None:
-                    notes.stopped = True
-                break
+        if budget.stop_z > 0.0 and len(seen) >= budget.stop_least and len(seen) % 4 == 0 \
+                and lead_is_clear(seen, total, budget.stop_z):
+            if notes is not None:
+                notes.stopped = True
+            break
+        if extra and n == count and not close_call(seen, total, budget.extend_z):
+            break  # clear enough: no more worlds
     if weights <= 0.0 or n < min(budget.min_worlds, count):
         return {}  # the time was too short: the caller falls back on the heuristic
     if later is not None:
@@ -222,6 +227,11 @@ class Postponed:
                 for card, by_card in self.groups.items()}
 
 
+#: :attr:`Budget.extend`: two cards whose marks differ by less than this in every world
+#: differ by the points' part alone (:attr:`Budget.points_eps`): no close call between them.
+ALIKE: Final = 2.0
+
+
 def lead_is_clear(seen: list[tuple[float, dict[int, float]]], total: dict[int, float],
                   z: float) -> bool:
     """Whether the best card's weighted mean mark beats the second's by ``z`` standard errors
@@ -230,7 +240,28 @@ def lead_is_clear(seen: list[tuple[float, dict[int, float]]], total: dict[int, f
     if len(total) < 2:
         return True
     ranked = sorted(total, key=lambda c: -total[c])
-    a, b = ranked[0], ranked[1]
+    return _apart(seen, ranked[0], ranked[1], z)
+
+
+def close_call(seen: list[tuple[float, dict[int, float]]], total: dict[int, float],
+               z: float) -> bool:
+    """Whether the best card's lead over the next card that differs from it (by
+    :data:`ALIKE` or more in some world) is under ``z`` standard errors of their paired
+    difference (:attr:`Budget.extend`): cards that differ by their points alone are passed
+    over, a close call behind them is not."""
+    ranked = sorted(total, key=lambda c: -total[c])
+    if not ranked:
+        return False
+    a = ranked[0]
+    for b in ranked[1:]:
+        if any(abs(m[a] - m[b]) >= ALIKE for _, m in seen):
+            return not _apart(seen, a, b, z)
+    return False
+
+
+def _apart(seen: list[tuple[float, dict[int, float]]], a: int, b: int, z: float) -> bool:
+    """Whether card ``a``'s weighted mean mark beats ``b``'s by ``z`` standard errors of their
+    paired difference over ``seen``, or the two are equal in every world."""
     sw = sum(w for w, _ in seen)
     sw2 = sum(w * w for w, _ in seen)
     if sw <= 0.0:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from rebelote.actions import PLAY
@@ -16,8 +16,9 @@ from rebelote.bots.pimc.budget import Budget
 from rebelote.bots.pimc.inference import (
     AuctionWeights,
     SystemWeights,
+    _factored,
+    _heuristic_off,
     _inference,
-    _learned,
     _model_factors,
     call_system,
     only_hands_differ,
@@ -191,9 +192,9 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
     stop = STOP.get()
     alpha = budget.auction_alpha
     auction = (dealer or Worlds(obs, budget)).weight
-    learned = infer > 0.0 and _learned(obs, budget)
-    factors = _model_factors(obs, worlds, budget) if learned else None
-    inferred = _inference(obs, budget, 0.0 if learned else infer)
+    factors = _model_factors(obs, worlds, budget) if infer > 0.0 and _factored(obs, budget) \
+        else None
+    inferred = _inference(obs, budget, 0.0 if _heuristic_off(obs, budget) else infer)
     it = iter(enumerate(worlds))
 
     def next_world() -> tuple[DealState | None, float] | None:
@@ -210,19 +211,39 @@ def _listed(worlds: list[DealState], obs: Observation, budget: Budget, infer: fl
     return next_world
 
 
+def _systematic(cands: list[DealState], weights: list[float], count: int,
+                rng: random.Random) -> list[DealState]:
+    """``count`` of ``cands`` drawn in proportion to ``weights`` (systematic resampling, in
+    the candidates' order)."""
+    picked: list[DealState] = []
+    total = sum(weights)
+    if total > 0.0:
+        step = total / count
+        u = rng.random() * step
+        acc = 0.0
+        i = 0
+        for world, w in zip(cands, weights, strict=True):
+            acc += w
+            while i < count and u + i * step < acc:
+                picked.append(world)
+                i += 1
+    return picked
+
+
 def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
-              dealer: Worlds | None = None, infer: float | None = None
+              dealer: Worlds | None = None, infer: float | None = None, extra: int = 0
               ) -> Callable[[], tuple[DealState | None, float] | None]:
     """A source of ``count`` worlds drawn (systematic resampling) from ``budget.pool`` times as
     many candidates in proportion to their weights, each then of weight 1 (``dealer``: the
     observation's :class:`Worlds`, if made already; ``infer``: the play's floor, if not
-    ``budget.infer``)."""
+    ``budget.infer``); then, if asked for, ``extra`` more drawn from the same candidates
+    (:attr:`Budget.extend`: the first ``count`` are the same as without)."""
     cands: list[DealState] = []
     weights: list[float] = []
     stop = STOP.get()  # the runner's deadline or cancellation, checked between worlds
     dealer = dealer or Worlds(obs, budget)
-    learned = _learned(obs, budget)
-    inferred = _inference(obs, budget, 0.0 if learned else
+    learned = _factored(obs, budget)
+    inferred = _inference(obs, budget, 0.0 if _heuristic_off(obs, budget) else
                           budget.infer if infer is None else infer)
     for _ in range(count * budget.pool):
         if stop is not None and stop():
@@ -243,19 +264,14 @@ def _resample(obs: Observation, rng: random.Random, budget: Budget, count: int,
     if learned and cands:
         weights = [w * f for w, f in
                    zip(weights, _model_factors(obs, cands, budget), strict=True)]
-    picked: list[DealState] = []
-    total = sum(weights)
-    if total > 0.0:
-        step = total / count
-        u = rng.random() * step
-        acc = 0.0
-        i = 0
-        for world, w in zip(cands, weights, strict=True):
-            acc += w
-            while i < count and u + i * step < acc:
-                picked.append(world)
-                i += 1
-    it = iter(picked)
+    picked = _systematic(cands, weights, count, rng)
+
+    def more() -> Iterator[DealState]:
+        yield from picked
+        if extra > 0 and picked:  # asked for only past the first ``count``
+            yield from _systematic(cands, weights, extra, rng)
+
+    it = more()
     due = DEADLINE.get()  # the runner's deadline: no world begun that would end after it
     took = [0.0, time.perf_counter()]  # the longest world so far, when the last one began
 

@@ -13,19 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 
 from rebelote.errors import InputError
-from rebelote.store.play_tables import TableNotFoundError
+from rebelote.store.play_tables import TableDamagedError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.web.errors import NotFoundError
 from rebelote.web.openapi import route_doc
-from rebelote.web.security import first_socket_token, parse_if_match, read_json
+from rebelote.web.security import parse_if_match, read_json
 from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
+from rebelote.web.table.sockets import REFUSED, cross_site, first_token, refusal, refuse
 
 #: Seconds a socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0
@@ -263,28 +263,19 @@ async def watch(websocket: WebSocket, table_id: str, tables: TableServiceDep,
                 token: SeatTokenDep) -> None:
     """Live views: one at once, then one after every change of the table. The secret
     comes from the cookie, or as the first message ``{"token": ...}``."""
-    origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
-        await websocket.close(code=4403)  # another site's page may not use the cookie
+    if cross_site(websocket):
+        await websocket.close(code=REFUSED)  # another site's page may not use the cookie
         return
     await websocket.accept()
     try:
-        if token is None:  # a first message, small, read without a traceback
-            first = await asyncio.wait_for(websocket.receive(), 10)
-            if first.get("type") == "websocket.disconnect":
-                return
-            token = first_socket_token(first)
+        token = await first_token(websocket, token)
         loaded = await tables.load(table_id)
         seat = tables.seat_of(loaded, token)
-    except (SeatForbiddenError, TableNotFoundError, ValueError, TimeoutError) as e:
-        reason = str(e) if isinstance(e, SeatForbiddenError) else (
-            f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
-            else "token: send {\"token\": ...} first, or the seat's cookie")
-        with contextlib.suppress(Exception):
-            await websocket.send_json({"error": reason})
-            await websocket.close(code=4403)
-        return
     except WebSocketDisconnect:
+        return
+    except (SeatForbiddenError, TableNotFoundError, TableDamagedError, ValueError,
+            TimeoutError) as e:
+        await refuse(websocket, refusal(e, table_id, "the seat's cookie"))
         return
     if loaded.table.bot_to_play and loaded.table.pace:
         tables.start_driver(table_id)

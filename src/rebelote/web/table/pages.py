@@ -24,7 +24,7 @@ from rebelote.bots import DEFAULT_LEVEL, level_of_spec, player_levels
 from rebelote.bots.explain import Explanation
 from rebelote.cards import SEATS, TEAMS
 from rebelote.deal import DealState
-from rebelote.errors import InputError
+from rebelote.errors import IllegalActionError, InputError
 from rebelote.match import TARGETS
 from rebelote.numbers import number_or_text, optional_number
 from rebelote.rules import CONTRACTS, DEFAULT_PRESETS, PRESETS, TRUMP_NAMES, Rules
@@ -61,6 +61,8 @@ CLOCKS: Final = (0, 30, 60, 120)
 BETWEENS: Final = (("wait for Next deal", WAIT), ("go on after 5 s", 5000),
                    ("go on after 10 s", 10000))
 SEAT_ORDER: Final = ("N", "W", "E", "S")
+#: What a player of the room reads (and hears) once another one started the next game.
+NEXT_GAME: Final = "A new game has started: your seat is kept for you in it."
 #: The refusal of a form shown at a version the table has left (a second tap, or a move made
 #: meanwhile): the table is shown again as it is.
 CHANGED: Final = ("The table moved on meanwhile (this was already played, or another move came "
@@ -200,6 +202,8 @@ def _events(view: Mapping[str, Any], lang: str, result: Mapping[str, Any] | None
         out.insert(len(out) if result["n"] == deal else 0, said)
     if view["over"]:
         out.append(("over", tr(lang, "The game is over.")))
+    if view.get("next_game"):
+        out.append(("next-game", tr(lang, NEXT_GAME)))
     return out
 
 
@@ -544,14 +548,38 @@ async def release(table_id: str, request: Request, tables: TableServiceDep,
 @router.post("/tables/{table_id}/again")
 async def again(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
                 ) -> Response:
-    """A new game with the same settings (the bots' levels as chosen, the rules and target,
-    pace, clock, pause between deals, the player's name): :meth:`TableService.again`."""
+    """The room's next game, for a player of the finished table (its secret): started by the
+    first who asks, with the same seats, names and settings (the bots' levels as chosen, the
+    rules and target, pace, clock, pause between deals); every other player's page offers it
+    and brings them to the same seat, with their own secret (:meth:`TableService.again`).
+    Anyone else goes home; a game not over is shown again."""
+    return await to_next_game(request, table_id, token, tables.again)
+
+
+@router.post("/tables/{table_id}/next-game")
+async def next_game(table_id: str, request: Request, tables: TableServiceDep,
+                    token: SeatTokenDep) -> Response:
+    """*Rejoindre la nouvelle partie*: a player of the finished table goes to the next game
+    another player started (:meth:`TableService.next_game`), at their seat; it starts none
+    (not counted as a table started)."""
+    return await to_next_game(request, table_id, token, tables.next_game)
+
+
+async def to_next_game(request: Request, table_id: str, token: str | None,
+                       step: Callable[[str, str | None], Awaitable[tuple[Loaded, int]]]
+                       ) -> Response:
+    """The player's way to the room's next game (``step``: start it, or find it): a redirect
+    to it, their secret kept for it in this browser's key ring; anyone else goes home, and a
+    game not over (or with no next game yet) is shown again."""
     try:  # an unknown table: the error map's 404 page
-        new, new_token = await tables.again(table_id, token)
+        new, _ = await step(table_id, token)
     except SeatForbiddenError:
         return RedirectResponse("/", status_code=303)
+    except IllegalActionError:
+        return RedirectResponse(f"/tables/{table_id}", status_code=303)
     response = RedirectResponse(f"/tables/{new.id}", status_code=303)
-    seat_cookie(request, response, new.id, new_token)
+    assert token is not None  # a seat's secret: the same at the new game
+    seat_cookie(request, response, new.id, token)
     return response
 
 

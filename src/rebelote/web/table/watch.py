@@ -15,13 +15,12 @@ import asyncio
 import contextlib
 import json
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from rebelote.errors import InputError
-from rebelote.store.play_tables import TableNotFoundError
+from rebelote.store.play_tables import TableDamagedError, TableNotFoundError
 from rebelote.table.watching import delay_of, watch_view
 from rebelote.tableserver import Loaded, TableService
 from rebelote.tableserver.watching import (
@@ -33,10 +32,11 @@ from rebelote.tableserver.watching import (
 )
 from rebelote.web.limits import Limits
 from rebelote.web.openapi import route_doc
-from rebelote.web.security import bearer, first_socket_token, is_https, read_json
+from rebelote.web.security import bearer, is_https, read_json
 from rebelote.web.table.api import until_closed
 from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
 from rebelote.web.table.pages import templates
+from rebelote.web.table.sockets import REFUSED, cross_site, first_token, refusal, refuse
 
 #: Seconds a watcher's socket waits for a change before it checks the table again.
 WATCH_POLL: Final = 20.0
@@ -165,33 +165,22 @@ async def watch_socket(websocket: WebSocket, table_id: str, tables: TableService
     """The watch view at once, then after every change; the link's secret as ``?key=`` or the
     first message ``{"token": ...}``. A link revoked, or a teacher's view whose consent ends,
     is told at the next change."""
-    origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
-        await websocket.close(code=4403)
+    if cross_site(websocket):
+        await websocket.close(code=REFUSED)
         return
     cap = _limits(websocket).watchers_per_table
     if cap and tables.watchers(table_id) >= cap:
         await websocket.close(code=4429)
         return
     await websocket.accept()
-    key = websocket.query_params.get("key")
     try:
-        if not key:
-            first = await asyncio.wait_for(websocket.receive(), 10)
-            if first.get("type") == "websocket.disconnect":
-                return
-            key = first_socket_token(first)
+        key = await first_token(websocket, websocket.query_params.get("key") or None)
         loaded = await tables.load_latest(table_id)
         kind = watcher_kind(loaded.table, key)
-    except (WatchForbiddenError, TableNotFoundError, TimeoutError) as e:
-        reason = str(e) if isinstance(e, WatchForbiddenError) else (
-            f"id: there is no table {table_id!r}" if isinstance(e, TableNotFoundError)
-            else "token: send {\"token\": ...} first, or open the link with its ?key=")
-        with contextlib.suppress(Exception):
-            await websocket.send_json({"error": reason})
-            await websocket.close(code=4403)
-        return
     except WebSocketDisconnect:
+        return
+    except (WatchForbiddenError, TableNotFoundError, TableDamagedError, TimeoutError) as e:
+        await refuse(websocket, refusal(e, table_id, "open the link with its ?key="))
         return
     wake = tables.watch(table_id)
     closed = asyncio.create_task(until_closed(websocket))
