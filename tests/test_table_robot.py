@@ -4,6 +4,7 @@ page and in its API, never before the deal ends; the bots' pool serves it last."
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 import time
@@ -148,12 +149,13 @@ def test_the_pool_serves_the_work_after_the_deal_last() -> None:
     pool = FairPool(1)
     gate, order = threading.Event(), []
     pool.submit("a", "t1", gate.wait)
+    ahead = pool.submit("ahead", "t4", order.append, "ahead", low=2)  # (during a deal)
     low = pool.submit("robot", "t2", order.append, "low", low=True)
     live = pool.submit("b", "t3", order.append, "live")
     gate.set()
-    low.result(timeout=30)
-    live.result(timeout=30)
-    assert order == ["live", "low"]
+    for job in (ahead, low, live):
+        job.result(timeout=30)
+    assert order == ["live", "low", "ahead"]
     pool.shutdown()
 
 
@@ -232,8 +234,8 @@ def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat
         runner = BotRunner(workers=1)
         robots = Robots(runner)
         robots.pending = 1
-        robots.deal_ended("t", before, after)
-        robots.deal_ended("u", before, after)  # one waits already: not replayed
+        robots.saved("t", before, after)
+        robots.saved("u", before, after)  # one waits already: not replayed
         assert robots.skipped == 1
         while robots._tasks:
             await asyncio.sleep(0.05)
@@ -266,3 +268,67 @@ def test_work_after_the_deal_gives_its_worker_up_to_a_live_decision_between_two_
     live.result(timeout=30)
     assert order == ["live", "low, its next world"]
     pool.shutdown()
+
+
+def tables_of_deal_1(human_move: Any) -> list[Table]:
+    """Each version of :func:`finished_table`'s table, from its first to the end of deal 1."""
+    deal = entropy()
+    seats = [Seat.bot_seat(OTHERS)] * 4
+    seats[HUMAN] = Seat.human("secret", LEVEL)
+    table = Table.new(Rules.preset("official", "coinche"), 3000, seats, entropy=deal)
+    heuristic = counted_spec_bot(OTHERS)
+    rng = random.Random(7)
+    out = [table]
+    while not table.replay.finished:
+        if table.turn == HUMAN:
+            action = human_move(table, len(table.current.actions))
+        else:
+            action = table.bot_action(heuristic, rng)
+        table = table.act(table.turn, action, entropy=deal)
+        out.append(table)
+    return out
+
+
+def test_the_replay_goes_ahead_during_the_deal_and_gives_nothing_out_before_its_end() -> None:
+    """The deal's replay started ahead, save by save: the level's choice at each of the
+    human's turns made while the human thinks, the rest of the replay once the human's move
+    differs, so that the deal's end finds it done; the same comparison as a replay run after
+    the deal, and none given out before."""
+    import asyncio
+
+    from rebelote.tableserver.bots import BotRunner
+    from rebelote.tableserver.robot import Robots
+
+    deviated: list[int] = []
+    versions = tables_of_deal_1(first_card_elsewhere(deviated))
+    after = versions[-1]
+    key = ("t", 1, HUMAN)
+
+    async def main() -> tuple[Robots, list[bool]]:
+        runner = BotRunner(workers=1)
+        robots = Robots(runner)
+        done_before_end: list[bool] = []
+
+        async def idle() -> None:
+            while robots._running:
+                await asyncio.sleep(0.01)
+
+        for before, now in itertools.pairwise(versions):
+            robots.saved("t", before, now)
+            await idle()
+            if not now.replay.finished:
+                assert robots.of("t", 1, HUMAN) is None
+                assert robots.running("t", HUMAN, 1) is None
+                replay = robots._replays[key]
+                if now.turn == HUMAN:  # the level chose already, while the human thinks
+                    assert replay.ahead is not None or replay.differs is not None
+                done_before_end.append(replay.done)
+        await idle()
+        runner.close()
+        return robots, done_before_end
+
+    robots, done_before_end = asyncio.run(main())
+    assert deviated and done_before_end[-1]  # the replay was over before the deal was
+    assert not done_before_end[deviated[0] - 1]
+    assert robots.of("t", 1, HUMAN) == RobotReplay(after, 1, HUMAN, LEVEL).run()
+    assert list(robots._replays) == [("t", 2, HUMAN)] and not robots._ended  # deal 2's, ahead

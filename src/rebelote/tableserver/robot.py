@@ -62,39 +62,91 @@ class Robots:
         self.tables = tables or kept_tables()
         self._kept: OrderedDict[str, dict[int, dict[int, dict[str, Any]]]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the replays under way (the deal in play, or finished and not replayed yet), by
+        #: (table, deal, seat), the one saved longest ago first: at most ``tables``
+        self._replays: OrderedDict[tuple[str, int, int], RobotReplay] = OrderedDict()
+        #: ... of them, those whose deal is over (at most ``pending``), and the task stepping
+        #: each one (one at a time)
+        self._ended: set[tuple[str, int, int]] = set()
+        self._running: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         self.pending = _env(PENDING_ENV, PENDING, least=0)  # 0: no replays
         #: Deals' ends not replayed for want of room (since start).
         self.skipped = 0
 
-    def deal_ended(self, table_id: str, before: Table, after: Table) -> None:
+    def saved(self, table_id: str, before: Table, after: Table) -> None:
         """(On the event loop.) ``after`` was saved over ``before``: each deal finished between
-        the two is replayed in each seat a human held in it, in the background."""
+        the two is replayed to its end in each seat a human held in it, in the background
+        (from where its replay started ahead got, if it did); the deal in play is replayed
+        *ahead* in each human's seat, as far as its moves allow (the level's choice at the
+        human's turn while the human thinks; once the human's move differs, the rest of the
+        replay), nothing of it given out before the deal's end."""
+        if not self.pending:
+            return
         old, new = len(before.replay.finished), len(after.replay.finished)
         for n in range(old + 1, new + 1):
             for seat, s in enumerate(after.seats):
-                if s.kind != "human" or n < s.from_deal:
-                    continue
-                if len(self._tasks) >= self.pending:
-                    self.skipped += 1
-                    log.warning("le robot à votre place: %d replays wait already; deal %d of "
-                                "table %s is not replayed", len(self._tasks), n, table_id)
-                    continue
-                task = asyncio.get_running_loop().create_task(
-                    self._replay(table_id, after, n, seat))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                if s.kind == "human" and n >= s.from_deal:
+                    self._go(table_id, after, n, seat, ended=True)
+        n = len(after.deals)
+        if n > new and not after.is_over:  # the deal in play
+            for seat, s in enumerate(after.seats):
+                if s.kind == "human" and n >= s.from_deal:
+                    self._go(table_id, after, n, seat, ended=False)
 
-    async def _replay(self, table_id: str, table: Table, n: int, seat: int) -> None:
+    def _go(self, table_id: str, table: Table, n: int, seat: int, ended: bool) -> None:
+        key = (table_id, n, seat)
+        replay = self._replays.get(key)
+        if replay is not None and not replay.follow(table):
+            replay = None  # another deal than the one followed: started again
+        if ended and key not in self._ended:
+            if len(self._ended) >= self.pending:
+                self.skipped += 1
+                log.warning("le robot à votre place: %d replays wait already; deal %d of "
+                            "table %s is not replayed", len(self._ended), n, table_id)
+                self._replays.pop(key, None)
+                return
+            self._ended.add(key)
+        if replay is None:
+            try:
+                replay = RobotReplay(table, n, seat, table.seats[seat].bot)
+            except Exception:
+                log.exception("le robot à votre place: deal %d of table %s", n, table_id)
+                self._ended.discard(key)
+                return
+            self._replays[key] = replay
+            while len(self._replays) > self.tables:
+                gone, _ = self._replays.popitem(last=False)
+                self._ended.discard(gone)
+        self._replays.move_to_end(key)
+        if key not in self._running:
+            task = asyncio.get_running_loop().create_task(self._run(key, replay))
+            self._running[key] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, key: tuple[str, int, int], replay: RobotReplay) -> None:
+        """Steps ``replay`` as far as it can go, and gives its result once its deal is over;
+        (no wait between the last look at it and the end of this task: a save meanwhile
+        starts another one)."""
+        table_id, n, seat = key
         try:
-            replay = RobotReplay(table, n, seat, table.seats[seat].bot)
-            while not await self.runner.run_last(table_id, replay.step):
-                pass
+            while self._replays.get(key) is replay and replay.can_step():
+                await self.runner.run_last(table_id, replay.step, ahead=not replay.finished)
+            if self._replays.get(key) is not replay or not (replay.finished and replay.done):
+                return
             got = await self.runner.run_last(table_id, replay.result)
         except RuntimeError:  # the pool is shut down: the server stops
             return
         except Exception:
             log.exception("le robot à votre place: deal %d of table %s", n, table_id)
+            self._replays.pop(key, None)
+            self._ended.discard(key)
             return
+        finally:
+            if self._running.get(key) is asyncio.current_task():
+                del self._running[key]
+        self._replays.pop(key, None)
+        self._ended.discard(key)
         self.add(table_id, n, seat, got)
 
     def add(self, table_id: str, n: int, seat: int, got: dict[str, Any]) -> None:

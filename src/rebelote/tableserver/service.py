@@ -285,7 +285,7 @@ class TableService:
         self._keeping: dict[str, asyncio.Task[None]] = {}
         #: le robot à votre place: each finished deal replayed with the level in a human's seat
         self.robots = Robots(self.bots)
-        self.repo.on_saved.append(self.robots.deal_ended)
+        self.repo.on_saved.append(self.robots.saved)
         #: Watchers' sockets open on this worker, per table (the players see how many).
         self.watching: dict[str, int] = {}
 
