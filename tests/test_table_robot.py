@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from rebelote.actions import Play, parse_action
 from rebelote.bots import level_of_spec
+from rebelote.catalogs import signed
 from rebelote.rules import Rules
 from rebelote.table.analysis import analyse, solver_available
 from rebelote.table.model import Seat, Table
@@ -210,12 +211,12 @@ def test_the_analysis_shows_the_replay_after_the_deal_and_nothing_of_it_before(
     page = client.get(f"/tables/{tid}/deals/1/analysis", headers=auth(token)).text
     assert 'id="robot-marks"' in page and 'id="robot-first"' in page
     assert "Le robot à votre place" in page
-    assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in page
+    assert f"Vous\u00a0: {signed(robot['gain'], 'fr')} sur le robot club en 1 donne" in page
     fragment = client.get(f"/tables/{tid}/fragment", headers=auth(token)).text
-    assert f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne" in fragment
+    assert f"Vous\u00a0: {signed(robot['gain'], 'fr')} sur le robot club en 1 donne" in fragment
     english = client.get(f"/tables/{tid}/deals/1/analysis?lang=en", headers=auth(token)).text
     assert "The bot in your seat" in english
-    assert f"You: {robot['gain']:+d} over the club bot in 1 deal" in english
+    assert f"You: {signed(robot['gain'], 'en')} over the club bot in 1 deal" in english
 
 
 def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat() -> None:

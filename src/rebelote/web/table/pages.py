@@ -233,10 +233,9 @@ def robot_sum_text(total: Mapping[str, Any] | None, lang: str) -> str | None:
     level = level_of_spec(total["level"])
     name = level.names.get(lang, level.key) if level else total["level"]
     gain, deals = int(total["gain"]), int(total["deals"])
-    if lang == "fr":
-        return f"Vous\u00a0: {gain:+d} sur le robot {name} en {deals} " \
-               f"donne{'s' if deals > 1 else ''}"
-    return f"You: {gain:+d} over the {name} bot in {deals} deal{'s' if deals != 1 else ''}"
+    return catalogs.ngettext(lang, "You: %(gain)s over the %(level)s bot in %(n)s deal",
+                             "You: %(gain)s over the %(level)s bot in %(n)s deals", deals) % {
+        "gain": catalogs.signed(gain, lang), "level": name, "n": deals}
 
 
 def analysis_hands(deal: DealState, seat: int) -> dict[str, list[str]]:
