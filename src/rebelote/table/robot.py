@@ -190,6 +190,14 @@ class RobotReplay:
         self.chosen_by.append(by)
         return self.state.is_terminal
 
+    def advance(self) -> bool:
+        """Every :meth:`step` it can make now (:meth:`can_step`); ``True`` once the replay is
+        over. (One job of the bots' pool: a replay goes on to its end, or to the real deal's
+        next move, before another of the same rank starts.)"""
+        while self.can_step():
+            self.step()
+        return self.state.is_terminal
+
     def run(self) -> dict[str, Any]:
         """Every step, then :meth:`result` (one go, of a finished deal: the tests, the command
         line)."""

@@ -1,7 +1,8 @@
 """Le robot à votre place at the play table: after each finished deal, the deal played again
 with the table's level in each human's seat (:class:`rebelote.table.robot.RobotReplay`), in
-the bots' pool, served last (:meth:`~rebelote.tableserver.bots.BotRunner.run_last`: one
-decision a job, taken only when no live decision waits for a worker), never delaying the next
+the bots' pool, served last (:meth:`~rebelote.tableserver.bots.BotRunner.run_last`: as far
+as a replay can go a job, taken only when no live decision waits for a worker, and giving its
+worker up between two worlds to one that comes), never delaying the next
 deal; the comparison is given out on the deal's analysis page and API, which serve finished
 deals only (it holds the deal's hidden cards).
 
@@ -178,7 +179,7 @@ class Robots:
         table_id, n, seat = key
         try:
             while self._replays.get(key) is replay and replay.can_step():
-                await self.runner.run_last(table_id, replay.step, ahead=not replay.finished)
+                await self.runner.run_last(table_id, replay.advance, ahead=not replay.finished)
             if self._replays.get(key) is not replay or not (replay.finished and replay.done):
                 return
             got = await self.runner.run_last(table_id, replay.result)
