@@ -412,6 +412,8 @@ def test_the_replay_is_stored_with_the_deal_and_shown_after_a_restart(tmp_path: 
 
         def nothing_stored() -> None:  # the deal goes on: nothing of its replay stored
             assert stored(url, tid) == []
+            # ... though its replay goes on ahead in the worker's memory, given to nobody
+            assert (tid, 1, HUMAN) in first.app.state.tables.robots._replays  # type: ignore[attr-defined]
 
         play_deal_1(first, tid, token, t, nothing_stored)
         before = replay_via(first, tid, token)
