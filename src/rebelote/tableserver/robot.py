@@ -47,18 +47,19 @@ KEPT_TABLES: Final = 500
 KEPT_TABLES_ENV: Final = "REBELOTE_ROBOT_TABLES"
 #: The deals kept a table (the last ones): more than a game's deals at every target offered.
 KEPT_DEALS: Final = 64
-#: Replays waiting for the bots to be free, at most (more: a deal's end is not replayed, and
-#: the log says so), and the environment variable that changes it (1 to 100,000).
+#: Replays of finished deals waiting for the bots to be free, at most (more: a deal's end is
+#: not replayed, and the log says so), and the environment variable that changes it (0 to
+#: 100,000; 0: no replays at all).
 PENDING: Final = 256
 PENDING_ENV: Final = "REBELOTE_ROBOT_PENDING"
-#: The longest comparison (JSON bytes) stored with a deal, by default, and the environment
-#: variable that changes it (1,024 to 100,000): one is about 400 bytes (two marks, two
-#: actions, four costs, the level's spec); a longer one stays in memory only.
 #: ... of them, at most, whose deal's end one client's move made (its address: a player who ends
 #: many deals at once, or a script, takes no more of the bots' free time after it; a club's
 #: tables behind one address end far fewer deals at once), and the variable (1 to 100,000).
 PER_CLIENT: Final = 32
 PER_CLIENT_ENV: Final = "REBELOTE_ROBOT_PER_CLIENT"
+#: The longest comparison (JSON bytes) stored with a deal, by default, and the environment
+#: variable that changes it (1,024 to 100,000): one is about 400 bytes (two marks, two
+#: actions, four costs, the level's spec); a longer one stays in memory only.
 REPLAY_BYTES: Final = 4_096
 REPLAY_BYTES_ENV: Final = "REBELOTE_ROBOT_BYTES"
 #: Seconds between two reads of a table's stored replays for its running sum (a replay another
@@ -220,7 +221,7 @@ class Robots:
         (another worker's replay stored meanwhile), or :data:`AGAIN_SECONDS` after it when
         ``again`` (a comparison asked for and not held)."""
         if self._due(table_id, upto, again):
-            await self._fetch(table_id, upto)
+            await self._fetch(table_id)
 
     def _due(self, table_id: str, upto: int, again: bool = False) -> bool:
         """The table's stored replays are to be read now (see :meth:`load`): marked read."""
@@ -230,13 +231,15 @@ class Robots:
         now = time.monotonic()
         if was >= upto and now - at < (AGAIN_SECONDS if again else REREAD_SECONDS):
             return False
-        self._read[table_id] = (upto, now)
+        self._read[table_id] = (max(was, upto), now)
         self._read.move_to_end(table_id)
         while len(self._read) > self.tables:
             self._read.popitem(last=False)
         return True
 
-    async def _fetch(self, table_id: str, upto: int) -> None:
+    async def _fetch(self, table_id: str) -> None:
+        """Every stored replay of the table this worker does not hold, into the memory (each
+        of a finished deal: none is stored before its deal's end)."""
         if self.db is None:
             return
         try:
@@ -246,7 +249,7 @@ class Robots:
             return
         have = self._kept.get(table_id, {})
         for n, seat, text in rows:
-            if n <= upto and seat not in have.get(n, {}):
+            if seat not in have.get(n, {}):
                 try:
                     self.add(table_id, n, seat, json.loads(text))
                 except ValueError:
@@ -297,7 +300,7 @@ class Robots:
         :meth:`load`; await it first to have them now.)"""
         if self._due(table_id, upto):
             with contextlib.suppress(RuntimeError):  # no loop: not read
-                task = asyncio.get_running_loop().create_task(self._fetch(table_id, upto))
+                task = asyncio.get_running_loop().create_task(self._fetch(table_id))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
         got = [d[seat] for n, d in self._kept.get(table_id, {}).items()
