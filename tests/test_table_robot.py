@@ -262,6 +262,20 @@ def test_the_replays_waiting_are_bounded_and_each_is_kept_by_table_deal_and_seat
     assert robots.running("t", HUMAN, 1) == {"gain": 0, "deals": 1, "level": LEVEL}
 
 
+def test_a_replay_ahead_whose_deal_ends_goes_before_the_other_work_ahead() -> None:
+    pool = FairPool(1)
+    gate, order = threading.Event(), []
+    pool.submit("a", "t1", gate.wait)
+    first = pool.submit("(replay t 2 2)", "t", order.append, "next deal's, ahead", low=2)
+    ended = pool.submit("(replay u 1 2)", "u", order.append, "its deal ended", low=2)
+    pool.rerank("(replay u 1 2)", 1)  # BotRunner.promote: its deal is over
+    gate.set()
+    for job in (first, ended):
+        job.result(timeout=30)
+    assert order == ["its deal ended", "next deal's, ahead"]
+    pool.shutdown()
+
+
 def test_work_after_the_deal_gives_its_worker_up_to_a_live_decision_between_two_worlds(
         ) -> None:
     pool = FairPool(1)

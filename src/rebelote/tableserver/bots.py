@@ -216,6 +216,15 @@ class FairPool:
             self._wake()
         return future
 
+    def rerank(self, client: str, rank: int) -> None:
+        """``client``, served last (:meth:`submit` ``low``), takes ``rank`` for its jobs
+        waiting and running (a running job of a higher rank then gives its worker up to it at
+        its next checkpoint); nothing when it has no work."""
+        with self._cond:
+            if client in self._low:
+                self._low[client] = rank
+                self._cond.notify_all()
+
     def waiting(self) -> int:
         """Jobs queued, not started."""
         with self._cond:
@@ -780,15 +789,17 @@ class BotRunner:
         return await asyncio.wrap_future(self._pool.submit(client, "run", fn, *args))
 
     async def run_last(self, key: str, fn: Callable[..., T], *args: Any,
-                       ahead: bool = False) -> T:
+                       ahead: bool = False, client: str | None = None) -> T:
         """``fn(*args)`` in the pool, served last (:meth:`FairPool.submit` ``low``): only when
         no live decision or other work waits for a worker; a search it runs gives its worker
         up between two worlds as soon as another job waits (:meth:`FairPool.checkpoint`), and
         goes on later with every world it was to solve (it is never cut short: the same
         answer whatever the load). ``ahead``: work started before it is needed (a deal's
-        replay while the deal goes on), served after the rest of this work too."""
+        replay while the deal goes on), served after the rest of this work too, until
+        promoted (:meth:`promote`). ``client``: whose turn it takes (by default :data:`LOW_CLIENT`,
+        or :data:`AHEAD_CLIENT`)."""
         pool = self._pool
-        client = AHEAD_CLIENT if ahead else LOW_CLIENT
+        client = client or (AHEAD_CLIENT if ahead else LOW_CLIENT)
 
         def low() -> T:
             def stop() -> bool:
@@ -802,6 +813,11 @@ class BotRunner:
                 STOP.reset(token)
 
         return await asyncio.wrap_future(pool.submit(client, key, low, low=2 if ahead else 1))
+
+    def promote(self, client: str) -> None:
+        """``client``'s work :meth:`run_last` ``ahead`` is needed now: it takes the rank of
+        the rest of that work (its job waiting, or running, goes before the work ahead)."""
+        self._pool.rerank(client, 1)
 
     def close(self) -> None:
         """Stop every decision now (each ends within one world's solve) and the pool's

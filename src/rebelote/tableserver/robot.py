@@ -82,6 +82,13 @@ def kept_tables() -> int:
     return _env(KEPT_TABLES_ENV, KEPT_TABLES)
 
 
+def _client(key: tuple[str, int, int]) -> str:
+    """The bots' pool's client of the replay ``key`` (each its own: its job ahead can be
+    promoted when its deal ends: :meth:`~rebelote.tableserver.bots.BotRunner.promote`)."""
+    table_id, n, seat = key
+    return f"(replay {table_id} {n} {seat})"
+
+
 class Robots:
     """This worker's replays: table id -> deal number -> seat -> the comparison
     (:meth:`RobotReplay.result`)."""
@@ -167,6 +174,8 @@ class Robots:
                 self._unwait(gone)
         self._replays.move_to_end(key)
         running = self._running.get(key)
+        if ended and running is not None and running[1] is replay:
+            self.runner.promote(_client(key))  # its job ahead, waiting or running: needed now
         if running is None or running[1] is not replay:  # (a replay started again: its own)
             task = asyncio.get_running_loop().create_task(self._run(key, replay))
             self._running[key] = (task, replay)
@@ -180,7 +189,8 @@ class Robots:
         table_id, n, seat = key
         try:
             while self._replays.get(key) is replay and replay.can_step():
-                await self.runner.run_last(table_id, replay.advance, ahead=not replay.finished)
+                await self.runner.run_last(table_id, replay.advance, ahead=not replay.finished,
+                                           client=_client(key))
             if self._replays.get(key) is not replay or not (replay.finished and replay.done):
                 return
             got = await self.runner.run_last(table_id, replay.result)
