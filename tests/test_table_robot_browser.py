@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from rebelote.catalogs import signed
 from test_axe import AXE, SCREENS, Axe
 from test_table_browser import CHROMIUM, SHOTS, browser, no_overflow, server
 from test_table_explain_browser import finished_deal
@@ -52,7 +53,7 @@ def test_the_bot_in_your_seat_on_the_analysis_page_passes_axe_on_a_phone_and_a_d
     cells = page.locator("#robot-marks td").all_inner_texts()
     assert cells[1] == str(robot["real"]) and cells[3] == str(robot["robot"])
     assert page.locator("#robot-sum").inner_text() == \
-        f"Vous\u00a0: {robot['gain']:+d} sur le robot club en 1 donne"
+        f"Vous\u00a0: {signed(robot['gain'], 'fr')} sur le robot club en 1 donne"
     axe = Axe()
     axe.check(page, f"analysis with the bot in your seat, {screen}")
     no_overflow(page)
