@@ -1060,7 +1060,8 @@ def legal_counts(record: dict[str, Any]) -> list[tuple[str, int]]:
 @check(12, "timing of bot moves",
        "at the fast pace (300 ms) with the strongest bots (expert), whose searches outlast "
        "the pace: the socket pushes of bot cards with a choice come no later than those of "
-       "forced ones, in the tail (at most one in 20 later than every forced one by 60 ms)")
+       "forced ones, in the tail (at most one in 20, rounded up, later than every forced one "
+       "by 60 ms; a deal's cards, two deals when it has too few)")
 def c12(ctx: Context) -> str:
     c = ctx.client()
     pace = 300
@@ -1076,10 +1077,12 @@ def c12(ctx: Context) -> str:
     deadline = time.monotonic() + 150
     deal = 1
     try:
-        while time.monotonic() < deadline and (len(forced) < 6 or len(chosen) < 20) \
+        # a deal gives about 20 cards with a choice and a few forced (the leak showed in 20
+        # of 49): the check stops as soon as it has enough to decide
+        while time.monotonic() < deadline and (len(forced) < 3 or len(chosen) < 10) \
                 and deal <= 5:
             frames.clear()
-            # a bot card every 0.8 s at this level: a deal is about 20 s of reading the view
+            # a bot card every 0.8 s at this level: a deal is about 25 s of reading the view
             view = c.play(view, token, deal_over(deal), rng, steps=2000)
             r = c.get(f"/api/tables/{tid}/deals/{deal}.json", token=token).json()
             if r["tricks"]:
@@ -1087,9 +1090,9 @@ def c12(ctx: Context) -> str:
                 pushes = [(t, 4 * len(f["tricks"]) + len(f["trick"]) if f["deal"] == deal
                            else 32) for t, f in frames if "tricks" in f]
                 for (t0, k0), (t1, k1) in itertools.pairwise(pushes):
-                    # one card more, played by a bot, after a push of a bot's card
-                    if k1 == k0 + 1 and k0 >= 1 and k1 <= 31 and \
-                            counts[k1 - 1][0] != "S" and counts[k0 - 1][0] != "S":
+                    # one card more, played by a bot, after a push of a card (a bot's, or
+                    # S's: the bot to follow is asked for as S's card is written)
+                    if k1 == k0 + 1 and k0 >= 1 and k1 <= 31 and counts[k1 - 1][0] != "S":
                         (forced if counts[k1 - 1][1] == 1 else chosen).append(t1 - t0)
             deal += 1
     finally:
@@ -1105,7 +1108,7 @@ def c12(ctx: Context) -> str:
             f"with a choice n={len(chosen)} median {median(chosen) * 1000:.0f} ms, max "
             f"{max(chosen) * 1000:.0f} ms; later than every forced one: {len(late)}/"
             f"{len(chosen)}")
-    expect(len(late) <= len(chosen) // 20, seen)
+    expect(len(late) <= -(-len(chosen) // 20), seen)
     expect(min(chosen) >= pace / 1000 - 0.01, seen)
     return seen
 
