@@ -1735,8 +1735,10 @@ def bot_decisions(log: str, client: str) -> list[dict[str, Any]]:
 
 
 @check(39, "one client's bots starving another player's?",
-       "one client drives 6 tables at the strongest level (expert) as fast as their turns "
-       "come, with the default time of a decision (15 s), while another client plays one: no "
+       "one client drives 6 tables of searching bots (fort: the pool's order is the same at "
+       "every level, and expert's searches would take three times longer) as fast as their "
+       "turns come, with the default time of a decision (15 s), while another client plays "
+       "one: no "
        "decision of the first client's starts while one of the other's waits for a worker "
        "(first come, first served, several did, and its answers went from 0.6 s to 4.4 s at "
        "the median, table-attack F7), and none of its decisions is played by the heuristic "
@@ -1747,14 +1749,15 @@ def c39(ctx: Context) -> str:
     # priority work that goes on after the attack, bounded by REBELOTE_ROBOT_PENDING)
     server = ctx.server("fair", options=("--forwarded-allow-ips", "127.0.0.1"),
                         env={"REBELOTE_ROBOT_PENDING": "0"})
+    level = "fort"
     victim, attacker = server.client("10.39.0.1"), server.client("10.39.0.2")
     rng = random.Random(39)
     before = server.threads()
     peak = [before]
-    mine = victim.new_table(game="coinche", bots="expert")
+    mine = victim.new_table(game="coinche", bots=level)
     view, alone = timed_actions(victim, mine, mine["token"], 3, rng)  # its answers alone
     stop = threading.Event()
-    tables = [attacker.new_table(game="coinche", bots="expert") for _ in range(6)]
+    tables = [attacker.new_table(game="coinche", bots=level) for _ in range(6)]
     since = len(server.log())
 
     def hog(v: dict[str, Any]) -> int:
@@ -1787,7 +1790,7 @@ def c39(ctx: Context) -> str:
             f"{max(waited or [0])} ms), decisions started ahead of each "
             f"{sorted(ahead)[-5:]} at most, {len(fell)} played by the heuristic, answers "
             f"p50 {median(alone) * 1000:.0f} ms alone, {median(under or [0]) * 1000:.0f} ms "
-            f"beside 6 expert tables of one client ({sum(hogged)} actions, "
+            f"beside 6 {level} tables of one client ({sum(hogged)} actions, "
             f"{len(hogs_made)} decisions, "
             f"{sum(1 for d in hogs_made if str(d.get('outcome')).startswith('fallback'))} "
             "fell back)")
