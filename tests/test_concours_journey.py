@@ -29,11 +29,8 @@ from typing import Any
 import httpx
 import pytest
 
-from web_fixtures import free_port, live_server
+from web_fixtures import CHROMIUM, free_port, live_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
 TEAMS = ["Les As: Anne, Marc", "Les Rois: Paul, Lise", "Les Dames: Jo, Léa", "Les Valets",
          "La Belote du Lundi", "Les Capots", "Les Coincheurs", "Les Dix de Der",
@@ -47,16 +44,6 @@ pytestmark = [
                        reason=f"{CHROMIUM} is absent: install Debian's chromium to run the "
                               "browser tests"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

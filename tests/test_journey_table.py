@@ -35,13 +35,12 @@ from test_table_browser import (
     Traffic,
     accessible,
     act_once,
-    browser,
     no_overflow,
     read_result,
     server,
 )
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 SCREENS = {"phone": PHONE, "desktop": DESKTOP}
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))

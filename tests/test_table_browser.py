@@ -21,11 +21,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from table_helpers import cards_in_html, leaks, public_cards
-from web_fixtures import live_server
+from web_fixtures import CHROMIUM, live_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
 
 pytestmark = [
@@ -34,16 +31,6 @@ pytestmark = [
                        reason=f"{CHROMIUM} is absent: install Debian's chromium to run the "
                               "browser tests"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from test_axe import AXE, SCREENS, Axe
-from test_table_browser import CHROMIUM, SHOTS, browser, no_overflow, server
+from test_table_browser import CHROMIUM, SHOTS, no_overflow, server
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 pytestmark = [
     pytest.mark.browser,
