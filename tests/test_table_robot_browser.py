@@ -37,11 +37,18 @@ def replayed(base: str, tid: str, token: str) -> dict[str, Any]:
     raise AssertionError("the replay of deal 1 was not made")
 
 
+@pytest.fixture(scope="module")
+def deal(server: str) -> tuple[str, str, dict[str, Any]]:
+    """One finished deal and its replay for the module's tests: each only reads them, in its
+    own context."""
+    tid, token = finished_deal(server)
+    return tid, token, replayed(server, tid, token)
+
+
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_the_bot_in_your_seat_on_the_analysis_page_passes_axe_on_a_phone_and_a_desktop(
-        browser: Any, server: str, screen: str) -> None:
-    tid, token = finished_deal(server)
-    robot = replayed(server, tid, token)
+        browser: Any, server: str, deal: tuple[str, str, dict[str, Any]], screen: str) -> None:
+    tid, token, robot = deal
     ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
     ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
                       "domain": urlsplit(server).hostname, "path": "/"}])
