@@ -22,6 +22,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +38,8 @@ from test_table_browser import (
     act_once,
     no_overflow,
     read_result,
-    server,
 )
-
-__all__ = ["server"]
+from web_fixtures import live_server
 
 SCREENS = {"phone": PHONE, "desktop": DESKTOP}
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
@@ -62,6 +61,18 @@ pytestmark = [
     pytest.mark.xdist_group("journey-table"),
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent"),
 ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The module's server, le robot à votre place off (``REBELOTE_ROBOT_PENDING=0``): its
+    replay of each finished deal at the table's level, expert's included, took the CPU of the
+    live bots (the expert game in 21 s instead of 11); its pages are tested by
+    ``test_table_robot_browser.py``."""
+    db = tmp_path_factory.mktemp("journeys") / "tables.db"
+    with live_server(f"sqlite:///{db}", env={"REBELOTE_ROBOT_PENDING": "0"}) as base:
+        yield base
+
 
 #: At the player's turn to play a card: how many cards are playable, and the status line's
 #: contract, read in one go (nothing runs between the two reads).

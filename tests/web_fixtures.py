@@ -41,11 +41,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(db_url: str, port: int, options: Sequence[str]) -> subprocess.Popen[bytes] | None:
+def _serve(db_url: str, port: int, options: Sequence[str], env: dict[str, str] | None = None
+           ) -> subprocess.Popen[bytes] | None:
     """``rebelote serve`` on ``port``, answering ``/healthz``; ``None`` when the port was
     taken meanwhile (a free port picked, then bound by another socket before the server:
-    a client's own ephemeral port can be it)."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    a client's own ephemeral port can be it). ``env``: variables added to the environment."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen(
         [sys.executable, "-m", "rebelote.cli", "serve", "--port", str(port), "--db", db_url,
          "--log-level", "warning", *options],
@@ -73,13 +74,15 @@ def _serve(db_url: str, port: int, options: Sequence[str]) -> subprocess.Popen[b
 
 
 @contextmanager
-def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator[str]:
-    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more);
-    yields its base URL and stops it with SIGTERM (checking it exits cleanly). A free port
-    taken before the server binds it is replaced by another (a given ``port`` is not)."""
+def live_server(db_url: str, port: int | None = None, *options: str,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more, and
+    the variables of ``env`` in its environment); yields its base URL and stops it with
+    SIGTERM (checking it exits cleanly). A free port taken before the server binds it is
+    replaced by another (a given ``port`` is not)."""
     for _ in range(5):
         chosen = port or free_port()
-        proc = _serve(db_url, chosen, options)
+        proc = _serve(db_url, chosen, options, env)
         if proc is not None or port:
             break
     if proc is None:
