@@ -35,8 +35,12 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The module's server (the table's other browser modules import it: one each), le robot
+    à votre place off (``REBELOTE_ROBOT_PENDING=0``): its replay of every finished deal took
+    the CPU of the live bots and of the other worker; ``test_table_robot_browser.py``'s own
+    server replays."""
     db = tmp_path_factory.mktemp("tables") / "tables.db"
-    with live_server(f"sqlite:///{db}") as base:
+    with live_server(f"sqlite:///{db}", env={"REBELOTE_ROBOT_PENDING": "0"}) as base:
         yield base
 
 

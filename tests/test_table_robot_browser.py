@@ -5,6 +5,7 @@ screen; the table's page gives the game's running sum."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -13,16 +14,23 @@ import httpx
 import pytest
 
 from test_axe import AXE, SCREENS, Axe
-from test_table_browser import CHROMIUM, SHOTS, no_overflow, server
+from test_table_browser import CHROMIUM, SHOTS, no_overflow
 from test_table_explain_browser import finished_deal
-
-__all__ = ["server"]
+from web_fixtures import live_server
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent"),
     pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed"),
 ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server that replays the finished deals (the other table modules' do not)."""
+    db = tmp_path_factory.mktemp("robot") / "tables.db"
+    with live_server(f"sqlite:///{db}") as base:
+        yield base
 
 
 def replayed(base: str, tid: str, token: str) -> dict[str, Any]:
