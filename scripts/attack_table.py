@@ -387,6 +387,16 @@ class Server:
                 return int(line.split()[1]) / 1024
         return 0.0
 
+    def db_timers(self, tid: str) -> str:
+        """The stored timers of table ``tid`` (JSON text, ``""`` when none runs), read from the
+        SQLite file beside the server."""
+        conn = sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT timers FROM play_tables WHERE id = ?", (tid,)).fetchone()
+        finally:
+            conn.close()
+        return str(row[0] or "") if row else ""
+
     def db_version(self, tid: str) -> int:
         """The stored version of table ``tid`` (read from the SQLite file beside the server,
         as another program would)."""
@@ -2491,6 +2501,13 @@ def c58(ctx: Context) -> str:
     b = bob.json()
     expect(b["turn"] == "S" and b["legal"], f"not Bob's turn: turn {b['turn']} in his view")
     version = b["version"]
+    # the turn's clock is written beside the table just after the answer (in the background):
+    # the kill comes once it is stored (killed before, the server would restart with no clock
+    # to restore; on a loaded machine the write can come a second later)
+    stored_by = time.monotonic() + 10
+    while '"turn"' not in server.db_timers(alice["id"]) and time.monotonic() < stored_by:
+        time.sleep(0.05)
+    expect('"turn"' in server.db_timers(alice["id"]), "Bob's clock not stored within 10 s")
     server.kill()
     killed = time.monotonic()
     server.restart()
