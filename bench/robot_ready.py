@@ -12,14 +12,19 @@ the replay's latency is taken while every table plays on.
 
 Baseline, in the same run and against the same server, first: one table alone, the same way.
 Prints the median and the worst latency of each, their ratio, and whether the goal (every
-replay ready within 5 s of its deal's end with ``--tables`` playing) is met.
+replay ready within 5 s of its deal's end with ``--tables`` playing) is met. And how long the
+live play took: each answer to the person's move (the bots' replies in it, ``pace`` 0), median
+and 90th percentile; ``--no-replays`` runs the same with the replays off
+(``REBELOTE_ROBOT_PENDING=0``), to compare (the replays must not slow the live bots).
 
     .venv/bin/python bench/robot_ready.py --tables 4 --level fort --deals 3
+    .venv/bin/python bench/robot_ready.py --tables 4 --level fort --deals 3 --no-replays
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -34,7 +39,8 @@ GOAL_SECONDS = 5.0
 
 
 def play(base: str, level: str, deals: int, poll: float, think: float, seed: int,
-         latencies: list[float], made: list[tuple[str, str, int]]) -> None:
+         latencies: list[float], made: list[tuple[str, str, int]], answers: list[float],
+         wait: bool = True) -> None:
     """One client: a coinche table at ``level`` played until ``deals`` deals are over; each
     deal's replay waited for in a thread of its own."""
     rng = random.Random(seed)
@@ -52,9 +58,11 @@ def play(base: str, level: str, deals: int, poll: float, think: float, seed: int
                 "pass" if "pass" in legal else rng.choice(legal)
             before = view["deal"]
             time.sleep(think)  # the person at the table thinks
+            asked = time.monotonic()
             view = http.post(f"/api/tables/{tid}/actions", headers=headers,
                              json={"action": action}).json()
-            for n in range(before, view["deal"]):  # deal n ended with this answer
+            answers.append(time.monotonic() - asked)
+            for n in range(before, view["deal"] if wait else before):  # deal n ended
                 ended = time.monotonic()
                 waiter = threading.Thread(target=wait_for, args=(
                     base, tid, headers, n, ended, poll, latencies))
@@ -79,19 +87,27 @@ def wait_for(base: str, tid: str, headers: dict[str, str], n: int, ended: float,
             time.sleep(poll)
 
 
-def run(base: str, tables: int, level: str, deals: int, poll: float, think: float
-        ) -> tuple[list[float], float]:
-    """``tables`` clients at once: the replays' latencies, sorted, and the seconds it took."""
+def run(base: str, tables: int, level: str, deals: int, poll: float, think: float,
+        wait: bool = True) -> tuple[list[float], float, list[float]]:
+    """``tables`` clients at once: the replays' latencies, sorted, the seconds it took, and
+    the answers' times to the persons' moves, sorted."""
     latencies: list[float] = []
     made: list[tuple[str, str, int]] = []
+    answers: list[float] = []
     start = time.monotonic()
     clients = [threading.Thread(target=play, args=(
-        base, level, deals, poll, think, 100 * tables + i, latencies, made)) for i in range(tables)]
+        base, level, deals, poll, think, 100 * tables + i, latencies, made, answers, wait))
+        for i in range(tables)]
     for c in clients:
         c.start()
     for c in clients:
         c.join()
-    return sorted(latencies), time.monotonic() - start
+    return sorted(latencies), time.monotonic() - start, sorted(answers)
+
+
+def said(answers: list[float]) -> str:
+    return (f"a move's answer (the bots' replies in it): median {statistics.median(answers):.2f}"
+            f" s, 90th percentile {answers[int(0.9 * (len(answers) - 1))]:.2f} s")
 
 
 def main() -> int:
@@ -102,20 +118,31 @@ def main() -> int:
     parser.add_argument("--poll", type=float, default=0.05, help="seconds between two polls")
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds the person at each table takes a move (0: none)")
+    parser.add_argument("--no-replays", action="store_true",
+                        help="the replays off (REBELOTE_ROBOT_PENDING=0): the live play alone")
     args = parser.parse_args()
+    wait = not args.no_replays
+    if not wait:
+        os.environ["REBELOTE_ROBOT_PENDING"] = "0"
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = start_server(f"sqlite:///{Path(tmp) / 'tables.db'}", 1)
         try:
-            alone, took_alone = run(base, 1, args.level, args.deals, args.poll, args.think)
-            lat, took = run(base, args.tables, args.level, args.deals, args.poll,
-                            args.think)
+            alone, took_alone, live_alone = run(base, 1, args.level, args.deals, args.poll,
+                                                args.think, wait)
+            lat, took, live = run(base, args.tables, args.level, args.deals, args.poll,
+                                  args.think, wait)
         finally:
             proc.terminate()
             proc.wait(10)
+    print(f"the person at each table thinks {args.think:g} s a move")
+    print(f"1 table: {said(live_alone)}; {args.tables} tables: {said(live)}")
+    if not wait:
+        print(f"the replays off: {took_alone:.0f} s for 1 table, {took:.0f} s for "
+              f"{args.tables}")
+        return 0
     print(f"baseline, 1 table at {args.level}: {len(alone)} deals in {took_alone:.0f} s, "
           f"replay ready after the deal's end: median {statistics.median(alone):.2f} s, "
           f"worst {alone[-1]:.2f} s")
-    print(f"the person at each table thinks {args.think:g} s a move")
     print(f"{args.tables} tables at {args.level}: {len(lat)} deals in {took:.0f} s, replay "
           f"ready after the deal's end: median {statistics.median(lat):.2f} s, worst "
           f"{lat[-1]:.2f} s (polled every {args.poll:g} s)")

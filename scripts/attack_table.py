@@ -387,6 +387,16 @@ class Server:
                 return int(line.split()[1]) / 1024
         return 0.0
 
+    def db_timers(self, tid: str) -> str:
+        """The stored timers of table ``tid`` (JSON text, ``""`` when none runs), read from the
+        SQLite file beside the server."""
+        conn = sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT timers FROM play_tables WHERE id = ?", (tid,)).fetchone()
+        finally:
+            conn.close()
+        return str(row[0] or "") if row else ""
+
     def db_version(self, tid: str) -> int:
         """The stored version of table ``tid`` (read from the SQLite file beside the server,
         as another program would)."""
@@ -1060,7 +1070,8 @@ def legal_counts(record: dict[str, Any]) -> list[tuple[str, int]]:
 @check(12, "timing of bot moves",
        "at the fast pace (300 ms) with the strongest bots (expert), whose searches outlast "
        "the pace: the socket pushes of bot cards with a choice come no later than those of "
-       "forced ones, in the tail (at most one in 20 later than every forced one by 60 ms)")
+       "forced ones, in the tail (at most one in 20, rounded up, later than every forced one "
+       "by 60 ms; a deal's cards, two deals when it has too few)")
 def c12(ctx: Context) -> str:
     c = ctx.client()
     pace = 300
@@ -1076,10 +1087,12 @@ def c12(ctx: Context) -> str:
     deadline = time.monotonic() + 150
     deal = 1
     try:
-        while time.monotonic() < deadline and (len(forced) < 6 or len(chosen) < 20) \
+        # a deal gives about 20 cards with a choice and a few forced (the leak showed in 20
+        # of 49): the check stops as soon as it has enough to decide
+        while time.monotonic() < deadline and (len(forced) < 3 or len(chosen) < 10) \
                 and deal <= 5:
             frames.clear()
-            # a bot card every 0.8 s at this level: a deal is about 20 s of reading the view
+            # a bot card every 0.8 s at this level: a deal is about 25 s of reading the view
             view = c.play(view, token, deal_over(deal), rng, steps=2000)
             r = c.get(f"/api/tables/{tid}/deals/{deal}.json", token=token).json()
             if r["tricks"]:
@@ -1087,9 +1100,9 @@ def c12(ctx: Context) -> str:
                 pushes = [(t, 4 * len(f["tricks"]) + len(f["trick"]) if f["deal"] == deal
                            else 32) for t, f in frames if "tricks" in f]
                 for (t0, k0), (t1, k1) in itertools.pairwise(pushes):
-                    # one card more, played by a bot, after a push of a bot's card
-                    if k1 == k0 + 1 and k0 >= 1 and k1 <= 31 and \
-                            counts[k1 - 1][0] != "S" and counts[k0 - 1][0] != "S":
+                    # one card more, played by a bot, after a push of a card (a bot's, or
+                    # S's: the bot to follow is asked for as S's card is written)
+                    if k1 == k0 + 1 and k0 >= 1 and k1 <= 31 and counts[k1 - 1][0] != "S":
                         (forced if counts[k1 - 1][1] == 1 else chosen).append(t1 - t0)
             deal += 1
     finally:
@@ -1105,7 +1118,7 @@ def c12(ctx: Context) -> str:
             f"with a choice n={len(chosen)} median {median(chosen) * 1000:.0f} ms, max "
             f"{max(chosen) * 1000:.0f} ms; later than every forced one: {len(late)}/"
             f"{len(chosen)}")
-    expect(len(late) <= len(chosen) // 20, seen)
+    expect(len(late) <= -(-len(chosen) // 20), seen)
     expect(min(chosen) >= pace / 1000 - 0.01, seen)
     return seen
 
@@ -1732,8 +1745,10 @@ def bot_decisions(log: str, client: str) -> list[dict[str, Any]]:
 
 
 @check(39, "one client's bots starving another player's?",
-       "one client drives 6 tables at the strongest level (expert) as fast as their turns "
-       "come, with the default time of a decision (15 s), while another client plays one: no "
+       "one client drives 6 tables of searching bots (fort: the pool's order is the same at "
+       "every level, and expert's searches would take three times longer) as fast as their "
+       "turns come, with the default time of a decision (15 s), while another client plays "
+       "one: no "
        "decision of the first client's starts while one of the other's waits for a worker "
        "(first come, first served, several did, and its answers went from 0.6 s to 4.4 s at "
        "the median, table-attack F7), and none of its decisions is played by the heuristic "
@@ -1744,14 +1759,15 @@ def c39(ctx: Context) -> str:
     # priority work that goes on after the attack, bounded by REBELOTE_ROBOT_PENDING)
     server = ctx.server("fair", options=("--forwarded-allow-ips", "127.0.0.1"),
                         env={"REBELOTE_ROBOT_PENDING": "0"})
+    level = "fort"
     victim, attacker = server.client("10.39.0.1"), server.client("10.39.0.2")
     rng = random.Random(39)
     before = server.threads()
     peak = [before]
-    mine = victim.new_table(game="coinche", bots="expert")
+    mine = victim.new_table(game="coinche", bots=level)
     view, alone = timed_actions(victim, mine, mine["token"], 3, rng)  # its answers alone
     stop = threading.Event()
-    tables = [attacker.new_table(game="coinche", bots="expert") for _ in range(6)]
+    tables = [attacker.new_table(game="coinche", bots=level) for _ in range(6)]
     since = len(server.log())
 
     def hog(v: dict[str, Any]) -> int:
@@ -1784,7 +1800,7 @@ def c39(ctx: Context) -> str:
             f"{max(waited or [0])} ms), decisions started ahead of each "
             f"{sorted(ahead)[-5:]} at most, {len(fell)} played by the heuristic, answers "
             f"p50 {median(alone) * 1000:.0f} ms alone, {median(under or [0]) * 1000:.0f} ms "
-            f"beside 6 expert tables of one client ({sum(hogged)} actions, "
+            f"beside 6 {level} tables of one client ({sum(hogged)} actions, "
             f"{len(hogs_made)} decisions, "
             f"{sum(1 for d in hogs_made if str(d.get('outcome')).startswith('fallback'))} "
             "fell back)")
@@ -2485,6 +2501,13 @@ def c58(ctx: Context) -> str:
     b = bob.json()
     expect(b["turn"] == "S" and b["legal"], f"not Bob's turn: turn {b['turn']} in his view")
     version = b["version"]
+    # the turn's clock is written beside the table just after the answer (in the background):
+    # the kill comes once it is stored (killed before, the server would restart with no clock
+    # to restore; on a loaded machine the write can come a second later)
+    stored_by = time.monotonic() + 10
+    while '"turn"' not in server.db_timers(alice["id"]) and time.monotonic() < stored_by:
+        time.sleep(0.05)
+    expect('"turn"' in server.db_timers(alice["id"]), "Bob's clock not stored within 10 s")
     server.kill()
     killed = time.monotonic()
     server.restart()

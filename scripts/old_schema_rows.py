@@ -40,6 +40,7 @@ COMMITS = {
     "0005": "2a013f1790b48bfc6040db4acdaddebdb002fb78",
     "0006": "97f64c216c76b3eeef0224db22e19c0fe5589a7d",
     "0007": "21417061be2941b9ac5e9fda2c87a45315d59c22",
+    "0008": "d0a8ca151040fe7ce652437812be62a8c587ecbf",
 }
 
 
@@ -57,7 +58,10 @@ def main(argv: list[str]) -> int:
             tar_path.write_bytes(archive)
             with tarfile.open(tar_path) as tar:
                 tar.extractall(tmp, filter="data")
-            env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "src")}
+            env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "src"),
+                   # le robot à votre place off (0008's app kept it in memory only, no row):
+                   # without the compiled solver its counted searches would take minutes
+                   "REBELOTE_ROBOT_PENDING": "0"}
             db = f"sqlite:///{Path(tmp) / 'old.sqlite3'}"
             done = subprocess.run([sys.executable, __file__, "--inside", rev, db], env=env,
                                   check=True, capture_output=True, text=True, cwd=tmp)

@@ -11,13 +11,41 @@ asking for more as it finishes. In file order the browser tests (``tests/test_we
 ``test_table_browser``...) come last: a long test handed out near the end keeps one worker busy
 while the other has nothing left. Under xdist the tests marked ``slow`` (the packaging
 test, a minute on its own) come first, then those marked ``browser``, then the rest, each part
-in file order (a module's tests stay together, so its module-scoped browser and server start
-once per worker): the short tests fill both workers at the end. A serial run keeps file order.
+in file order (a module's tests stay together, so its module-scoped server starts once per
+worker): the short tests fill both workers at the end. A serial run keeps file order.
+
+``browser`` is the worker's chromium (:class:`web_fixtures.Chromium`), one for every browser
+test module: launched when a test first asks for it, closed after a test when the next one
+needs none (Playwright's synchronous API holds an event loop that a test running its own
+could not run beside). The browser tests run together, so a worker launches it about twice.
+Each test opens its own contexts (its own cookies); those it leaves open are closed after it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+
+from web_fixtures import Chromium
+
+_CHROMIUM = Chromium()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """The worker's chromium (Playwright), shared by every test that asks for it."""
+    return _CHROMIUM.get()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    yield  # the test's fixtures first (they may close contexts of the browser)
+    if "browser" in getattr(item, "fixturenames", ()):
+        _CHROMIUM.close_contexts()  # each test's own: none outlives it
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        _CHROMIUM.close()
 
 
 def _weight(item: pytest.Item) -> int:

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from test_table_browser import CHROMIUM, DESKTOP, PHONE, browser, server, start, version
+from test_table_browser import CHROMIUM, DESKTOP, PHONE, server, start, version
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 AXE = Path(os.environ.get("REBELOTE_AXE") or
            Path(__file__).resolve().parents[1] / ".axe" / "node_modules" / "axe-core" /

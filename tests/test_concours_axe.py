@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from test_axe import AXE, SCREENS, Axe, axe
-from test_table_browser import CHROMIUM, browser, no_overflow, server
+from test_table_browser import CHROMIUM, no_overflow, server
 
-__all__ = ["axe", "browser", "server"]
+__all__ = ["axe", "server"]
 
 pytestmark = [
     pytest.mark.browser,

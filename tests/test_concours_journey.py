@@ -29,11 +29,8 @@ from typing import Any
 import httpx
 import pytest
 
-from web_fixtures import free_port, live_server
+from web_fixtures import CHROMIUM, free_port, live_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
 TEAMS = ["Les As: Anne, Marc", "Les Rois: Paul, Lise", "Les Dames: Jo, Léa", "Les Valets",
          "La Belote du Lundi", "Les Capots", "Les Coincheurs", "Les Dix de Der",
@@ -50,16 +47,6 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = f"sqlite:///{tmp_path_factory.mktemp('club') / 'club.sqlite3'}"
     with live_server(db, free_port()) as url:
@@ -71,6 +58,24 @@ def wait_until(page: Any, expression: str, timeout: float = 20.0) -> None:
     while not page.evaluate(expression):
         if time.monotonic() > deadline:
             raise AssertionError(f"never true: {expression}")
+        page.wait_for_timeout(150)
+
+
+#: The organiser's page and the room screen ask the server every 4 s whether the concours
+#: changed (``LIVE_EVERY`` in static/concours.js). Their contexts run on Playwright's clock,
+#: which :func:`wait_live` moves on by that much while it waits: the page's own timer asks at
+#: once, instead of up to 4 s later.
+LIVE_EVERY_MS = 4000
+
+
+def wait_live(page: Any, expression: str, timeout: float = 20.0) -> None:
+    """:func:`wait_until` for a page that follows the concours by itself (its context's clock
+    installed)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never true: {expression}")
+        page.clock.fast_forward(LIVE_EVERY_MS)
         page.wait_for_timeout(150)
 
 
@@ -120,6 +125,8 @@ def test_a_club_runs_its_concours(browser: Any, base: str) -> None:
     laptop = browser.new_context(viewport={"width": 1280, "height": 900})
     projector = browser.new_context(viewport={"width": 1280, "height": 900})
     phone = browser.new_context(viewport={"width": 390, "height": 844})
+    laptop.clock.install()  # the pages that follow the concours: see wait_live
+    projector.clock.install()
     csp: list[str] = []
     for ctx in (laptop, projector, phone):
         ctx.on("console", lambda msg: csp.append(msg.text)
@@ -154,7 +161,7 @@ def test_a_club_runs_its_concours(browser: Any, base: str) -> None:
     # Partie 1: 6 tables and an exempt, every table on a phone.
     page.click("#draw")
     page.wait_for_selector("#p1")
-    wait_until(room, "document.querySelectorAll('#room .seats li').length == 13")
+    wait_live(room, "document.querySelectorAll('#room .seats li').length == 13")
     page.click("#phones")
     page.wait_for_selector("#qr-1 img")
     links = [page.get_attribute(f"#qr-{t} a.table-link", "href") or "" for t in range(1, 7)]
@@ -177,17 +184,17 @@ def test_a_club_runs_its_concours(browser: Any, base: str) -> None:
     p1.wait_for_selector("#partie-over")
     assert "prochaine donne" not in p1.inner_text("main")
     # ... and takes it in by itself, as does the room screen.
-    wait_until(page, "document.querySelector('#p1t1 .badge.phone') && document.querySelector("
+    wait_live(page, "document.querySelector('#p1t1 .badge.phone') && document.querySelector("
                      "'#p1t1 .badge.phone').textContent.includes('compté au téléphone')")
-    wait_until(room, "document.querySelector('#room .lines .rank').textContent.trim() == '1'")
+    wait_live(room, "document.querySelector('#room .lines .rank').textContent.trim() == '1'")
     first = api(base, cid)["parties"][0]["tables"][0]["scores"]
     # An undo after the partie ended (before it is closed): the concours follows the phone.
     p1.click("#undo")
-    wait_until(page, "!document.querySelector('#p1t1').classList.contains('scored')")
+    wait_live(page, "!document.querySelector('#p1t1').classList.contains('scored')")
     assert api(base, cid)["parties"][0]["tables"][0]["scores"] is None
     on_phone_form(p1, "NS", "90", "120")
     p1.wait_for_selector("#partie-over")
-    wait_until(page, "document.querySelector('#p1t1').classList.contains('scored')")
+    wait_live(page, "document.querySelector('#p1t1').classList.contains('scored')")
     again = api(base, cid)["parties"][0]["tables"][0]["scores"]
     assert again != first
     p1.screenshot(path=str(SHOTS / "rebelote-club-phone-over.png"), full_page=True)
@@ -196,7 +203,7 @@ def test_a_club_runs_its_concours(browser: Any, base: str) -> None:
     for i, link in enumerate(links[1:], start=2):
         phone_deals(base, link, [simple("NS", 100 + i), simple("EW", 90),
                                  simple("NS", 81 + i)])
-    wait_until(page, "document.querySelectorAll('#p1 li.table.scored').length == 6")
+    wait_live(page, "document.querySelectorAll('#p1 li.table.scored').length == 6")
 
     # A correction: the organiser changes table 2's result; the page shows both.
     t2 = api(base, cid)["parties"][0]["tables"][1]
@@ -239,11 +246,11 @@ def test_a_club_runs_its_concours(browser: Any, base: str) -> None:
     page.goto(f"{base}/concours/{cid}")
     for i, link in enumerate(links2, start=1):
         phone_deals(base, link, [simple("EW", 100 + i), simple("NS", 120), simple("EW", 90)])
-    page.wait_for_selector("#over", timeout=20_000)
+    wait_live(page, "document.querySelector('#over') !== null")
     page.fill("#prizes", "Un jambon\nDeux canards\nUn panier garni")
     page.click("#settings button[type=submit]")
     page.wait_for_selector("#ranking-table th:has-text('Lot')")
-    wait_until(room, "document.querySelector('#room-ranking-title').textContent"
+    wait_live(room, "document.querySelector('#room-ranking-title').textContent"
                      ".includes('final')")
     page.screenshot(path=str(SHOTS / "rebelote-club-organiser.png"), full_page=True)
 
@@ -257,7 +264,7 @@ def test_a_club_runs_its_concours(browser: Any, base: str) -> None:
         for n in p["exempt"]:
             points[n] += p["exempt_points"]
     assert {line["team"]: line["points"] for line in data["ranking"]} == points
-    wait_until(room, f"document.querySelector('#line-{data['ranking'][0]['team']} .prize')"
+    wait_live(room, f"document.querySelector('#line-{data['ranking'][0]['team']} .prize')"
                      " !== null")
     room.screenshot(path=str(SHOTS / "rebelote-club-room.png"))
     on_wall = room.locator("#room .lines li").all_inner_texts()

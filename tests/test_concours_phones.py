@@ -251,8 +251,10 @@ def test_the_migration_names_the_concours_of_games_opened_before(tmp_path: Path)
         del meta["concours"]["id"], meta["concours"]["reserve_at_end"]
         conn.execute(text("UPDATE counter_games SET meta = :m WHERE id = :g"),
                      {"m": json.dumps(meta), "g": game})
-        # the database as 0006 left it: no table of a later migration (0008's explanations)
+        # the database as 0006 left it: no table of a later migration (0008's explanations,
+        # 0009's replays)
         conn.execute(text("DROP TABLE table_explanations"))
+        conn.execute(text("DROP TABLE table_replays"))
         conn.execute(text("UPDATE alembic_version SET version_num = '0006'"))
     migrate(engine)
     engine.dispose()

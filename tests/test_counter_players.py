@@ -9,10 +9,8 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import CHROMIUM, browser, enter_deal, watch_csp
+from test_web_browser import CHROMIUM, enter_deal, watch_csp
 from web_fixtures import live_server
-
-__all__ = ["browser"]
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")]

@@ -23,11 +23,8 @@ from typing import Any
 import pytest
 
 from test_axe import AXE, Axe
-from web_fixtures import live_server
+from web_fixtures import CHROMIUM, live_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 NBSP = "\u00a0"
 
 pytestmark = [
@@ -64,16 +61,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = f"sqlite:///{tmp_path_factory.mktemp('journey') / 'family.sqlite3'}"
     with live_server(db) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def wait_until(page: Any, expression: str, timeout: float = 15.0) -> None:

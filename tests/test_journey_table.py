@@ -26,6 +26,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +40,10 @@ from test_table_browser import (
     Traffic,
     accessible,
     act_once,
-    browser,
     no_overflow,
     read_result,
-    server,
 )
-
-__all__ = ["browser", "server"]
+from web_fixtures import live_server
 
 SCREENS = {"phone": PHONE, "desktop": DESKTOP}
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
@@ -67,6 +65,18 @@ pytestmark = [
     pytest.mark.xdist_group("journey-table"),
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent"),
 ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The module's server, le robot à votre place off (``REBELOTE_ROBOT_PENDING=0``): its
+    replay of each finished deal at the table's level, expert's included, took the CPU of the
+    live bots (the expert game in 21 s instead of 11); its pages are tested by
+    ``test_table_robot_browser.py``."""
+    db = tmp_path_factory.mktemp("journeys") / "tables.db"
+    with live_server(f"sqlite:///{db}", env={"REBELOTE_ROBOT_PENDING": "0"}) as base:
+        yield base
+
 
 #: At the player's turn to play a card: how many cards are playable, and the status line's
 #: contract, read in one go (nothing runs between the two reads).

@@ -14,9 +14,9 @@ import pytest
 
 from rebelote.web.problems.service import shipped
 from test_axe import AXE, SCREENS, Axe, axe
-from test_table_browser import CHROMIUM, browser, no_overflow, server
+from test_table_browser import CHROMIUM, no_overflow, server
 
-__all__ = ["axe", "browser", "server"]
+__all__ = ["axe", "server"]
 
 pytestmark = [
     pytest.mark.browser,

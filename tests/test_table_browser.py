@@ -21,11 +21,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from table_helpers import cards_in_html, leaks, public_cards
-from web_fixtures import live_server
+from web_fixtures import CHROMIUM, live_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
 
 pytestmark = [
@@ -37,19 +34,13 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The module's server (the table's other browser modules import it: one each), le robot
+    à votre place off (``REBELOTE_ROBOT_PENDING=0``): its replay of every finished deal took
+    the CPU of the live bots and of the other worker; ``test_table_robot_browser.py``'s own
+    server replays."""
     db = tmp_path_factory.mktemp("tables") / "tables.db"
-    with live_server(f"sqlite:///{db}") as base:
+    with live_server(f"sqlite:///{db}", env={"REBELOTE_ROBOT_PENDING": "0"}) as base:
         yield base
 
 

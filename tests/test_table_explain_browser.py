@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from test_axe import AXE, SCREENS, Axe
-from test_table_browser import CHROMIUM, SHOTS, browser, no_overflow, server
+from test_table_browser import CHROMIUM, SHOTS, no_overflow, server
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 pytestmark = [
     pytest.mark.browser,
@@ -39,10 +39,16 @@ def finished_deal(base: str) -> tuple[str, str]:
         return t["id"], t["token"]
 
 
+@pytest.fixture(scope="module")
+def deal(server: str) -> tuple[str, str]:
+    """One finished deal for the module's tests: each only reads it, in its own context."""
+    return finished_deal(server)
+
+
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_the_explanations_on_the_analysis_page_pass_axe_on_a_phone_and_a_desktop(
-        browser: Any, server: str, screen: str) -> None:
-    tid, token = finished_deal(server)
+        browser: Any, server: str, deal: tuple[str, str], screen: str) -> None:
+    tid, token = deal
     ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
     ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
                       "domain": urlsplit(server).hostname, "path": "/"}])

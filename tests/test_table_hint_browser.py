@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from test_axe import AXE, SCREENS, Axe
-from test_table_browser import CHROMIUM, SHOTS, browser, no_overflow, server, start
+from test_table_browser import CHROMIUM, SHOTS, no_overflow, server, start
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 pytestmark = [
     pytest.mark.browser,

@@ -16,14 +16,13 @@ from test_table_browser import (
     PHONE,
     SHOTS,
     accessible,
-    browser,
     no_overflow,
     server,
     start,
     version,
 )
 
-__all__ = ["browser", "server"]  # the fixtures, shared with the table's other browser tests
+__all__ = ["server"]  # the fixtures, shared with the table's other browser tests
 
 pytestmark = pytest.mark.browser
 

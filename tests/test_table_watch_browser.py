@@ -22,13 +22,12 @@ from test_table_browser import (
     SHOTS,
     accessible,
     act_once,
-    browser,
     no_overflow,
     server,
     start,
 )
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 pytestmark = [
     pytest.mark.browser,

@@ -31,6 +31,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Boolean, DateTime, Engine, MetaData, create_engine, inspect, select, text
 
 from rebelote.store import make_engine, migrate
+from rebelote.table.analysis import solver_available
 from rebelote.web.app import create_app
 from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
 from web_fixtures import live_server
@@ -146,6 +147,10 @@ def check_served(url: str, engine: Engine, data: dict[str, Any]) -> None:
             for n in range(1, table["deal"]):  # the finished deals replay
                 r = c.get(f"/api/tables/{table['id']}/deals/{n}.json", headers=key)
                 assert r.status_code == 200, r.text
+            if solver_available():  # an old deal was never replayed by le robot à votre place
+                r = c.get(f"/api/tables/{table['id']}/deals/1/analysis", headers=key)
+                assert r.status_code == 200, r.text
+                assert r.json()["robot"] is None and r.json()["robot_sum"] is None
             if got["legal"]:
                 r = c.post(f"/api/tables/{table['id']}/actions", headers=key,
                            json={"action": got["legal"][0]})
@@ -210,6 +215,7 @@ def test_an_upgrade_from_each_schema_keeps_everything_on_postgres(
 MIGRATE_AT: Final = """
 import sys, time
 from rebelote.store import make_engine, migrate
+from rebelote.table.analysis import solver_available
 engine = make_engine(sys.argv[1])
 engine.connect().close()
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
@@ -262,7 +268,7 @@ def test_workers_starting_at_once_migrate_once_on_postgres(pg_url: str) -> None:
     engine = make_engine(pg_url)
     with engine.begin() as conn:  # back to 0003 with data, then four upgrade it at once
         for name in ("concours", "play_moves", "play_tables", "counter_games",
-                     "table_explanations"):
+                     "table_explanations", "table_replays"):
             conn.execute(text(f"DROP TABLE {name}"))
         conn.execute(text("DROP TABLE alembic_version"))
     write_old(engine, old("0003"))

@@ -17,11 +17,8 @@ import pytest
 
 from rebelote.catalogs import number
 from rebelote.match import Match
-from web_fixtures import free_port, live_server, seed_game
+from web_fixtures import CHROMIUM, free_port, live_server, seed_game
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(os.environ.get("REBELOTE_SCREENSHOTS", "/tmp"))
 
 pytestmark = [
@@ -41,16 +38,6 @@ FORM_DEALS: list[dict[str, Any]] = [
     {"taker": "EW", "points": "66", "decl_NS": "50"},
     {"taker": "NS", "capot": "taker", "belote": "NS", "decl_EW": "20"},
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Shared helpers of the web tests: an app on a temporary SQLite file, a real server in a
-subprocess, and the seed games."""
+subprocess, the seed games, and the worker's chromium (``tests/conftest.py``'s ``browser``)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ from typing import Any
 import httpx
 
 VECTORS = Path(__file__).parent / "vectors" / "seed-games.jsonl"
+#: Debian's chromium, which the browser tests drive with Playwright (skipped without it).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def seed_games() -> list[dict[str, Any]]:
@@ -37,11 +41,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(db_url: str, port: int, options: Sequence[str]) -> subprocess.Popen[bytes] | None:
+def _serve(db_url: str, port: int, options: Sequence[str], env: dict[str, str] | None = None
+           ) -> subprocess.Popen[bytes] | None:
     """``rebelote serve`` on ``port``, answering ``/healthz``; ``None`` when the port was
     taken meanwhile (a free port picked, then bound by another socket before the server:
-    a client's own ephemeral port can be it)."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    a client's own ephemeral port can be it). ``env``: variables added to the environment."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen(
         [sys.executable, "-m", "rebelote.cli", "serve", "--port", str(port), "--db", db_url,
          "--log-level", "warning", *options],
@@ -69,13 +74,15 @@ def _serve(db_url: str, port: int, options: Sequence[str]) -> subprocess.Popen[b
 
 
 @contextmanager
-def live_server(db_url: str, port: int | None = None, *options: str) -> Iterator[str]:
-    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more);
-    yields its base URL and stops it with SIGTERM (checking it exits cleanly). A free port
-    taken before the server binds it is replaced by another (a given ``port`` is not)."""
+def live_server(db_url: str, port: int | None = None, *options: str,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """``rebelote serve`` in a subprocess on a free loopback port (with ``options`` more, and
+    the variables of ``env`` in its environment); yields its base URL and stops it with
+    SIGTERM (checking it exits cleanly). A free port taken before the server binds it is
+    replaced by another (a given ``port`` is not)."""
     for _ in range(5):
         chosen = port or free_port()
-        proc = _serve(db_url, chosen, options)
+        proc = _serve(db_url, chosen, options, env)
         if proc is not None or port:
             break
     if proc is None:
@@ -130,3 +137,45 @@ def keyed_client(app: Any, tokens: dict[str, str] | None = None) -> Any:
     client = _Client(app)
     client.tokens = {} if tokens is None else tokens
     return client
+
+
+class Chromium:
+    """The worker's one chromium, launched when a test first asks for it and closed when the
+    next test needs none (``tests/conftest.py``): a launch costs a second of CPU, and the
+    browser tests run one after another (the slow ones first, then the others). Playwright's
+    synchronous API keeps an event loop marked running while it is open, so that a test that
+    runs its own (``asyncio.run``) could not run beside it: it is closed before such tests."""
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+        #: Launches so far.
+        self.launches = 0
+
+    def get(self) -> Any:
+        if self._browser is None or not self._browser.is_connected():
+            from playwright.sync_api import sync_playwright
+
+            self.close()
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM,
+                                                             args=CHROMIUM_ARGS)
+            self.launches += 1
+        return self._browser
+
+    def close_contexts(self) -> None:
+        """Close the contexts a test left open (their pages' sockets and timers would go on
+        working through the next tests)."""
+        if self._browser is not None and self._browser.is_connected():
+            for context in list(self._browser.contexts):
+                context.close()
+
+    def close(self) -> None:
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()

@@ -95,3 +95,17 @@ class TableExplanation(Base):
     deal: Mapped[int] = mapped_column(Integer, primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class TableReplay(Base):
+    """*Le robot à votre place* of a play table's finished deal ``deal`` (from 1) at the human's
+    seat ``seat`` (0 to 3): the comparison's JSON text
+    (:meth:`rebelote.table.robot.RobotReplay.result`), written once the deal is finished and
+    its replay done: it names cards of every hand."""
+
+    __tablename__ = "table_replays"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text, nullable=False)

@@ -12,7 +12,9 @@ at once, by one worker or several (:class:`TableConflictError` for the one that 
 A table is found by its id, or by the short join code of its room. ``timers`` (JSON text, no
 version) holds a table's running turn clock and leave timers, for a restart.
 ``table_explanations`` holds the bots' explanations of its finished deals, one row per decision
-(:meth:`TableStore.put_explanations`, written once the deal is over).
+(:meth:`TableStore.put_explanations`, written once the deal is over), ``table_replays`` *le
+robot à votre place* of each, one row per deal and human seat (:meth:`TableStore.put_replay`,
+written once the deal is over and its replay done).
 
 :class:`TableStore` is the store through SQLAlchemy (SQLite: the web server calls it on its
 event loop); :class:`rebelote.store.play_tables_pg.PgTables` is the same store on PostgreSQL, called
@@ -41,7 +43,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from rebelote.store.db import KeptConnection
-from rebelote.store.models import PlayMove, PlayTable, TableExplanation
+from rebelote.store.models import PlayMove, PlayTable, TableExplanation, TableReplay
 
 #: Join codes: 8 letters and digits a phone's keyboard types and a voice reads out without doubt
 #: (no 0/O, 1/I/L): 31^8, about 8.5e11 codes (39.6 bits; 6 gave 29.7). With the failed joins
@@ -54,6 +56,7 @@ CODE_LENGTH: Final = 8
 _TABLE = cast(Table, PlayTable.__table__)
 _MOVES = cast(Table, PlayMove.__table__)
 _EXPLAINED = cast(Table, TableExplanation.__table__)
+_REPLAYS = cast(Table, TableReplay.__table__)
 _PUT: Final = (
     update(_TABLE)
     .where(_TABLE.c.id == bindparam("tid"), _TABLE.c.version == bindparam("expected"))
@@ -170,6 +173,10 @@ class Tables(Protocol):
 
     async def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]: ...
 
+    async def put_replay(self, table_id: str, deal: int, seat: int, data: str) -> None: ...
+
+    async def replays(self, table_id: str) -> list[tuple[int, int, str]]: ...
+
     async def timed(self) -> list[tuple[str, str]]: ...
 
     async def close(self) -> None: ...
@@ -242,6 +249,7 @@ class TableStore(KeptConnection):
             gone = select(_TABLE.c.id).where(old)
             conn.execute(delete(_MOVES).where(_MOVES.c.table_id.in_(gone)))
             conn.execute(delete(_EXPLAINED).where(_EXPLAINED.c.table_id.in_(gone)))
+            conn.execute(delete(_REPLAYS).where(_REPLAYS.c.table_id.in_(gone)))
             return int(conn.execute(delete(_TABLE).where(old)).rowcount)
 
     def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
@@ -302,6 +310,26 @@ class TableStore(KeptConnection):
                 _EXPLAINED.c.table_id == table_id, _EXPLAINED.c.deal == deal
             ).order_by(_EXPLAINED.c.idx)).all()
         return [(int(r.idx), str(r.data)) for r in rows]
+
+    def put_replay(self, table_id: str, deal: int, seat: int, data: str) -> None:
+        """Keep *le robot à votre place* of the finished deal ``deal`` at ``seat`` (JSON text);
+        one already stored (another worker's, the same replay) is left as it is."""
+        with self._begin() as conn:
+            have = conn.execute(select(_REPLAYS.c.seat).where(
+                _REPLAYS.c.table_id == table_id, _REPLAYS.c.deal == deal,
+                _REPLAYS.c.seat == seat)).first()
+            if have is None:
+                conn.execute(insert(_REPLAYS).values(table_id=table_id, deal=deal, seat=seat,
+                                                     data=data))
+
+    def replays(self, table_id: str) -> list[tuple[int, int, str]]:
+        """The stored replays of the table's finished deals: ``(deal, seat, JSON text)``
+        each, by deal and seat."""
+        with self._begin() as conn:
+            rows = conn.execute(select(_REPLAYS.c.deal, _REPLAYS.c.seat, _REPLAYS.c.data).where(
+                _REPLAYS.c.table_id == table_id
+            ).order_by(_REPLAYS.c.deal, _REPLAYS.c.seat)).all()
+        return [(int(r.deal), int(r.seat), str(r.data)) for r in rows]
 
     def timed(self) -> list[tuple[str, str]]:
         """The tables not over whose timers run: ``(id, timers)`` each."""

@@ -94,6 +94,10 @@ _PUT_EXPLAINED: Final = ("INSERT INTO table_explanations (table_id, deal, idx, d
                          "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING")
 _EXPLAINED: Final = ("SELECT idx, data FROM table_explanations WHERE table_id = %s AND deal = %s "
                      "ORDER BY idx")
+_PUT_REPLAY: Final = ("INSERT INTO table_replays (table_id, deal, seat, data) "
+                      "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING")
+_REPLAYS: Final = ("SELECT deal, seat, data FROM table_replays WHERE table_id = %s "
+                   "ORDER BY deal, seat")
 _TIMED: Final = "SELECT id, timers FROM play_tables WHERE timers IS NOT NULL AND NOT over"
 
 
@@ -275,6 +279,23 @@ class PgTables:
     async def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]:
         """The stored explanations of deal ``deal``, in the order of its actions."""
         return [(int(r[0]), str(r[1])) for r in await self._rows(_EXPLAINED, (table_id, deal))]
+
+    async def put_replay(self, table_id: str, deal: int, seat: int, data: str) -> None:
+        """Keep *le robot à votre place* of the finished deal ``deal`` at ``seat`` (see
+        :meth:`~rebelote.store.play_tables.TableStore.put_replay`): one already stored left as
+        it is."""
+        import psycopg
+
+        try:
+            async with self._conn() as conn:
+                await conn.execute(_PUT_REPLAY, (table_id, deal, seat, data))
+        except psycopg.OperationalError as e:
+            raise StoreDownError(str(e)) from e
+
+    async def replays(self, table_id: str) -> list[tuple[int, int, str]]:
+        """The stored replays of the table's finished deals, by deal and seat."""
+        return [(int(r[0]), int(r[1]), str(r[2]))
+                for r in await self._rows(_REPLAYS, (table_id,))]
 
     async def timed(self) -> list[tuple[str, str]]:
         """The tables not over whose timers run."""

@@ -56,10 +56,11 @@ def decision_seed(deal_seed: str, seat: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def deal_start(table: Table, n: int) -> DealState:
-    """Deal ``n`` (from 1, finished) of ``table`` as it was dealt: its cards, its dealer and the
-    game's score before it."""
-    if not 1 <= n <= len(table.replay.finished):
+def deal_start(table: Table, n: int, playing: bool = False) -> DealState:
+    """Deal ``n`` (from 1, finished; ``playing``: or the deal in play) of ``table`` as it was
+    dealt: its cards, its dealer and the game's score before it."""
+    last = len(table.deals) if playing else len(table.replay.finished)
+    if not 1 <= n <= last:
         raise InputError("n", f"deal {n} of this table is not finished")
     log = table.deals[n - 1]
     before = replace(table, deals=(*table.deals[:n - 1], DealLog(log.seed, log.salt,
@@ -81,8 +82,15 @@ def _kind(text: str) -> str:
 
 @dataclass
 class RobotReplay:
-    """Finished deal ``n`` of ``table`` played again with ``spec`` at ``seat``: one decision a
-    :meth:`step` (so that a caller can run each in its turn), then :meth:`result`."""
+    """Deal ``n`` of ``table`` played again with ``spec`` at ``seat``: one decision a
+    :meth:`step` (so that a caller can run each in its turn), then :meth:`result`.
+
+    The deal may still be in play (the table server starts its replay *ahead*, while the
+    human thinks): the replay then goes as far as the real deal allows (:meth:`can_step`), its
+    level's choice at the human's turn made before the human's move (:attr:`ahead`, the same
+    choice as afterwards: the same seed, the same counted search) and, once it differs, to
+    its end; :meth:`follow` gives it the real deal's later moves, and :meth:`result` waits for
+    the deal's end (:attr:`finished`)."""
 
     table: Table
     n: int
@@ -91,10 +99,14 @@ class RobotReplay:
     bots: dict[int, Bot] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.state = deal_start(self.table, self.n)
-        self.real = self.table.replay.finished[self.n - 1]
+        self.state = deal_start(self.table, self.n, playing=True)
         self.seed = self.table.deals[self.n - 1].seed
+        #: the real deal's actions (text) as far as they are known
         self.played = [a for a in self.table.deals[self.n - 1].actions if a != NEXT]
+        #: the real deal once finished (None: still in play)
+        self.real: DealState | None = None
+        if len(self.table.replay.finished) >= self.n:
+            self.real = self.table.replay.finished[self.n - 1]
         #: the replay's actions (text), and the index of the first that differs (None: none)
         self.actions: list[str] = []
         self.differs: int | None = None
@@ -102,6 +114,9 @@ class RobotReplay:
         #: deal's move followed)
         self.seats: list[int] = []
         self.chosen_by: list[str | None] = []
+        #: the level's choice at the human's turn of the deal in play, made before the
+        #: human's move: (the action's index, the choice)
+        self.ahead: tuple[int, str] | None = None
 
     def _bot(self, seat: int) -> tuple[Bot, str]:
         spec = self.spec if seat == self.seat else self.table.seats[seat].bot
@@ -109,24 +124,65 @@ class RobotReplay:
             self.bots[seat] = counted_spec_bot(spec)
         return self.bots[seat], spec
 
+    def _choose(self, seat: int, i: int) -> tuple[str, str]:
+        bot, by = self._bot(seat)
+        rng = random.Random(decision_seed(self.seed, seat, i))
+        return str(bot.act(self.state.observation(seat), rng)), by
+
     @property
     def done(self) -> bool:
         return self.state.is_terminal
 
+    @property
+    def finished(self) -> bool:
+        """The real deal is over (:meth:`result` can be given once the replay is done)."""
+        return self.real is not None
+
+    def follow(self, table: Table) -> bool:
+        """The real deal as ``table`` holds it now (more of its moves, its end); ``False``
+        (nothing changed) when it is not the deal followed so far."""
+        if len(table.deals) < self.n or table.deals[self.n - 1].seed != self.seed:
+            return False
+        played = [a for a in table.deals[self.n - 1].actions if a != NEXT]
+        if played[:len(self.played)] != self.played:
+            return False
+        self.table, self.played = table, played
+        if len(table.replay.finished) >= self.n:
+            self.real = table.replay.finished[self.n - 1]
+        return True
+
+    def can_step(self) -> bool:
+        """:meth:`step` has work: the replay is not over, and it has differed, or the real
+        deal's next move is known, or the human is to move in it and the level's choice
+        there is not made yet (:attr:`ahead`)."""
+        if self.state.is_terminal:
+            return False
+        i = len(self.actions)
+        if self.differs is not None or i < len(self.played):
+            return True
+        return self.state.current_player == self.seat and self.ahead is None
+
     def step(self) -> bool:
-        """One action of the replay; ``True`` once the deal is over."""
+        """One action of the replay (or, the human to move in the deal in play, the level's
+        choice there, :attr:`ahead`); ``True`` once the deal is over."""
         if self.state.is_terminal:
             return True
+        played = self.played  # (one read: :meth:`follow` may give a longer one meanwhile)
         i = len(self.actions)
         seat = self.state.current_player
-        same = self.differs is None and i < len(self.played)
+        same = self.differs is None
+        if same and i >= len(played):  # the deal in play is not there yet
+            if seat == self.seat and self.ahead is None:
+                self.ahead = (i, self._choose(seat, i)[0])
+            return False
         if same and seat != self.seat:
-            text, by = self.played[i], None
+            text, by = played[i], None
         else:
-            bot, by = self._bot(seat)
-            rng = random.Random(decision_seed(self.seed, seat, i))
-            text = str(bot.act(self.state.observation(seat), rng))
-            if same and text != self.played[i]:
+            if self.ahead is not None and self.ahead[0] == i:
+                text, by = self.ahead[1], self.spec
+            else:
+                text, by = self._choose(seat, i)
+            if same and text != played[i]:
                 self.differs = i
         self.state = self.state.apply(parse_action(text))
         self.actions.append(text)
@@ -134,8 +190,19 @@ class RobotReplay:
         self.chosen_by.append(by)
         return self.state.is_terminal
 
+    def advance(self) -> bool:
+        """Every :meth:`step` it can make now (:meth:`can_step`); ``True`` once the replay is
+        over. (One job of the bots' pool: a replay goes on to its end, or to the real deal's
+        next move, before another of the same rank starts.)"""
+        while self.can_step():
+            self.step()
+        return self.state.is_terminal
+
     def run(self) -> dict[str, Any]:
-        """Every step, then :meth:`result` (one go: the tests, the command line)."""
+        """Every step, then :meth:`result` (one go, of a finished deal: the tests, the command
+        line)."""
+        if self.real is None:
+            raise InputError("n", f"deal {self.n} of this table is not finished")
         while not self.step():
             pass
         return self.result()
@@ -148,6 +215,8 @@ class RobotReplay:
         "you_cost", "robot_cost", "you_mark_cost", "robot_mark_cost"}`` (costs of a card only,
         from the solver; ``None`` when no solver) or ``None`` when the level played the
         human's every choice."""
+        if self.real is None:
+            raise InputError("n", f"deal {self.n} of this table is not finished")
         team = self.seat & 1
         real, robot = team_mark(self.real, team), team_mark(self.state, team)
         out: dict[str, Any] = {"deal": self.n, "seat": SEATS[self.seat], "level": self.spec,

@@ -101,6 +101,8 @@ RELEASE_MARGIN: Final = 0.1
 #: shared fairly between clients (:class:`FairPool`); ``None``: each table counts as its own.
 #: The client of the work done after a deal (*le robot à votre place*), served last.
 LOW_CLIENT: Final = "(after the deal)"
+#: ... and of the same work started ahead, during the deal (served after it).
+AHEAD_CLIENT: Final = "(during the deal)"
 CLIENT: Final[ContextVar[str | None]] = ContextVar("rebelote_bot_client", default=None)
 
 
@@ -190,20 +192,22 @@ class FairPool:
         self.started = 0
         #: Jobs that gave up their worker to another client's at a checkpoint (since start).
         self.yielded = 0
-        #: Clients served last (:meth:`submit` ``low``): only when no other client waits.
-        self._low: set[str] = set()
+        #: Clients served last (:meth:`submit` ``low``), by rank: only when no client of a
+        #: lower rank waits (every other client's is 0).
+        self._low: dict[str, int] = {}
 
     def submit(self, client: str, key: str, fn: Callable[..., T], *args: Any,
-               low: bool = False) -> Future[T]:
+               low: bool | int = False) -> Future[T]:
         """``fn(*args)`` queued for ``client``'s queue ``key``; :class:`RuntimeError` once the
         pool is shut down. ``low``: ``client`` is served last, only when no other client's job
-        waits (work after the fact that must never take a worker from a live decision)."""
+        waits (work after the fact that must never take a worker from a live decision); a
+        number, its rank among such clients (``True``: 1; 2 waits for 1's jobs too)."""
         future: Future[T] = Future()
         with self._cond:
             if self._shut:
                 raise RuntimeError("cannot schedule new futures after shutdown")
             if low:
-                self._low.add(client)
+                self._low[client] = int(low)
             job = _Job(future, fn, args, self.started)
             future.queued_at = self.started  # type: ignore[attr-defined]
             self._queues.setdefault(client, {}).setdefault(key, deque()).append(job)
@@ -211,6 +215,15 @@ class FairPool:
             self._queued += 1
             self._wake()
         return future
+
+    def rerank(self, client: str, rank: int) -> None:
+        """``client``, served last (:meth:`submit` ``low``), takes ``rank`` for its jobs
+        waiting and running (a running job of a higher rank then gives its worker up to it at
+        its next checkpoint); nothing when it has no work."""
+        with self._cond:
+            if client in self._low:
+                self._low[client] = rank
+                self._cond.notify_all()
 
     def waiting(self) -> int:
         """Jobs queued, not started."""
@@ -238,8 +251,9 @@ class FairPool:
             waiting = [c for c in self._turns if c in self._queues or c in self._parked]
             if not waiting:
                 return None
-            first = [c for c in waiting if c not in self._low]
-            waiting = first or waiting  # the low clients only when nobody else waits
+            rank = min(self._low.get(c, 0) for c in waiting)
+            # the low clients only when nobody of a lower rank waits
+            waiting = [c for c in waiting if self._low.get(c, 0) == rank]
             client = min(waiting, key=lambda c: self._running.get(c, 0))  # first among equals
             del self._turns[client]
             self._turns[client] = None  # served now: last in turn
@@ -267,7 +281,7 @@ class FairPool:
                 and not self._running.get(client):
             self._turns.pop(client, None)
             self._running.pop(client, None)
-            self._low.discard(client)
+            self._low.pop(client, None)
 
     def _work(self) -> None:
         while True:
@@ -328,8 +342,9 @@ class FairPool:
                     and len(self._threads) >= self.workers * (1 + PARKED_PER_WORKER)):
                 return
             mine = self._running.get(client, 0)
-            if client in self._low:  # work after the fact gives way to any other's job
-                if not any(other not in self._low for other in self._queues):
+            if client in self._low:  # work after the fact gives way to any lower rank's job
+                rank = self._low[client]
+                if not any(self._low.get(other, 0) < rank for other in self._queues):
                     return
             elif not any(other != client and other not in self._parked
                          and other not in self._low
@@ -796,17 +811,22 @@ class BotRunner:
         client = client_key(CLIENT.get()) or "run"
         return await asyncio.wrap_future(self._pool.submit(client, "run", fn, *args))
 
-    async def run_last(self, key: str, fn: Callable[..., T], *args: Any) -> T:
+    async def run_last(self, key: str, fn: Callable[..., T], *args: Any,
+                       ahead: bool = False, client: str | None = None) -> T:
         """``fn(*args)`` in the pool, served last (:meth:`FairPool.submit` ``low``): only when
         no live decision or other work waits for a worker; a search it runs gives its worker
         up between two worlds as soon as another job waits (:meth:`FairPool.checkpoint`), and
         goes on later with every world it was to solve (it is never cut short: the same
-        answer whatever the load)."""
+        answer whatever the load). ``ahead``: work started before it is needed (a deal's
+        replay while the deal goes on), served after the rest of this work too, until
+        promoted (:meth:`promote`). ``client``: whose turn it takes (by default :data:`LOW_CLIENT`,
+        or :data:`AHEAD_CLIENT`)."""
         pool = self._pool
+        client = client or (AHEAD_CLIENT if ahead else LOW_CLIENT)
 
         def low() -> T:
             def stop() -> bool:
-                pool.checkpoint(LOW_CLIENT)
+                pool.checkpoint(client)
                 return False
 
             token = STOP.set(stop)
@@ -815,7 +835,12 @@ class BotRunner:
             finally:
                 STOP.reset(token)
 
-        return await asyncio.wrap_future(pool.submit(LOW_CLIENT, key, low, low=True))
+        return await asyncio.wrap_future(pool.submit(client, key, low, low=2 if ahead else 1))
+
+    def promote(self, client: str) -> None:
+        """``client``'s work :meth:`run_last` ``ahead`` is needed now: it takes the rank of
+        the rest of that work (its job waiting, or running, goes before the work ahead)."""
+        self._pool.rerank(client, 1)
 
     def close(self) -> None:
         """Stop every decision now (each ends within one world's solve) and the pool's

@@ -96,6 +96,12 @@ class LocalTables:
     async def explanations(self, table_id: str, deal: int) -> list[tuple[int, str]]:
         return await in_store_thread(self.store.explanations, table_id, deal)
 
+    async def put_replay(self, table_id: str, deal: int, seat: int, data: str) -> None:
+        await in_store_thread(self.store.put_replay, table_id, deal, seat, data)
+
+    async def replays(self, table_id: str) -> list[tuple[int, int, str]]:
+        return await in_store_thread(self.store.replays, table_id)
+
     async def timed(self) -> list[tuple[str, str]]:
         return await in_store_thread(self.store.timed)
 

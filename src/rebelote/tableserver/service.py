@@ -305,8 +305,8 @@ class TableService:
         self.repo.on_change.append(self._keep_explained)
         self._keeping: dict[str, asyncio.Task[None]] = {}
         #: le robot à votre place: each finished deal replayed with the level in a human's seat
-        self.robots = Robots(self.bots)
-        self.repo.on_saved.append(self.robots.deal_ended)
+        self.robots = Robots(self.bots, self.repo.db)
+        self.repo.on_saved.append(self.robots.saved)
         #: Watchers' sockets open on this worker, per table (the players see how many).
         self.watching: dict[str, int] = {}
 

@@ -251,11 +251,13 @@ async def analysis(table_id: str, n: int, tables: TableServiceDep, token: SeatTo
         loaded, seat, cards = await tables.analysis(table_id, token, n)
     except InputError as e:  # a deal not finished, or no solver in this build
         raise NotFoundError(str(e)) from None
+    upto = len(loaded.table.replay.finished)
+    robot = await tables.robots.stored(table_id, n, seat)
+    await tables.robots.load(table_id, upto)
     return JSONResponse({"deal": n, "cards": cards,
                          "explanations": await tables.explanations_in(table_id, n, lang),
-                         "robot": tables.robots.of(table_id, n, seat),
-                         "robot_sum": tables.robots.running(
-                             table_id, seat, len(loaded.table.replay.finished))})
+                         "robot": robot,
+                         "robot_sum": tables.robots.running(table_id, seat, upto)})
 
 
 @router.websocket("/{table_id}/ws")

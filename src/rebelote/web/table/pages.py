@@ -237,10 +237,9 @@ def robot_sum_text(total: Mapping[str, Any] | None, lang: str) -> str | None:
     level = level_of_spec(total["level"])
     name = level.names.get(lang, level.key) if level else total["level"]
     gain, deals = int(total["gain"]), int(total["deals"])
-    if lang == "fr":
-        return f"Vous\u00a0: {gain:+d} sur le robot {name} en {deals} " \
-               f"donne{'s' if deals > 1 else ''}"
-    return f"You: {gain:+d} over the {name} bot in {deals} deal{'s' if deals != 1 else ''}"
+    return catalogs.ngettext(lang, "You: %(gain)s over the %(level)s bot in %(n)s deal",
+                             "You: %(gain)s over the %(level)s bot in %(n)s deals", deals) % {
+        "gain": catalogs.signed(gain, lang), "level": name, "n": deals}
 
 
 def analysis_hands(deal: DealState, seat: int) -> dict[str, list[str]]:
@@ -385,6 +384,7 @@ async def page(table_id: str, request: Request, tables: TableServiceDep, token: 
                                 no_seat=True, free=[], invite=None)
     if loaded.table.bot_to_play and loaded.table.pace:
         tables.start_driver(table_id)
+    await tables.robots.load(table_id, len(loaded.table.replay.finished))  # the running sum
     view = tables.view(loaded, seat)
     invite = str(request.url_for("join_page", code=loaded.code))
     invites = {s: f"{invite}?{urlencode({'invite': secret})}"
@@ -519,9 +519,11 @@ async def analysis_page(table_id: str, n: int, request: Request, tables: TableSe
     lang = i18n.request_lang(request)
     why = [{**e, "rel": turn_seat(SEATS.index(e["seat"]), seat)}
            for e in await tables.explanations_in(table_id, n, lang)]
-    robot = tables.robots.of(table_id, n, seat)
+    robot = await tables.robots.stored(table_id, n, seat)
     level = level_of_spec(robot["level"]) if robot else None
-    total = tables.robots.running(table_id, seat, len(loaded.table.replay.finished))
+    upto = len(loaded.table.replay.finished)
+    await tables.robots.load(table_id, upto)
+    total = tables.robots.running(table_id, seat, upto)
     return templates.render(request, "table/analysis.html", cards=rows, n=n,
                             table_id=table_id, totals=totals, hands=hands, error=None, why=why,
                             robot=robot, robot_sum=total,
