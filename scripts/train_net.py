@@ -92,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--rate", type=float, default=1e-3)
     t.add_argument("--checkpoint", type=Path, default=None)
+    t.add_argument("--card-q", type=float, default=None, metavar="T",
+                   help="learn the cards as values (their targets' softmax temperature T: "
+                        "10 for the search's examples, 5 for the true deal's, level dd)")
     t.add_argument("--out", type=Path, required=True)
     a = p.parse_args(argv)
     for name in ("deals", "chunk", "workers", "epochs", "hidden", "batch"):
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"epoch": epoch, **figures}), flush=True)
 
     model = train(fit, a.seed, hidden=a.hidden, epochs=a.epochs, batch=a.batch, rate=a.rate,
-                  checkpoint=a.checkpoint, log=log)
+                  checkpoint=a.checkpoint, log=log, card_q=a.card_q)
     save_model(model, a.out)
     print(json.dumps({"out": str(a.out), **describe(model)}), flush=True)
     return 0

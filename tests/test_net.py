@@ -21,10 +21,24 @@ from rebelote.bots.encoding import (
     permute_action,
 )
 from rebelote.bots.net import KEYS, NetBot, features, forward, legal_indices, load_model, save_model
-from rebelote.bots.nettrain import Examples, deal_examples, evaluate, init_model, train
+from rebelote.bots.nettrain import (
+    DD_POINTS,
+    DD_TEMPERATURE,
+    Q_FLOOR,
+    Q_SCALE,
+    RULE_SETS,
+    Examples,
+    card_values_of,
+    deal_examples,
+    evaluate,
+    init_model,
+    train,
+)
+from rebelote.bots.pimc import Marker, tricks_won
 from rebelote.cards import iter_mask
 from rebelote.deal import DealState
 from rebelote.rules import parse_rules
+from rebelote.solver import position_of_state, solve
 
 OFFSET = {name: sum(s for _, s in LAYOUT[:i]) for i, (name, _) in enumerate(LAYOUT)}
 
@@ -86,6 +100,50 @@ def test_examples_are_the_same_from_the_same_seed_and_read_the_teacher() -> None
     assert np.abs(a.value).max() <= 2000
 
 
+def test_double_dummy_examples_favour_the_true_deal_s_best_card() -> None:
+    """The cheap labels (level ``dd``): the same from a seed, a distribution over the legal
+    actions, and at each card the target's heaviest card is one the solver finds best in the
+    true deal, replayed here from the same seed."""
+    a = deal_examples(5, 1, level="dd")
+    b = deal_examples(5, 1, level="dd")
+    for field in ("x", "legal", "target", "value", "has_value", "deal"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert len(a) > 10
+    assert np.allclose(a.target.sum(axis=1), 1.0)
+    assert (a.target[a.legal == 0] == 0).all()
+    play = a.x[:, OFFSET["phase"] + 1] == 1
+    assert play.any() and (~play).any()
+    assert (a.has_value == 1).all()  # cards by the critic, calls by the deal's result
+    # replay the deal with the same driver and seeds, and solve each card decision
+    rules = parse_rules(RULE_SETS[1 % len(RULE_SETS)])
+    rng = random.Random(5 * 1_000_003 + 1)
+    driver_rng = random.Random(5 * 1_000_003 + 1 + 1_000_000_007)
+    driver = make_bot("tuned")
+    state = DealState.new(rules, dealer=1, rng=rng)
+    rows = iter(np.flatnonzero(play))
+    checked = 0
+    while not state.is_terminal:
+        obs = state.observation(state.player)
+        action = obs.legal[0] if len(obs.legal) == 1 else driver.act(obs, driver_rng)
+        if state.phase == PLAY and len(obs.legal) > 1:
+            x, suits = features(obs)
+            row = next(rows)
+            assert np.array_equal(a.x[row], x)
+            values = solve(position_of_state(state), state.rules)
+            team = state.player & 1
+            won = tricks_won(state.tricks, state.leader)[team] > 0
+            marker = Marker(state, state.taker, state.auction.best, state.auction.multiplier)
+            score = {c: marker.own(team, v, won or v > 0, 0.0) + DD_POINTS * v
+                     for c, v in values.items()}
+            real = dict(legal_indices(obs, suits))
+            heaviest = real[int(np.argmax(a.target[row]))]
+            assert isinstance(heaviest, Play)
+            assert score[heaviest.card] == max(score.values())
+            checked += 1
+        state = state.apply(action)
+    assert checked == int(play.sum())
+
+
 def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
         tmp_path: Path) -> None:
     data = Examples.concat([deal_examples(7, i, level="4") for i in range(3)])
@@ -106,6 +164,38 @@ def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
     logits, value = forward(again, data.x[:5])
     want_logits, want_value = forward(straight, data.x[:5])
     assert np.allclose(logits, want_logits) and np.allclose(value, want_value)
+
+
+def test_cards_learned_as_values_fit_their_marks(tmp_path: Path) -> None:
+    """``card_q``: each card's target softmax turned back into its mark below the best (the
+    best at 0, the others below, illegal cards untouched), and a network trained so fits the
+    cards' values: its logits come nearer to them than the start's."""
+    data = Examples.concat([deal_examples(9, i, level="dd") for i in range(4)])
+    rows, q = card_values_of(data, DD_TEMPERATURE)
+    cards = rows > 0
+    assert cards.any() and (~cards).any()
+    legal = data.legal > 0
+    best = np.where(legal, q, -np.inf).max(axis=1)
+    assert np.allclose(best[cards], 0.0)
+    assert (q[legal] <= 0.0).all() and (q[~legal] == 0.0).all()
+    assert (q[legal] >= Q_FLOOR / Q_SCALE).all()
+    # a card of half the best's weight is DD_TEMPERATURE * log 2 marks below it
+    row = int(np.flatnonzero(cards)[0])
+    i = int(np.flatnonzero(legal[row])[0])
+    top = data.target[row][legal[row]].max()
+    assert q[row, i] == pytest.approx(
+        max(DD_TEMPERATURE * np.log(data.target[row, i] / top), Q_FLOOR) / Q_SCALE, abs=1e-4)
+
+    def error(model: dict[str, np.ndarray]) -> float:
+        logits, _ = forward(model, data.x[cards])
+        return float(np.mean(((logits - q[cards]) * data.legal[cards]) ** 2))
+
+    fitted = train(data, seed=2, hidden=32, epochs=4, batch=32, card_q=DD_TEMPERATURE)
+    assert error(fitted) < error(init_model(2, 32))
+    ckpt = tmp_path / "q.npz"
+    train(data, seed=2, hidden=32, epochs=1, batch=32, card_q=DD_TEMPERATURE, checkpoint=ckpt)
+    with pytest.raises(ValueError, match="card_q"):
+        train(data, seed=2, hidden=32, epochs=2, batch=32, checkpoint=ckpt)
 
 
 @pytest.mark.parametrize("game", ["belote:official", "coinche:official", "contree:ffb"])

@@ -28,13 +28,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from rebelote.actions import AUCTION, PLAY, Action, Play
+from rebelote.actions import AUCTION, PLAY, PLAYS, Action, Play
+from rebelote.bots.base import Bot
 from rebelote.bots.encoding import ACTIONS, OBSERVATION_SIZE
 from rebelote.bots.learned import adam_step
 from rebelote.bots.net import KEYS, VALUE_SCALE, Model, features, forward, legal_indices
@@ -43,7 +45,8 @@ from rebelote.deal import DealState
 from rebelote.rules import card_values, parse_rules
 from rebelote.solver import position_of_state, solve
 
-__all__ = ["RULE_SETS", "TEACHER", "Examples", "deal_examples", "evaluate", "train"]
+__all__ = ["DD_TEACHER", "RULE_SETS", "TEACHER", "Examples", "dd_examples", "deal_examples",
+           "evaluate", "train"]
 
 F32 = np.float32
 Array = npt.NDArray[np.float32]
@@ -55,6 +58,13 @@ RULE_SETS: Final = ("coinche:official", "belote:official", "contree:ffb")
 TEACHER: Final = "default+tuned"
 #: The softmax's temperature, in marks, that turns the teacher's marks into the policy's target.
 TEMPERATURE: Final = 10.0
+#: The ``level`` that makes :func:`deal_examples` label the cards by the true deal
+#: (:func:`dd_examples`) instead of by the search.
+DD_TEACHER: Final = "dd"
+#: The double-dummy labels' temperature in marks, and the weight of a card point beside a mark
+#: (cards of the same mark in the true deal are told apart by their points).
+DD_TEMPERATURE: Final = 5.0
+DD_POINTS: Final = 0.5
 
 
 def teacher_budget(level: str = TEACHER) -> Budget:
@@ -109,8 +119,107 @@ def _critic(state: DealState) -> float:
     return max(marker.own(team, v, won, 0.0) for v in values.values())
 
 
+def _empty() -> Examples:
+    return Examples(np.zeros((0, OBSERVATION_SIZE), F32), np.zeros((0, len(ACTIONS)), F32),
+                    np.zeros((0, len(ACTIONS)), F32), np.zeros(0, F32), np.zeros(0, F32),
+                    np.zeros(0, np.int64))
+
+
+@lru_cache(maxsize=4)
+def _driver(spec: str) -> Bot:
+    """The bot that plays the true deal's examples: a registry spec, or ``net=PATH`` the
+    learned player with the weights of ``PATH`` (self-play: the network's own positions)."""
+    if spec.startswith("net="):
+        from rebelote.bots.net import NetBot, load_model
+
+        return NetBot(load_model(spec.partition("=")[2]))
+    from rebelote.bots import make_bot
+
+    return make_bot(spec)
+
+
+def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
+    """The examples of deal ``index`` of ``seed`` labelled by the true deal: the deal (dealt
+    as :func:`deal_examples` deals it) is played by ``driver`` (a registry spec: the tuned
+    bidder's calls and the heuristic's cards by default, a few milliseconds a deal), and each
+    card with a choice is an example whose target is a softmax over the legal cards of their
+    double-dummy marks in the true deal (:data:`DD_TEMPERATURE`, :data:`DD_POINTS`), its value
+    the critic's. Averaged over many deals, the policy learns each card's chance of being the
+    best given what the seat sees: the search's question, its worlds drawn by the deals
+    themselves, for a thousandth of the search's time. The driver's calls are examples too
+    (one-hot), valued by the deal's result."""
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(seed * 1_000_003 + index)
+    play = random.Random(seed * 1_000_003 + index + 1_000_000_007)
+    bot = _driver(driver)
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    xs: list[Array] = []
+    legals: list[Array] = []
+    targets: list[Array] = []
+    values: list[float] = []
+    has: list[float] = []
+    auction_rows: list[tuple[int, int]] = []
+    while not state.is_terminal:
+        seat = state.player
+        obs = state.observation(seat)
+        legal = obs.legal
+        action = legal[0] if len(legal) == 1 else bot.act(obs, play)
+        if len(legal) > 1:
+            x, suits = features(obs)
+            choices = legal_indices(obs, suits)
+            if len(choices) > 1:
+                mask = np.zeros(len(ACTIONS), dtype=F32)
+                target = np.zeros(len(ACTIONS), dtype=F32)
+                for i, _ in choices:
+                    mask[i] = 1.0
+                value, has_value = 0.0, 0.0
+                if state.phase == PLAY:
+                    team = seat & 1
+                    solved = solve(position_of_state(state), state.rules)
+                    won = tricks_won(state.tricks, state.leader)[team] > 0
+                    marker = Marker(state, state.taker, state.auction.best,
+                                    state.auction.multiplier)
+                    marks = {card: marker.own(team, v, won or v > 0, 0.0)
+                             for card, v in solved.items()}
+                    score = {card: marks[card] + DD_POINTS * v for card, v in solved.items()}
+                    best = max(score.values())
+                    for i, a in choices:
+                        if isinstance(a, Play):
+                            target[i] = np.exp((score[a.card] - best) / DD_TEMPERATURE)
+                    value, has_value = max(marks.values()), 1.0
+                else:
+                    for i, a in choices:
+                        if a == action:
+                            target[i] = 1.0
+                    if state.phase == AUCTION:
+                        auction_rows.append((len(xs), seat & 1))
+                if target.sum() > 0.0:
+                    xs.append(x)
+                    legals.append(mask)
+                    targets.append(target / target.sum())
+                    values.append(value)
+                    has.append(has_value)
+                elif auction_rows and auction_rows[-1][0] == len(xs):
+                    auction_rows.pop()
+        state = state.apply(action)
+    marks_end = state.returns()
+    for row, team in auction_rows:
+        values[row] = float(marks_end[team])
+        has[row] = 1.0
+    n = len(xs)
+    if not n:
+        return _empty()
+    return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
+                    np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
+
+
 def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
-    """The examples of deal ``index`` of ``seed`` (module docstring)."""
+    """The examples of deal ``index`` of ``seed`` (module docstring); ``level``
+    :data:`DD_TEACHER` (``"dd"``, or ``"dd:SPEC"`` a driver) labels them by the true deal
+    (:func:`dd_examples`; ``"dd:net=PATH"``: the network of ``PATH`` plays the deals)."""
+    if level == DD_TEACHER or level.startswith(DD_TEACHER + ":"):
+        driver = level.partition(":")[2] or "tuned"
+        return dd_examples(seed, index, driver)
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     search = random.Random(seed * 1_000_003 + index + 1_000_000_007)
@@ -177,14 +286,33 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
         has[row] = 1.0
     n = len(xs)
     if not n:
-        return Examples(np.zeros((0, OBSERVATION_SIZE), F32), np.zeros((0, len(ACTIONS)), F32),
-                        np.zeros((0, len(ACTIONS)), F32), np.zeros(0, F32), np.zeros(0, F32),
-                        np.zeros(0, np.int64))
+        return _empty()
     return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
                     np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
 
 
 # -- training ------------------------------------------------------------------------------------
+#: Marks a logit stands for when the cards are learned as values (``card_q``): a card one
+#: logit below another is :data:`Q_SCALE` marks worse. Targets below :data:`Q_FLOOR` (a card
+#: that loses a coinched contract) are cut there: the network need not tell how bad.
+Q_SCALE: Final = 20.0
+Q_FLOOR: Final = -400.0
+
+
+def card_values_of(data: Examples, temperature: float) -> tuple[Array, Array]:
+    """The rows of ``data`` that are cards, and their targets as values: a card's target
+    softmax at ``temperature`` marks (:data:`TEMPERATURE` for the search's examples,
+    :data:`DD_TEMPERATURE` for the true deal's) is turned back into each legal card's mark
+    below the best (``temperature`` times the log of its weight over the best's), in logits
+    (:data:`Q_SCALE`), cut at :data:`Q_FLOOR`."""
+    cards = data.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
+    with np.errstate(divide="ignore"):
+        logt = np.log(data.target)
+    top = np.max(np.where(data.legal > 0.0, logt, -np.inf), axis=1, keepdims=True)
+    below = np.maximum(temperature * (logt - top), Q_FLOOR)
+    q = np.where(data.legal > 0.0, below / Q_SCALE, 0.0).astype(F32)
+    return cards.astype(F32), q
+
 def init_model(seed: int, hidden: int) -> Model:
     """The weights before training, from ``seed`` (He's normal start, zero biases)."""
     gen = np.random.default_rng(seed)
@@ -200,7 +328,8 @@ def init_model(seed: int, hidden: int) -> Model:
 
 
 def _gradients(model: Model, xb: Array, lb: Array, tb: Array, vb: Array, hb: Array,
-               value_weight: float) -> list[Array]:
+               value_weight: float, qb: Array | None = None, q_targets: Array | None = None
+               ) -> list[Array]:
     w1, b1, w2, b2, wp, bp, wv, bv = (model[k] for k in KEYS)
     n = F32(len(xb))
     a1 = xb @ w1 + b1
@@ -212,6 +341,13 @@ def _gradients(model: Model, xb: Array, lb: Array, tb: Array, vb: Array, hb: Arr
     p = np.exp(logits) * lb
     p /= p.sum(axis=1, keepdims=True)
     g_logits = (p - tb) / n
+    if qb is not None and q_targets is not None:
+        # the cards' rows: each legal card's logit fitted to its value (squared error, a
+        # mean over the legal cards)
+        raw = h2 @ wp + bp
+        legal_n = np.maximum(lb.sum(axis=1, keepdims=True), F32(1.0))
+        g_q = F32(2.0) * (raw - q_targets) * lb / legal_n / n
+        g_logits = np.where(qb[:, None] > 0.0, g_q, g_logits).astype(F32)
     v = (h2 @ wv + bv)[:, 0]
     g_v = (F32(2.0 * value_weight) * (v - vb / F32(VALUE_SCALE)) * hb / n)[:, None]
     g_h2 = (g_logits @ wp.T + g_v @ wv.T) * (a2 > 0.0)
@@ -223,12 +359,18 @@ def _gradients(model: Model, xb: Array, lb: Array, tb: Array, vb: Array, hb: Arr
 def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch: int = 256,
           rate: float = 1e-3, decay: float = 1e-6, value_weight: float = 0.25,
           checkpoint: str | Path | None = None,
-          log: Callable[[int, Model], None] | None = None) -> Model:
+          log: Callable[[int, Model], None] | None = None,
+          card_q: float | None = None) -> Model:
     """The network fitted to ``data`` (module docstring). With ``checkpoint``, the weights and
     the optimiser's state are written there after each epoch, and a run finding one takes up
     from the epoch after it (same data and options: the same weights to the bit). ``log`` is
-    called after each epoch with its number (from 1) and the weights."""
+    called after each epoch with its number (from 1) and the weights. ``card_q``: the cards
+    are learned as values (:func:`card_values_of`, their targets' temperature), the calls as
+    a distribution: the policy's top card is then the best card on average, where a
+    distribution's is the card most often best (a sure card tied with others loses to a
+    gamble that is alone best more often)."""
     model = init_model(seed, hidden)
+    qrows, qvals = card_values_of(data, card_q) if card_q is not None else (None, None)
     params = [model[k] for k in KEYS]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -236,10 +378,11 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
     path = Path(checkpoint) if checkpoint is not None else None
     if path is not None and path.exists():
         with np.load(path) as c:
+            q_then = float(c["card_q"]) if "card_q" in c else -1.0
             if int(c["seed"]) != seed or int(c["rows"]) != len(data) \
-                    or c["w1"].shape[1] != hidden:
-                raise ValueError(f"{path}: a checkpoint of another run (seed, rows or hidden "
-                                 "differ): remove it or name another --checkpoint")
+                    or c["w1"].shape[1] != hidden or q_then != (card_q or -1.0):
+                raise ValueError(f"{path}: a checkpoint of another run (seed, rows, hidden or "
+                                 "card_q differ): remove it or name another --checkpoint")
             params = [c[k].astype(F32) for k in KEYS]
             m = [c["m_" + k].astype(F32) for k in KEYS]
             v = [c["v_" + k].astype(F32) for k in KEYS]
@@ -251,7 +394,9 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
             idx = order[lo:lo + batch]
             model = dict(zip(KEYS, params, strict=True))
             grads = _gradients(model, data.x[idx], data.legal[idx], data.target[idx],
-                               data.value[idx], data.has_value[idx], value_weight)
+                               data.value[idx], data.has_value[idx], value_weight,
+                               None if qrows is None else qrows[idx],
+                               None if qvals is None else qvals[idx])
             if decay:
                 for i in (0, 2, 4, 6):
                     grads[i] = grads[i] + F32(decay) * params[i]
@@ -262,7 +407,8 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
             tmp = path.with_name(path.name + ".tmp.npz")
             state: dict[str, npt.NDArray[np.generic]] = {
                 "seed": np.asarray(seed), "rows": np.asarray(n), "step": np.asarray(step),
-                "epoch": np.asarray(epoch)}
+                "epoch": np.asarray(epoch),
+                "card_q": np.asarray(card_q or -1.0)}
             for k, p, mk, vk in zip(KEYS, params, m, v, strict=True):
                 state[k], state["m_" + k], state["v_" + k] = p, mk, vk
             np.savez(tmp, **state)  # type: ignore[arg-type]
