@@ -63,4 +63,4 @@ echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports
 # the documentation site: every page in the nav, every link and anchor resolving (mkdocs.yml);
 # built offline into site/ (ignored by git)
 echo "== mkdocs build --strict"; NO_MKDOCS_2_WARNING=1 "$BIN/mkdocs" build --strict --quiet
-echo "== pytest"; "$BIN/pytest" -n 2 --dist loadgroup -q --durations=10 "$@"
+echo "== pytest"; "$BIN/pytest" -n 3 --dist loadgroup -q --durations=10 "$@"
