@@ -125,6 +125,43 @@ def _empty() -> Examples:
                     np.zeros(0, np.int64))
 
 
+class _Rows:
+    """The examples of one deal as they are made: a row for each decision whose target has
+    weight; the calls' rows valued by the deal's result at its end (:meth:`finish`)."""
+
+    def __init__(self) -> None:
+        self.xs: list[Array] = []
+        self.legals: list[Array] = []
+        self.targets: list[Array] = []
+        self.values: list[float] = []
+        self.has: list[float] = []
+        self.calls: list[tuple[int, int]] = []  # (row, team): valued at the end
+
+    def add(self, x: Array, legal: Array, target: Array, value: float, has_value: float,
+            call_team: int | None = None) -> None:
+        if target.sum() <= 0.0:
+            return
+        if call_team is not None:
+            self.calls.append((len(self.xs), call_team))
+        self.xs.append(x)
+        self.legals.append(legal)
+        self.targets.append(target / target.sum())
+        self.values.append(value)
+        self.has.append(has_value)
+
+    def finish(self, end: DealState, index: int) -> Examples:
+        marks = end.returns()
+        for row, team in self.calls:
+            self.values[row] = float(marks[team])
+            self.has[row] = 1.0
+        n = len(self.xs)
+        if not n:
+            return _empty()
+        return Examples(np.asarray(self.xs, F32), np.asarray(self.legals, F32),
+                        np.asarray(self.targets, F32), np.asarray(self.values, F32),
+                        np.asarray(self.has, F32), np.full(n, index, np.int64))
+
+
 @lru_cache(maxsize=4)
 def _driver(spec: str) -> Bot:
     """The bot that plays the true deal's examples: a registry spec, or ``net=PATH`` the
@@ -153,12 +190,7 @@ def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
     play = random.Random(seed * 1_000_003 + index + 1_000_000_007)
     bot = _driver(driver)
     state = DealState.new(rules, dealer=index % 4, rng=rng)
-    xs: list[Array] = []
-    legals: list[Array] = []
-    targets: list[Array] = []
-    values: list[float] = []
-    has: list[float] = []
-    auction_rows: list[tuple[int, int]] = []
+    rows = _Rows()
     while not state.is_terminal:
         seat = state.player
         obs = state.observation(seat)
@@ -172,7 +204,7 @@ def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
                 target = np.zeros(len(ACTIONS), dtype=F32)
                 for i, _ in choices:
                     mask[i] = 1.0
-                value, has_value = 0.0, 0.0
+                value, has_value, call_team = 0.0, 0.0, None
                 if state.phase == PLAY:
                     team = seat & 1
                     solved = solve(position_of_state(state), state.rules)
@@ -192,25 +224,10 @@ def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
                         if a == action:
                             target[i] = 1.0
                     if state.phase == AUCTION:
-                        auction_rows.append((len(xs), seat & 1))
-                if target.sum() > 0.0:
-                    xs.append(x)
-                    legals.append(mask)
-                    targets.append(target / target.sum())
-                    values.append(value)
-                    has.append(has_value)
-                elif auction_rows and auction_rows[-1][0] == len(xs):
-                    auction_rows.pop()
+                        call_team = seat & 1
+                rows.add(x, mask, target, value, has_value, call_team)
         state = state.apply(action)
-    marks_end = state.returns()
-    for row, team in auction_rows:
-        values[row] = float(marks_end[team])
-        has[row] = 1.0
-    n = len(xs)
-    if not n:
-        return _empty()
-    return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
-                    np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
+    return rows.finish(state, index)
 
 
 def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
@@ -227,12 +244,7 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
     bot = PimcBot(budget=budget)
     clock = Clock()
     state = DealState.new(rules, dealer=index % 4, rng=rng)
-    xs: list[Array] = []
-    legals: list[Array] = []
-    targets: list[Array] = []
-    values: list[float] = []
-    has: list[float] = []
-    auction_rows: list[tuple[int, int]] = []  # (row, team) of the calls: valued at the end
+    rows = _Rows()
     while not state.is_terminal:
         seat = state.player
         obs = state.observation(seat)
@@ -246,6 +258,7 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
         for i, _ in choices:
             mask[i] = 1.0
         target = np.zeros(len(ACTIONS), dtype=F32)
+        call_team: int | None = None
         if state.phase == PLAY:
             marks = card_marks(obs, search, budget, clock)
             cards = [a for a in legal if isinstance(a, Play)]
@@ -270,25 +283,11 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
                     target[i] = 1.0
             value, has_value = 0.0, 0.0
             if state.phase == AUCTION:
-                auction_rows.append((len(xs), seat & 1))
-        if target.sum() > 0.0 and len(choices) > 1:
-            xs.append(x)
-            legals.append(mask)
-            targets.append(target / target.sum())
-            values.append(value)
-            has.append(has_value)
-        elif state.phase == AUCTION and auction_rows and auction_rows[-1][0] == len(xs):
-            auction_rows.pop()
+                call_team = seat & 1
+        if len(choices) > 1:
+            rows.add(x, mask, target, value, has_value, call_team)
         state = state.apply(action)
-    marks_end = state.returns()
-    for row, team in auction_rows:
-        values[row] = float(marks_end[team])
-        has[row] = 1.0
-    n = len(xs)
-    if not n:
-        return _empty()
-    return Examples(np.asarray(xs, F32), np.asarray(legals, F32), np.asarray(targets, F32),
-                    np.asarray(values, F32), np.asarray(has, F32), np.full(n, index, np.int64))
+    return rows.finish(state, index)
 
 
 # -- training ------------------------------------------------------------------------------------
