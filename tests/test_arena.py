@@ -167,3 +167,8 @@ def test_the_arena_command_prints_json_and_refuses_bad_bots() -> None:
     bad = run_cli("--a", "nobody", "--deals", "3")
     assert bad.returncode == 2 and "unknown bot 'nobody'" in bad.stderr
     assert "Traceback" not in bad.stderr
+    # a level for people plays its registry spec, as rebelote play --bots reads it
+    levels = run_cli("--a", "Débutant", "--b", "club", "--deals", "1", "--seed", "2", "--json")
+    assert levels.returncode == 0, levels.stderr
+    got = json.loads(levels.stdout)
+    assert (got["a"], got["b"]) == ("heuristic", "pimc:fast+tuned")

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rebelote.bots import known_specs
+from rebelote.bots import known_specs, level_spec
 
 
 def _text(summary: dict[str, Any]) -> str:
@@ -44,7 +44,8 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def arena(
         a: Annotated[str, typer.Option("--a", help="Bot A's spec "
-                                       f"({', '.join(known_specs())}, or engine:COMMAND, "
+                                       f"({', '.join(known_specs())}, a level for people: "
+                                       "debutant, club, fort, expert, or engine:COMMAND, "
                                        "an outside program: docs/interfaces.md).")
                      ] = "heuristic",
         b: Annotated[str, typer.Option("--b", help="Bot B's spec.")] = "random",
@@ -75,6 +76,8 @@ def register(app: typer.Typer) -> None:
         try:
             check_timeout(engine_timeout, "--engine-timeout")
             opts = json.loads(options) if options else None
+            # a level for people (fort) plays its registry spec (pimc:default+tuned)
+            a, b = level_spec(a) or a, level_spec(b) or b
             config = ArenaConfig(a=a, b=b, game=game, rules=rules, deals=deals, games=games,
                                  seed=seed, target=target, options=opts,
                                  engine_timeout=engine_timeout)
