@@ -7,9 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from rebelote.actions import PLAY
-from rebelote.auction import PASS, Bid
-from rebelote.bots import make_bot
+from positions import taken_position
 from rebelote.bots.explain import Notes
 from rebelote.bots.pimc import budget_of
 from rebelote.bots.pimc.marks import ALIKE, card_marks, close_call
@@ -20,17 +18,7 @@ RULES = parse_rules("coinche:official")
 
 
 def _position(seed: int, trump: int, cards: int) -> DealState:
-    """Deal ``seed``, 80 in ``trump`` taken by the first seat to call, the heuristic's play
-    until the seat to play holds ``cards`` cards."""
-    state = DealState.new(RULES, dealer=seed % 4, seed=seed)
-    state = state.apply(Bid("value", trump, 80))
-    for _ in range(3):
-        state = state.apply(PASS)
-    bot = make_bot("heuristic")
-    rng = random.Random(seed)
-    while state.phase != PLAY or state.observation(state.player).hand.bit_count() > cards:
-        state = state.apply(bot.act(state.observation(state.player), rng))
-    return state
+    return taken_position(RULES, seed, trump, cards)
 
 
 def test_a_close_call_is_the_lead_over_the_next_card_that_differs() -> None:

@@ -13,9 +13,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from rebelote.actions import NO_DECLARATION, PLAY, Play
-from rebelote.auction import PASS, Bid
-from rebelote.bots import make_bot
+from positions import taken_position
+from rebelote.actions import NO_DECLARATION, Play
 from rebelote.bots.encoding import action_index, card_map
 from rebelote.bots.net import features, forward, legal_indices, shipped_model
 from rebelote.bots.pimc import PimcBot, Worlds, budget_of
@@ -33,18 +32,7 @@ RULES = parse_rules("coinche:official")
 
 
 def _position(seed: int, trump: int, cards: int) -> DealState:
-    """A deal of ``seed`` whose first seat to call takes 80 in ``trump`` (4 no-trump, 5
-    all-trump, 0-3 a suit) and the others pass, played by the heuristic until the seat to
-    play holds ``cards`` cards."""
-    state = DealState.new(RULES, dealer=seed % 4, seed=seed)
-    state = state.apply(Bid("value", trump, 80))
-    for _ in range(3):
-        state = state.apply(PASS)
-    bot = make_bot("heuristic")
-    rng = random.Random(seed)
-    while state.phase != PLAY or state.observation(state.player).hand.bit_count() > cards:
-        state = state.apply(bot.act(state.observation(state.player), rng))
-    return state
+    return taken_position(RULES, seed, trump, cards)
 
 
 def _worlds(obs: Observation, count: int, seed: int) -> list[DealState]:

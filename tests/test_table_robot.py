@@ -188,33 +188,8 @@ def test_the_analysis_shows_the_replay_after_the_deal_and_nothing_of_it_before(
     assert r.status_code == 201, r.text
     t = r.json()
     tid, token = t["id"], t["token"]
-    view, rng = t, random.Random(4)
-    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
-        ws.send_json({"token": token})
-        no_replay(str(ws.receive_json()), "the first push")
-        while view["deal"] == 1:
-            legal = [a for a in view["legal"] if not a.startswith(("declare", "no-decl"))]
-            r = client.post(f"/api/tables/{tid}/actions", headers=auth(token),
-                            json={"action": rng.choice(legal)})
-            assert r.status_code == 200, r.text
-            view = r.json()
-            pushed = ws.receive_json()
-            while pushed["version"] < view["version"]:
-                no_replay(str(pushed), "a push")
-                pushed = ws.receive_json()
-            if view["deal"] == 1:
-                no_replay(r.text, "a view")
-                no_replay(str(pushed), "a push")
-                for url in (f"/tables/{tid}/fragment", f"/tables/{tid}",
-                            f"/tables/{tid}/deals/1/analysis",
-                            f"/api/tables/{tid}/deals/1/analysis"):
-                    no_replay(client.get(url, headers=auth(token)).text, url)
-    got = None
-    for _ in range(600):  # it runs in the background, when the bots are free
-        got = client.get(f"/api/tables/{tid}/deals/1/analysis", headers=auth(token)).json()
-        if got["robot"] is not None:
-            break
-        time.sleep(0.1)
+    play_deal_1(client, tid, token, t)
+    got = replay_via(client, tid, token)
     assert got is not None and got["robot"] is not None
     robot = got["robot"]
     level = level_of_spec(robot["level"])
