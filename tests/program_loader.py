@@ -15,8 +15,12 @@ def load_program(path: str) -> ModuleType:
     """The program at ``path`` (relative to the repository's root, ``bench/judge.py``) as a
     module named after its file, registered in ``sys.modules`` (its dataclasses need it); its
     folder is put on ``sys.path`` as running it does (``bench/ladder.py`` imports
-    ``strength``)."""
+    ``strength``). A second load of the same program gives the first module back: two modules of
+    one name would make its functions unpicklable for a process pool ("not the same object")."""
     name = Path(path).stem
+    loaded = sys.modules.get(name)
+    if loaded is not None and Path(getattr(loaded, "__file__", "") or "") == ROOT / path:
+        return loaded
     folder = str((ROOT / path).parent)
     if folder not in sys.path:
         sys.path.append(folder)
