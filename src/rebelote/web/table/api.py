@@ -85,6 +85,10 @@ VIEW: Final[dict[str, Any]] = {
         "turn": {"type": ["string", "null"]}, "hand": _CARDS, "legal": _CARDS,
         "scores": {"type": "object"}, "over": {"type": "boolean"},
         "version": {"type": "integer"}, "token": {"type": "string"},
+        "id": {"type": "string"},
+        "next_game": {"type": "string", "description": "once the game is over and a player "
+                      "of the room started its next game (POST /api/tables/{id}/again): its "
+                      "id, where your seat and secret are kept"},
     },
 }
 RECORD: Final[dict[str, Any]] = {
