@@ -263,6 +263,7 @@ def test_a_room_player_in_the_terminal_goes_on_to_the_rooms_next_game(tmp_path: 
             == 1, text  # told at the first game's end only: the terminal started the third
         assert "Répondez o (oui) ou n (non)." in text
         assert text.count("La partie est terminée.") == 2
+        assert "│ Marque │" in text and "Marks" not in text  # a room's result card, in French
         third = seat.id
         assert third not in (first, second)
         told = httpx.get(f"{base}/api/tables/{second}", headers=_bearer(seat.token)).json()

@@ -310,7 +310,7 @@ def result_card(view: Mapping[str, Any], table: Table | None, lang: str = "en",
             grid.add_row(text, "" if line.ns is None else str(line.ns),
                          "" if line.ew is None else str(line.ew))
     else:
-        grid.add_row("Marks", str(last["score"]["NS"]), str(last["score"]["EW"]))
+        grid.add_row(tr(lang, "Marks"), str(last["score"]["NS"]), str(last["score"]["EW"]))
     return grid
 
 
