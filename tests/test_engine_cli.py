@@ -82,6 +82,26 @@ def test_unknown_bots_are_refused_with_the_known_names() -> None:
     assert run("deal", "--bots", "random,random").returncode == 2
 
 
+def test_deal_bots_take_the_levels_for_people_and_name_them_on_a_mistake() -> None:
+    # a level plays its registry spec (as rebelote play --bots and rebelote arena read it):
+    # the same records as the specs themselves, and the explanations name the spec played
+    args = ("deal", "--game", "belote", "--seed", "5", "--count", "2", "--explain")
+    levels = run(*args, "--bots", "Débutant,club,debutant,random")
+    specs = run(*args, "--bots", "heuristic,pimc:fast+tuned,heuristic,random")
+    assert levels.returncode == 0, levels.stderr
+    assert levels.stdout == specs.stdout and len(lines(levels.stdout)) == 2
+    named = {e["level"] for r in lines(levels.stdout) for e in r["explanations"]}
+    assert named <= {"heuristic", "pimc:fast+tuned", "random"} and "heuristic" in named
+    bad = run("deal", "--bots", "random,master,random,random")
+    assert bad.returncode == 2 and not bad.stdout and "Traceback" not in bad.stderr
+    assert bad.stderr.strip() == (
+        "rebelote: --bots: 'master' is neither a level (debutant, club, fort, expert) nor a "
+        "bot: unknown bot 'master' (known bots: heuristic, learned, net, pimc, random, tuned)")
+    level = run("deal", "--bots", "pimc:zzz")
+    assert level.returncode == 2 and level.stderr.startswith(
+        "rebelote: --bots: bot 'pimc': unknown level 'zzz'")
+
+
 def test_replay_reports_the_first_illegal_move_and_exits_1(tmp_path: Path) -> None:
     out = run("deal", "--game", "coinche", "--seed", "11", "--count", "6")
     records = lines(out.stdout)
@@ -179,6 +199,7 @@ def test_plain_deal_options_are_read_like_typer_reads_them() -> None:
     ["--game", "belote", "--seed", "3", "--count", "4", "--dealer", "w"],
     ["--game=contree", "--rules", "ffb", "--count=3", "--bots", "heuristic,random,random,random"],
     ["--bots", "random,deep-blue,random,random"], ["--dealer", "X"], ["--count", "0"],
+    ["--bots", "Débutant", "--count", "2"], ["--bots", "random,master,random,random"],
     ["--options", "{bad"], ["--game", "tarot"], ["--rules", "contree:nonsense"],
 ])
 def test_the_light_start_answers_deal_like_the_typer_command(args: list[str]) -> None:

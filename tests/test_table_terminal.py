@@ -193,3 +193,82 @@ def test_the_auction_recap_is_printed_once_a_deal() -> None:
     assert first.count("Enchères\u00a0:") == 1
     # each call told once: West's 130 pique, made after South's first call
     assert first.count("Ouest\u00a0: 130 pique") == 1, first
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _finish(base: str, tid: str, tokens: list[str]) -> None:
+    """The room's game played to its end through the API by its humans (a contract bid when
+    one is on offer: with a target of 1 point, the first deal played ends it)."""
+    for _ in range(2000):
+        for token in tokens:
+            view = httpx.get(f"{base}/api/tables/{tid}", headers=_bearer(token)).json()
+            if view["over"]:
+                return
+            if view["legal"]:
+                bids = [a for a in view["legal"] if a[0].isdigit() and " " in a]
+                cards = [a for a in view["legal"] if len(a) == 2]
+                action = (bids or cards or view["legal"])[0]
+                r = httpx.post(f"{base}/api/tables/{tid}/actions", headers=_bearer(token),
+                               json={"action": action})
+                assert r.status_code == 200, r.text
+    raise AssertionError("the game did not end")
+
+
+def test_a_room_player_in_the_terminal_goes_on_to_the_rooms_next_game(tmp_path: Path) -> None:
+    """The last stop's seam: ``rebelote play --join`` did nothing at a game's end. Now the
+    end of a room's game offers its next one through ``POST /api/tables/{id}/again``: when
+    another player started it, the terminal says so and offers to join it ("Rejoindre la
+    nouvelle partie ? [o/n]"), else it offers to start it ("Nouvelle partie ? [o/n]"); on yes
+    the seat follows the room to it, the same seat with the same secret, and plays on."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rebelote.table.terminal import RemoteTable, play
+
+    with live_server(f"sqlite:///{tmp_path / 'room.db'}") as base:
+        host = httpx.post(f"{base}/api/tables", json={
+            "game": "coinche", "bots": "random", "friends": ["N"], "target": 1, "pace": 0,
+            "clock": 0, "name": "Mamie Jo"}).json()
+        first = host["id"]
+        seat = RemoteTable(base, f"{base}/t/{host['code']}?invite={host['invites']['N']}",
+                           "Jean")
+        _finish(base, first, [host["token"], seat.token])
+        # the host starts the room's next game, then leaves it: a bot plays South there
+        r = httpx.post(f"{base}/api/tables/{first}/again", headers=_bearer(host["token"]))
+        assert r.status_code == 201, r.text
+        second = r.json()["id"]
+        assert httpx.post(f"{base}/api/tables/{second}/release",
+                          headers=_bearer(host["token"])).status_code == 200
+        prompts: list[str] = []
+        yes_no = iter(["peut-être", "o", "o"])
+
+        def ask(prompt: str) -> str:
+            prompts.append(prompt)
+            if "[o/n]" in prompt:
+                return next(yes_no)
+            return "1" if seat.id in (first, second) else "q"  # the third game: quit
+
+        out = StringIO()
+        code = play(seat, Console(file=out, width=100), ask, lang="fr")
+        text = out.getvalue()
+        assert code == 1, text  # quit at the third game's first turn
+        asked = [p for p in prompts if "[o/n]" in p]
+        assert asked == ["Rejoindre la nouvelle partie\u00a0? [o/n] "] * 2 + [
+            "Nouvelle partie\u00a0? [o/n] "], asked
+        assert text.count("Une nouvelle partie a commencé\u00a0: votre place vous y attend.") \
+            == 1, text  # told at the first game's end only: the terminal started the third
+        assert "Répondez o (oui) ou n (non)." in text
+        assert text.count("La partie est terminée.") == 2
+        assert "│ Marque │" in text and "Marks" not in text  # a room's result card, in French
+        third = seat.id
+        assert third not in (first, second)
+        told = httpx.get(f"{base}/api/tables/{second}", headers=_bearer(seat.token)).json()
+        assert told["next_game"] == third and told["over"]
+        view = httpx.get(f"{base}/api/tables/{third}", headers=_bearer(seat.token)).json()
+        assert (view["seat"], view["seats"]["S"]["name"], view["deal"]) == ("N", "Jean", 1)
+        assert view["seats"]["N"]["kind"] == "bot"  # the host left the second game
+        assert not view["over"] and view["version"] >= 1

@@ -20,6 +20,7 @@ from rebelote.bots import _REGISTRY, DEFAULT_LEVEL, PLAYER_LEVELS, register_bot
 from rebelote.bots.random_bot import RandomBot
 from rebelote.table import verify_record
 from rebelote.web.app import create_app
+from rebelote.web.limits import Limits
 from table_helpers import cards_in_html, leaks, public_cards
 
 
@@ -1138,6 +1139,87 @@ def test_a_rooms_new_game_takes_every_player_along_to_the_same_seat(client: Test
     # the whole new game, both playing it: no view shows a card its seat could not see
     play_to_the_end(client, new, [host["token"], friend["token"], late["token"]],
                     random.Random(4))
+
+
+def test_the_json_api_starts_the_rooms_next_game_once_for_its_players(tmp_path: Path
+                                                                       ) -> None:
+    """The JSON API's Nouvelle partie, ``POST /api/tables/{id}/again``, does what the page's
+    does: the first player of the finished room to call starts its next game (``201``), the
+    same seats and secrets; any later call, by anyone of the room, answers the same game
+    (``200``). A stranger and a player who left are refused naming the rule, a game not over
+    too; the call that starts it counts as a table started (``tables_per_minute``), the calls
+    that find it count nothing. A player polling the finished table reads ``next_game``, and no
+    answer carries another seat's secret or cards."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}",
+                     limits=Limits(tables_burst=3, tables_per_minute=1))
+    with TestClient(app) as client:
+        host = new_table(client, game="coinche", bots="debutant", pace=0, target=1,
+                         friends=["N"], name="Mamie Jo", between=-1)
+        tid, code = host["id"], host["code"]
+        friend = client.post("/api/tables/join", json={"code": code, "name": "Jean",
+                                                       "invite": host["invites"]["N"]}).json()
+        gone = client.post("/api/tables/join", json={"code": code, "name": "Léa",
+                                                     "seat": "W"}).json()
+        assert client.post(f"/api/tables/{tid}/release", headers=auth(gone["token"])
+                           ).status_code == 200
+        stranger = new_table(client)["token"]
+        again = f"/api/tables/{tid}/again"
+        r = client.post(again, headers=auth(friend["token"]))
+        assert (r.status_code, r.json()) == (409, {
+            "error": "again: the game goes on; a new game starts once it is over"})
+        play_to_the_end(client, tid, [host["token"], friend["token"]], random.Random(3))
+        for token in (stranger, gone["token"], None):  # no seat at the finished table
+            r = client.post(again, headers=auth(token) if token else {})
+            assert r.status_code == 403, r.text
+            assert r.json()["error"].startswith(
+                "Authorization: only a player seated at this table starts or joins its next "
+                "game"), r.text
+        assert "next_game" not in client.get(f"/api/tables/{tid}", headers=auth(host["token"])
+                                             ).json()
+        # a third table from this address empties its bucket: the start is refused, nothing
+        # made; a minute later (one given back) the friend starts it
+        new_table(client)
+        r = client.post(again, headers=auth(friend["token"]))
+        assert r.status_code == 429 and r.headers["retry-after"], r.text
+        assert r.json()["error"].startswith("rate: too many tables started from your address")
+        before = client.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()
+        assert "next_game" not in before
+        client.portal.call(app.state.limit_counts.give_back, "tables",  # type: ignore[union-attr]
+                           "testclient")
+        r = client.post(again, headers=auth(friend["token"]))
+        assert r.status_code == 201, r.text
+        started = r.json()
+        new = started["id"]
+        assert new != tid and started["token"] == friend["token"]
+        assert started["seat"] == "N" and started["seats"]["S"]["name"] == "Jean"  # turned
+        assert started["seats"]["N"]["name"] == "Mamie Jo" and started["deal"] == 1
+        assert "invites" not in started and not leaks(started, set(started["hand"]))
+        for secret in (host["token"], gone["token"], stranger):
+            assert secret not in r.text
+        # the host polling the finished table learns of it: its id, nothing else new
+        told = client.get(f"/api/tables/{tid}", headers=auth(host["token"]))
+        assert told.json()["next_game"] == new
+        assert {k: v for k, v in told.json().items() if k not in ("next_game", "version")} == {
+            k: v for k, v in before.items() if k != "version"}
+        for secret in (friend["token"], gone["token"], stranger):
+            assert secret not in told.text
+        # the host follows it, at the same seat, with their own secret: found, not counted
+        # (the bucket is empty: a new table is refused)
+        r = client.post(again, headers=auth(host["token"]))
+        assert r.status_code == 200, r.text
+        followed = r.json()
+        assert (followed["id"], followed["seat"], followed["token"]) == (new, "S", host["token"])
+        assert followed["seats"]["N"]["name"] == "Jean"
+        assert followed["seats"]["W"]["kind"] == "bot"  # the one who left stays out
+        assert not set(followed["hand"]) & set(started["hand"])
+        assert not leaks(followed, set(followed["hand"])) and friend["token"] not in r.text
+        assert client.post(again, headers=auth(friend["token"])).json()["id"] == new
+        assert client.post("/api/tables", json={"game": "coinche"}).status_code == 429
+        # the new game is not over: its own again is refused
+        assert client.post(f"/api/tables/{new}/again", headers=auth(host["token"])
+                           ).status_code == 409
+        for token in (gone["token"], stranger):
+            assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
 
 
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:

@@ -295,6 +295,32 @@ def level_spec(text: object) -> str | None:
         return None
 
 
+def spec_of(text: str, option: str) -> str:
+    """The registry spec of a command line's bot ``text`` given to ``option``: a level for
+    people's (:func:`level_spec`: ``fort`` plays ``pimc:default+tuned``), else ``text`` read as
+    a spec (:func:`parse_bot_spec`, ``engine:COMMAND`` kept as typed). ``rebelote deal
+    --bots`` and ``rebelote arena --a --b`` read their bots through it; a :class:`ValueError`
+    naming ``option``, the levels and the known bots otherwise.
+
+    >>> spec_of(" Fort ", "--bots"), spec_of("pimc:fast", "--bots")
+    ('pimc:default+tuned', 'pimc:fast')
+    >>> spec_of("master", "--bots")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --bots: 'master' is neither a level (debutant, club, fort, expert) nor a bot: ...
+    """
+    spec = level_spec(text)
+    if spec is not None:
+        return spec
+    try:
+        return str(parse_bot_spec(text))
+    except ValueError as e:
+        levels = ", ".join(level.key for level in PLAYER_LEVELS)
+        shown = text.strip() if isinstance(text, str) else text
+        raise ValueError(f"{option}: {shown!r} is neither a level ({levels}) nor a bot: "
+                         f"{e}") from None
+
+
 def level_of_spec(spec: str) -> PlayerLevel | None:
     """The level for people that ``spec`` plays (``pimc:fast`` is ``club``), ``None`` for a
     spec no level uses (``random``).
@@ -328,4 +354,5 @@ __all__ = [
     "player_level",
     "player_levels",
     "register_bot",
+    "spec_of",
 ]

@@ -48,11 +48,12 @@ _NUMBERS: Final = frozenset({"seed", "count"})
 _TYPER_ONLY: Final = frozenset({"engine_timeout", "explain"})
 
 
-def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:
-    """``random`` for every seat, or four names ``N,E,S,W``; :class:`ValueError` otherwise.
-    One bot a seat: ``engine:<command>`` for every seat is four programs. A single spec is one
-    bot for every seat even when its command holds commas."""
-    from rebelote.bots import is_engine_spec, make_bot, parse_bot_spec
+def seat_specs(text: str) -> list[str]:
+    """The registry spec of each seat (N, E, S, W) of ``--bots``: one bot or level for every
+    seat, or four ``N,E,S,W``, each a level for people (``fort``) or a registry spec
+    (:func:`rebelote.bots.spec_of`); :class:`ValueError` naming ``--bots`` otherwise. A single
+    ``engine:<command>`` is one spec for every seat even when its command holds commas."""
+    from rebelote.bots import is_engine_spec, parse_bot_spec, spec_of
 
     names = [t.strip() for t in text.split(",")]
     if len(names) > 1 and is_engine_spec(text) and not all(_is_spec(t, parse_bot_spec)
@@ -62,7 +63,20 @@ def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:
         names *= 4
     if len(names) != 4:
         raise ValueError(f"--bots: one bot name or four (N,E,S,W), not {len(names)}")
-    return [make_bot(n, engine_timeout=engine_timeout) for n in names]
+    return [spec_of(n, "--bots") for n in names]
+
+
+def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:
+    """A bot for each seat of ``--bots`` (:func:`seat_specs`); :class:`ValueError` naming
+    ``--bots`` otherwise. One bot a seat: ``engine:<command>`` for every seat is four
+    programs."""
+    from rebelote.bots import make_bot
+
+    specs = seat_specs(text)
+    try:
+        return [make_bot(s, engine_timeout=engine_timeout) for s in specs]
+    except ValueError as e:  # a known bot at a level it does not have
+        raise ValueError(f"--bots: {e}") from None
 
 
 def _is_spec(text: str, parse: Any) -> bool:
@@ -178,8 +192,7 @@ def run_deal(game: str = "coinche", rules: str | None = None, seed: int = 0, cou
     step = seat_step(chosen)
     write = out.write
     try:
-        names = [b.strip() for b in bots.split(",")]
-        specs = names * 4 if len(names) == 1 else names
+        specs = seat_specs(bots)
         for _ in range(count):
             if explain:  # the same deals, each bot's decision with its explanation
                 state, why = explained_deal(DealState.new(chosen, first, rng=rng), players,

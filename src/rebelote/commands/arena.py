@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rebelote.bots import known_specs, level_spec
+from rebelote.bots import known_specs, spec_of
 
 
 def _text(summary: dict[str, Any]) -> str:
@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
             check_timeout(engine_timeout, "--engine-timeout")
             opts = json.loads(options) if options else None
             # a level for people (fort) plays its registry spec (pimc:default+tuned)
-            a, b = level_spec(a) or a, level_spec(b) or b
+            a, b = spec_of(a, "--a"), spec_of(b, "--b")
             config = ArenaConfig(a=a, b=b, game=game, rules=rules, deals=deals, games=games,
                                  seed=seed, target=target, options=opts,
                                  engine_timeout=engine_timeout)

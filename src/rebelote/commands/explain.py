@@ -23,7 +23,13 @@ from rebelote.auction import Bid
 from rebelote.bots.explain import LANGS, Explanation
 from rebelote.bots.external import close_bots
 from rebelote.cards import SEATS
-from rebelote.commands._deal import DEAL_OPTIONS, Decision, deal_setup, explained_deal
+from rebelote.commands._deal import (
+    DEAL_OPTIONS,
+    Decision,
+    deal_setup,
+    explained_deal,
+    seat_specs,
+)
 from rebelote.commands._lines import closing_input, json_lines
 from rebelote.deal import DealState
 from rebelote.errors import InputError, RulesError
@@ -73,8 +79,7 @@ def explain_lines(stream: TextIO, out: TextIO, *, deal: int | None = None,
     except (ValueError, RulesError) as e:
         print(f"rebelote: {e}", file=sys.stderr, flush=True)
         return 2
-    names = [b.strip() for b in bots.split(",")]
-    specs = names * 4 if len(names) == 1 else names
+    specs = seat_specs(bots)
     rng = random.Random(seed)
     step = seat_step(chosen)
     failed = False

@@ -43,7 +43,9 @@ def register(app: typer.Typer) -> None:
                  "exact) or a rule set's text form like contree:ffb,rounding=none.")] = None,
         seed: Annotated[int, typer.Option(help="The same seed gives the same records.")] = 0,
         count: Annotated[int, typer.Option(help="How many deals.")] = 1,
-        bots: Annotated[str, typer.Option(help="A bot name for every seat, or four N,E,S,W "
+        bots: Annotated[str, typer.Option(help="A bot for every seat, or four N,E,S,W: a "
+                                               "level for people (debutant, club, fort, "
+                                               "expert), a bot "
                                                f"(known: {', '.join(known_bots())}, or "
                                                "engine:COMMAND, an outside program).")]
         = "random",

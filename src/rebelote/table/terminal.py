@@ -159,6 +159,12 @@ class RemoteTable:
 
     def _call(self, method: str, path: str, body: Mapping[str, Any] | None = None
               ) -> dict[str, Any]:
+        return self._request(method, path, body)[1]
+
+    def _request(self, method: str, path: str, body: Mapping[str, Any] | None = None
+                 ) -> tuple[int, dict[str, Any]]:
+        """The answer's status and JSON; a refusal as :class:`IllegalActionError` with the
+        server's sentence."""
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.server + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
@@ -166,7 +172,7 @@ class RemoteTable:
             req.add_header("Authorization", f"Bearer {self.token}")
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
-                return dict(json.loads(resp.read()))
+                return resp.status, dict(json.loads(resp.read()))
         except urllib.error.HTTPError as e:
             try:
                 reason = json.loads(e.read()).get("error", str(e))
@@ -191,6 +197,17 @@ class RemoteTable:
         self.last = self._call("POST", f"/api/tables/{self.id}/actions", {"action": action})
         self.declining = False
         return self.last
+
+    def again(self) -> tuple[dict[str, Any], bool]:
+        """The room's next game (``POST /api/tables/{id}/again``, the page's *Nouvelle
+        partie*): this seat's view of it, and whether this call started it (``False``:
+        another player of the room had). The seat moves to it, with the same secret."""
+        status, view = self._request("POST", f"/api/tables/{self.id}/again")
+        self.id = view["id"]
+        self.token = view.get("token") or self.token
+        self.declining = False
+        self.last = view
+        return view, status == 201
 
     def _declined(self, view: dict[str, Any]) -> dict[str, Any]:
         if not getattr(self, "declining", False) or DECLINE not in view.get("legal", ()):
@@ -293,7 +310,7 @@ def result_card(view: Mapping[str, Any], table: Table | None, lang: str = "en",
             grid.add_row(text, "" if line.ns is None else str(line.ns),
                          "" if line.ew is None else str(line.ew))
     else:
-        grid.add_row("Marks", str(last["score"]["NS"]), str(last["score"]["EW"]))
+        grid.add_row(tr(lang, "Marks"), str(last["score"]["NS"]), str(last["score"]["EW"]))
     return grid
 
 
@@ -378,12 +395,67 @@ def default_records() -> Path:
     return folder / f"table-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
+#: What the terminal says and asks at the end of a room's game (the page's words).
+NEXT_GAME_TOLD: Final = "A new game has started: your seat is kept for you in it."
+#: Answers to a yes-or-no question, in either language (o, oui; y, yes).
+YES: Final = frozenset({"o", "oui", "y", "yes"})
+NO: Final = frozenset({"n", "non", "no", "q", "quit"})
+
+
 def play(source: Source, console: Console, ask: Callable[[str], str] = input,
          deals: int = 0, table_of: Callable[[], Table | None] = lambda: None,
          lang: str = "en", records: Path | None = None,
          line_words: LineWords | None = None) -> int:
     """Play until the game is won (or ``deals`` deals are over); 0 when done, 1 on quit.
-    ``records``: the file each finished deal's record is added to (a line each)."""
+    ``records``: the file each finished deal's record is added to (a line each). In a room
+    (:class:`RemoteTable`), a game's end offers the room's next game (:func:`next_game`),
+    played the same way."""
+    while True:
+        code, over = play_game(source, console, ask, deals, table_of, lang, records,
+                               line_words)
+        if code or not over or not isinstance(source, RemoteTable):
+            return code
+        if not next_game(source, console, ask, lang):
+            return 0
+
+
+def next_game(room: RemoteTable, console: Console, ask: Callable[[str], str],
+              lang: str = "en") -> bool:
+    """At a room's finished game: offer its next game ("Nouvelle partie ? [o/n]"), or, when
+    another player started it already, say so and offer to join it; on yes, the seat follows
+    the room to it (:meth:`RemoteTable.again`: the same seat, the same secret). Whether the
+    player goes on."""
+    colon = catalogs.colon(lang)
+    started = bool(room.view().get("next_game"))  # another player of the room pressed first
+    if started:
+        console.print(tr(lang, NEXT_GAME_TOLD))
+    question = tr(lang, "Join the new game? [y/n]" if started else "New game? [y/n]")
+    while True:
+        try:
+            said = ask(f"{question} ").strip().lower()
+        except EOFError:
+            return False
+        if said in YES or said in NO:
+            break
+        console.print(tr(lang, "Answer y (yes) or n (no)."))
+    if said in NO:
+        return False
+    try:
+        _, mine = room.again()
+    except IllegalActionError as e:
+        console.print(f"[red]{tr(lang, 'Refused')}{colon}[/] {e}")
+        return False
+    if not mine and not started:  # another player pressed it meanwhile: theirs is joined
+        console.print(tr(lang, NEXT_GAME_TOLD))
+    return True
+
+
+def play_game(source: Source, console: Console, ask: Callable[[str], str] = input,
+              deals: int = 0, table_of: Callable[[], Table | None] = lambda: None,
+              lang: str = "en", records: Path | None = None,
+              line_words: LineWords | None = None) -> tuple[int, bool]:
+    """One game of :func:`play`: its exit code, and whether the game ended (not the
+    ``deals`` asked for, nor a quit)."""
     view = source.view()
     drawn_version: Any = None
     shown_result = 0
@@ -414,7 +486,7 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
                              f"{tr(lang, 'check it with')} rebelote verify {records})")
                 console.print(line)
             if deals and shown_result >= deals:
-                return 0
+                return 0, False
         if new_deal:
             announced = set()
         if new_deal and not view["over"]:
@@ -426,7 +498,7 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
             won = tr(lang, "We won the game" if view["winner"] == "NS" else "They won the game")
             console.print(f"[bold]{tr(lang, 'The game is over.')} {won} "
                           f"({view['scores']['NS']} – {view['scores']['EW']}).[/]")
-            return 0
+            return 0, True
         key = (view["deal"], len(view["auction"]), len(view["tricks"]), len(view["trick"]))
         if view["legal"]:
             if key != drawn_version:
@@ -437,7 +509,7 @@ def play(source: Source, console: Console, ask: Callable[[str], str] = input,
             action = choose(console, view, ask, lang)
             if action is None:
                 console.print(tr(lang, "Bye."))
-                return 1
+                return 1, False
             try:
                 view = source.act(action)
             except IllegalActionError as e:

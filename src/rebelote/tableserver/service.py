@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Final
 
 from rebelote.bots import DEFAULT_LEVEL, level_of_spec, level_spec, player_level, player_levels
@@ -501,24 +501,51 @@ class TableService:
         Started once: a second call, by anyone of the room, answers the same game.
         :class:`SeatForbiddenError` for anyone else, :class:`IllegalActionError` while the
         game goes on."""
+        nxt, seat, _ = await self.start_next_game(table_id, token)
+        return nxt, seat
+
+    async def start_next_game(self, table_id: str, token: str | None,
+                              starting: Callable[[], Awaitable[None]] | None = None
+                              ) -> tuple[Loaded, int, bool]:
+        """:meth:`again`, and whether this call started the next game (``False``: another
+        player of the room, or an earlier call, did). ``starting`` is awaited just before the
+        next game is made, only then (the web's count of tables started: it may raise, and
+        nothing is made)."""
+        started = False
         async with self.serial(table_id):
             loaded = await self.repo.load_latest(table_id)
-            self.seat_of(loaded, token)
+            self._player_of_finished(loaded, token)
             if not loaded.table.next_game:
                 if not loaded.table.is_over:
                     raise IllegalActionError("again: the game goes on; a new game starts "
                                              "once it is over")
+                if starting is not None:
+                    await starting()
                 new = await self._create(next_game_of(loaded.table))
                 try:
                     loaded = await self.repo.save(loaded,
                                                   loaded.table.with_next_game(new.id))
+                    started = True
                 except TableConflictError:
                     # another worker wrote first (PostgreSQL): its new game if it made one
                     # (the one made here stays unused)
                     loaded = await self.repo.load(table_id)
                     if not loaded.table.next_game:
                         raise
-        return await self._next_of(loaded, token)
+        nxt, seat = await self._next_of(loaded, token)
+        return nxt, seat, started
+
+    def _player_of_finished(self, loaded: Loaded, token: str | None) -> int:
+        """The seat of ``token`` at ``loaded``, the table whose next game it asks for; a
+        :class:`SeatForbiddenError` naming the rule for anyone else (a stranger, a player
+        who handed their seat back)."""
+        seat = loaded.table.seat_of(token)
+        if seat is None:
+            raise SeatForbiddenError(
+                "Authorization: only a player seated at this table starts or joins its next "
+                "game, and this secret holds none of its seats (a player who handed their seat "
+                "back to its bot stays out of it)")
+        return seat
 
     async def next_game(self, table_id: str, token: str | None) -> tuple[Loaded, int]:
         """The next game another player of the room started at the finished table
@@ -526,7 +553,7 @@ class TableService:
         :class:`SeatForbiddenError` for anyone not seated at the finished table,
         :class:`IllegalActionError` before a next game was started."""
         loaded = await self.repo.load_latest(table_id)
-        self.seat_of(loaded, token)
+        self._player_of_finished(loaded, token)
         if not loaded.table.next_game:
             raise IllegalActionError("next-game: no new game was started at this table")
         return await self._next_of(loaded, token)

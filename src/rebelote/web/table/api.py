@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from typing import Any, Final
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -22,9 +23,14 @@ from rebelote.store.play_tables import TableDamagedError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.web.errors import NotFoundError
-from rebelote.web.openapi import route_doc
+from rebelote.web.openapi import answer_doc, route_doc
 from rebelote.web.security import parse_if_match, read_json
-from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
+from rebelote.web.table.deps import (
+    SeatTokenDep,
+    TableServiceDep,
+    TableStartDep,
+    TablesTooFastError,
+)
 from rebelote.web.table.sockets import REFUSED, cross_site, first_token, refusal, refuse
 
 #: Seconds a socket waits for a change before it checks the table again.
@@ -79,6 +85,10 @@ VIEW: Final[dict[str, Any]] = {
         "turn": {"type": ["string", "null"]}, "hand": _CARDS, "legal": _CARDS,
         "scores": {"type": "object"}, "over": {"type": "boolean"},
         "version": {"type": "integer"}, "token": {"type": "string"},
+        "id": {"type": "string"},
+        "next_game": {"type": "string", "description": "once the game is over and a player "
+                      "of the room started its next game (POST /api/tables/{id}/again): its "
+                      "id, where your seat and secret are kept"},
     },
 }
 RECORD: Final[dict[str, Any]] = {
@@ -179,6 +189,35 @@ async def hint(table_id: str, tables: TableServiceDep, token: SeatTokenDep, lang
     out = why.to_json(lang)
     return JSONResponse({"action": out["action"], "level": out["level"], "why": out["why"],
                          "candidates": out["candidates"], "knew": out["knew"]})
+
+
+#: ``POST /api/tables/{id}/again``'s answers: 201 (this call started the next game), 200 (it
+#: was started before), the refusals.
+_AGAIN_DOC: Final[dict[str, Any]] = route_doc(
+    None, 201, VIEW, "Your view of the next game, which this call started, and your secret "
+    "(the same)", *_WRITE, 429)
+_AGAIN_DOC["responses"] |= answer_doc(200, VIEW, "Your view of the next game, which another "
+                                      "call started, and your secret (the same)")
+
+
+@router.post("/{table_id}/again", status_code=201, summary="Nouvelle partie: the room's next "
+             "game, every player at the same seat", openapi_extra=_AGAIN_DOC)
+async def again(table_id: str, tables: TableServiceDep, token: SeatTokenDep,
+                starting: TableStartDep) -> Response:
+    """The page's *Nouvelle partie* for a player of the finished table (docs/table.md, "The
+    room's next game"): the first call starts the room's next game (``201``) with the same
+    seats, names, secrets and settings; any later one, by anyone of the room, answers the same
+    game (``200``). The answer is the caller's view of it (their seat, turned to South), with
+    ``token``: their secret, the same at the next game. ``403`` for a stranger or a player who
+    handed their seat back, ``409`` while the game goes on. Counted as a table started
+    (``tables_per_minute``, ``429`` past it) only by the call that starts it."""
+    try:
+        new, seat, started = await tables.start_next_game(table_id, token, starting)
+    except TablesTooFastError as e:
+        return JSONResponse({"error": str(e)}, status_code=429,
+                            headers={"Retry-After": str(math.ceil(e.wait))})
+    assert token is not None  # a seat's secret: the same at the next game
+    return seat_view(tables, new, seat, 201 if started else 200, token=token)
 
 
 @router.post("/{table_id}/release", summary="Hand your seat back to its bot",

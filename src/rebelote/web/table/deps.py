@@ -10,6 +10,7 @@ A route names them in its signature::
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends
@@ -17,6 +18,7 @@ from starlette.requests import HTTPConnection
 
 from rebelote.tableserver import TableService
 from rebelote.tableserver.bots import CLIENT
+from rebelote.web.limits import Limits, LimitStore, client_key
 from rebelote.web.security import bearer, client_of
 
 
@@ -35,7 +37,36 @@ async def seat_token(conn: HTTPConnection, table_id: str) -> str | None:
     return bearer(conn, table_id)
 
 
+class TablesTooFastError(Exception):
+    """A table about to be started past the client's rate (``Limits.tables_per_minute``):
+    ``wait`` seconds before the next one."""
+
+    def __init__(self, wait: float) -> None:
+        self.wait = wait
+        super().__init__(f"rate: too many tables started from your address: try again in "
+                         f"{wait:g} s")
+
+
+async def table_start(conn: HTTPConnection) -> Callable[[], Awaitable[None]]:
+    """What a route that may start a table awaits just before it does (the room's next game,
+    which only the first call starts): one table taken from the client's bucket, the one the
+    middleware takes ``POST /api/tables`` from (``tables_per_minute``, ``tables_burst``,
+    shared by the workers), else :class:`TablesTooFastError` (nothing taken)."""
+    limits: Limits = conn.app.state.limits
+    store: LimitStore = conn.app.state.limit_counts
+    client = client_key(client_of(conn.scope), limits.ipv6_prefix)
+
+    async def starting() -> None:
+        wait = await store.take("tables", client)
+        if wait:
+            raise TablesTooFastError(wait)
+
+    return starting
+
+
 TableServiceDep = Annotated[TableService, Depends(table_service)]
 SeatTokenDep = Annotated[str | None, Depends(seat_token)]
+TableStartDep = Annotated[Callable[[], Awaitable[None]], Depends(table_start)]
 
-__all__ = ["SeatTokenDep", "TableServiceDep", "seat_token", "table_service"]
+__all__ = ["SeatTokenDep", "TableServiceDep", "TableStartDep", "TablesTooFastError",
+           "seat_token", "table_service", "table_start"]
