@@ -172,3 +172,11 @@ def test_the_arena_command_prints_json_and_refuses_bad_bots() -> None:
     assert levels.returncode == 0, levels.stderr
     got = json.loads(levels.stdout)
     assert (got["a"], got["b"]) == ("heuristic", "pimc:fast+tuned")
+
+
+def test_a_function_a_pool_cannot_receive_is_refused_before_the_pool_starts() -> None:
+    """A lambda (or a module loaded twice under one name) cannot be pickled: the pool is not
+    started, instead of its shutdown waiting for ever on a worker that never gets its task."""
+    with pytest.raises(TypeError, match="^fn: a process pool runs only a picklable function"):
+        list(parallel_map(lambda x: x, [1, 2], workers=2))
+    assert list(parallel_map(lambda x: x, [1, 2])) == [1, 2]  # in this process: no pickling

@@ -431,12 +431,26 @@ def parallel_map(fn: Callable[[T], R], items: Sequence[T], workers: int = 1,
     else:
         from concurrent.futures import ProcessPoolExecutor  # here: `rebelote deal` starts faster
 
+        _check_picklable(fn)
         with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start) as pool:
             try:
                 yield from pool.map(fn, items)
             except BaseException:
                 pool.shutdown(wait=True, cancel_futures=True)  # a broken bot: the rest not played
                 raise
+
+
+def _check_picklable(fn: Callable[..., object]) -> None:
+    """Refuse ``fn`` before a pool starts when it cannot be sent to one: an unpicklable function
+    fails in the pool's feeder thread, and the pool's shutdown can then wait for ever on a
+    worker that never gets its task (seen with a module loaded twice under one name)."""
+    import pickle
+
+    try:
+        pickle.dumps(fn)
+    except (pickle.PicklingError, TypeError, AttributeError) as e:
+        raise TypeError(f"fn: a process pool runs only a picklable function (a module's own, "
+                        f"importable by its name), not {fn!r}: {e}") from e
 
 
 def _worker_start() -> None:
