@@ -581,20 +581,27 @@ class DealState(NamedTuple):
         same calls and cards on ``start`` when that deal gives the seats the same public
         facts (the same announcements, a deal that fits the same observation), without the
         replay: the search's worlds of one observation, put in the first one replayed."""
-        if self.phase != PLAY or self.stock:
+        (rules, dealer, hands, auction, stock, turned, phase, p, trump, taker, leader, trick,
+         win, tricks, points, winners, old, declared, best, belote, held_over, scores,
+         playable) = self
+        if phase != PLAY or stock:
             raise IllegalActionError("redealt", "the play of an auction game")
-        old = self.start_hands
-        hands = self.hands
         now = (start[0] & ~(old[0] & ~hands[0]), start[1] & ~(old[1] & ~hands[1]),
                start[2] & ~(old[2] & ~hands[2]), start[3] & ~(old[3] & ~hands[3]))
-        if not self.rules.declarations:
-            return self.replace(hands=now, start_hands=tuple(start))
-        trump = self.trump
-        best = tuple(self.best[s] if start[s] == old[s] else best_declarations(start[s], trump)
-                     for s in range(4))
-        declared = tuple(None if d is None else best[s] if d else ()
-                         for s, d in enumerate(self.declared))
-        return self.replace(hands=now, start_hands=tuple(start), best=best, declared=declared)
+        if rules.declarations:
+            best = (best[0] if start[0] == old[0] else best_declarations(start[0], trump),
+                    best[1] if start[1] == old[1] else best_declarations(start[1], trump),
+                    best[2] if start[2] == old[2] else best_declarations(start[2], trump),
+                    best[3] if start[3] == old[3] else best_declarations(start[3], trump))
+            declared = tuple(None if d is None else best[s] if d else ()
+                             for s, d in enumerate(declared))
+        if now[p] != hands[p]:  # the player's cards: its legal ones again
+            playable = legal_mask(now[p], trick, win, trump, rules.overtrump_partner,
+                                  rules.must_undertrump)
+        return _new(DealState, (
+            rules, dealer, now, auction, stock, turned, phase, p, trump, taker, leader, trick,
+            win, tricks, points, winners, (start[0], start[1], start[2], start[3]), declared,
+            best, belote, held_over, scores, playable))
 
     @staticmethod
     def replayed(obs: Observation, hands: Sequence[Mask], stock: Sequence[int] = ()
