@@ -1,8 +1,10 @@
 """Determinization: the hidden cards of a deal dealt again at random, consistent with what one
 seat knows, so that the same auction and cards replay and the seat sees the same observation.
 
-This module deals (:func:`deals`); the engine replays the observation's calls and cards on the
-deals (it imports this module, never the other way round). The entry points are the engine's:
+This module deals (:func:`deals`, and :class:`FittedDeals` where another seat announced
+declarations: uniform over the deals that fit them, without dealing whole deals until one
+does); the engine replays the observation's calls and cards on the deals (it imports this
+module, never the other way round). The entry points are the engine's:
 ``state.determinize(seat, rng)`` and ``DealState.from_observation(observation, rng)`` (for a
 bot, which holds only its observation).
 
