@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rebelote.cards import CLUBS, HEARTS, SPADES, cards_mask, parse_cards
 from rebelote.declarations import (
@@ -216,3 +218,27 @@ def test_best_declarations_equals_trying_every_set_of_disjoint_combos() -> None:
         assert check_declarations(got, h, trump) is None
         strengths = [c.strength(trump) for c in got]
         assert strengths == sorted(strengths, reverse=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.sets(st.integers(0, 31), max_size=8), trump=st.integers(0, 5))
+def test_best_declarations_read_only_the_cards_in_a_combo(cards: set[int], trump: int) -> None:
+    """The best set is computed (and kept) from the hand's cards that lie in some combo: the
+    same as from the whole hand, for any hand and every trump mode."""
+    from rebelote.declarations import _best_of
+
+    h = sum(1 << c for c in cards)
+    assert best_declarations(h, trump) == _best_of.__wrapped__(h, trump)
+
+
+def test_best_declarations_of_hands_rich_in_combos_as_from_the_whole_hand() -> None:
+    """Hands of eight cards drawn from two suits and the aces and jacks: sequences and
+    carrés that overlap, the set chosen among several."""
+    from rebelote.declarations import _best_of
+
+    rng = random.Random(8)
+    pool = [c for c in range(32) if c < 16 or c % 8 in (4, 7)]
+    for _ in range(2000):
+        h = sum(1 << c for c in rng.sample(pool, 8))
+        for trump in range(6):
+            assert best_declarations(h, trump) == _best_of.__wrapped__(h, trump)

@@ -52,7 +52,7 @@ from rebelote.declarations import (
     check_declarations,
     declaring_team,
 )
-from rebelote.determinize import deals
+from rebelote.determinize import FittedDeals, announced_play, deals, fitted_deals
 from rebelote.errors import IllegalActionError
 from rebelote.fast.lookup import BELOTE_MASKS, PLAYS8
 from rebelote.fast.playout import Played, playout, reference_playout
@@ -544,12 +544,27 @@ class DealState(NamedTuple):
         return DealState.from_observation(observe(self, seat), rng)
 
     @staticmethod
-    def from_observation(observation: Observation, rng: random.Random, tries: int = 200
+    def from_observation(observation: Observation, rng: random.Random, tries: int = 200,
+                         draws: FittedDeals | None = None, rejection: bool = False
                          ) -> DealState:
         """A full deal consistent with ``observation`` (what a bot holds), the hidden cards
-        dealt at random (:func:`rebelote.determinize.deals`), with the same auction and cards
-        played: the first deal whose replay the seat sees as ``observation``, else the last
-        one tried (announcements too rare to match in ``tries`` deals)."""
+        dealt at random, with the same auction and cards played. Where another seat announced
+        declarations, drawn uniformly among the deals that fit them
+        (:class:`rebelote.determinize.FittedDeals`; ``draws``: the observation's, if the
+        caller keeps it, else :func:`~rebelote.determinize.fitted_deals`'s). Otherwise, or with
+        ``rejection`` (the reference), or if those draws fail, by the rejection sampler
+        (:func:`rebelote.determinize.deals`): the first deal whose replay the seat sees as
+        ``observation``, else the last one tried (announcements too rare to match in
+        ``tries`` deals)."""
+        if not rejection and announced_play(observation):
+            fitted = draws or fitted_deals(observation)
+            for _ in range(tries):
+                got = fitted(rng)
+                if got is None:
+                    break
+                state = DealState.replayed(observation, *got)
+                if observe(state, observation.seat) == observation:
+                    return state
         fallback: DealState | None = None
         for hands, stock in deals(observation, rng, tries):
             state = DealState.replayed(observation, hands, stock)
@@ -558,6 +573,35 @@ class DealState(NamedTuple):
             fallback = state
         assert fallback is not None, "deals() raises when no deal fits"
         return fallback
+
+    def redealt(self, start: Sequence[Mask]) -> DealState:
+        """This state of the play of an auction game (no stock) with the hands ``start``
+        dealt instead, the same calls and cards: each seat that declared declaring the best
+        set of its new hand, each that declined declining. What :meth:`replayed` makes of the
+        same calls and cards on ``start`` when that deal gives the seats the same public
+        facts (the same announcements, a deal that fits the same observation), without the
+        replay: the search's worlds of one observation, put in the first one replayed."""
+        (rules, dealer, hands, auction, stock, turned, phase, p, trump, taker, leader, trick,
+         win, tricks, points, winners, old, declared, best, belote, held_over, scores,
+         playable) = self
+        if phase != PLAY or stock:
+            raise IllegalActionError("redealt", "the play of an auction game")
+        now = (start[0] & ~(old[0] & ~hands[0]), start[1] & ~(old[1] & ~hands[1]),
+               start[2] & ~(old[2] & ~hands[2]), start[3] & ~(old[3] & ~hands[3]))
+        if rules.declarations:
+            best = (best[0] if start[0] == old[0] else best_declarations(start[0], trump),
+                    best[1] if start[1] == old[1] else best_declarations(start[1], trump),
+                    best[2] if start[2] == old[2] else best_declarations(start[2], trump),
+                    best[3] if start[3] == old[3] else best_declarations(start[3], trump))
+            declared = tuple(None if d is None else best[s] if d else ()
+                             for s, d in enumerate(declared))
+        if now[p] != hands[p]:  # the player's cards: its legal ones again
+            playable = legal_mask(now[p], trick, win, trump, rules.overtrump_partner,
+                                  rules.must_undertrump)
+        return _new(DealState, (
+            rules, dealer, now, auction, stock, turned, phase, p, trump, taker, leader, trick,
+            win, tricks, points, winners, (start[0], start[1], start[2], start[3]), declared,
+            best, belote, held_over, scores, playable))
 
     @staticmethod
     def replayed(obs: Observation, hands: Sequence[Mask], stock: Sequence[int] = ()

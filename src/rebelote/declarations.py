@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 from rebelote.cards import Mask, card_str, cards_mask, iter_mask, parse_card, rank_of, suit_of
@@ -139,7 +140,23 @@ def candidates(hand: Mask, trump: TrumpMode) -> list[Combo]:
 
 
 def best_declarations(hand: Mask, trump: TrumpMode) -> tuple[Combo, ...]:
-    """The hand's best set of disjoint combos: most points, then the strongest combos."""
+    """The hand's best set of disjoint combos: most points, then the strongest combos.
+
+    It depends only on the hand's cards that lie in some combo (every card of a carré of 9s
+    to aces, every card of three in sequence): computed once for each set of them
+    (:func:`_best_of`, the last few thousand kept), as the search asks it for every hand of
+    every world it deals, and those of a position share their combos."""
+    fours = hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFC
+    runs = hand & hand >> 1 & hand >> 2 & _RUN_STARTS
+    if not fours | runs:  # most hands: nothing to declare
+        return ()
+    return _best_of(runs | runs << 1 | runs << 2 | fours | fours << 8 | fours << 16
+                    | fours << 24, trump)
+
+
+@lru_cache(maxsize=8192)
+def _best_of(hand: Mask, trump: TrumpMode) -> tuple[Combo, ...]:
+    """:func:`best_declarations` of the cards of a hand that lie in some combo."""
     cands = candidates(hand, trump)
     if not cands:
         return ()

@@ -1,8 +1,10 @@
 """Determinization: the hidden cards of a deal dealt again at random, consistent with what one
 seat knows, so that the same auction and cards replay and the seat sees the same observation.
 
-This module deals (:func:`deals`); the engine replays the observation's calls and cards on the
-deals (it imports this module, never the other way round). The entry points are the engine's:
+This module deals (:func:`deals`, and :class:`FittedDeals` where another seat announced
+declarations: uniform over the deals that fit them, without dealing whole deals until one
+does); the engine replays the observation's calls and cards on the deals (it imports this
+module, never the other way round). The entry points are the engine's:
 ``state.determinize(seat, rng)`` and ``DealState.from_observation(observation, rng)`` (for a
 bot, which holds only its observation).
 
@@ -18,19 +20,24 @@ bot, which holds only its observation).
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from bisect import bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 
 from rebelote.actions import AUCTION
 from rebelote.cards import FULL_DECK, Mask, mask_cards
 from rebelote.dealing import stock_order
-from rebelote.declarations import Combo, best_declarations, candidates
+from rebelote.declarations import Combo, best_declarations, candidates, declaring_team
 from rebelote.errors import IllegalActionError
 from rebelote.observation import Observation
 from rebelote.rules import seats_from
 
-__all__ = ["Deal", "UniformDeals", "deals", "every_deal", "plain_play", "uniform_deal"]
+__all__ = ["Deal", "FittedDeals", "UniformDeals", "announced_play", "deals", "every_deal",
+           "fitted_deals", "plain_play", "uniform_deal"]
 
 #: A deal as dealt: the four hands (N E S W: 8 cards each in coinche, 5 in belote) and the
 #: belote stock in dealing order (empty in coinche), the arguments of
@@ -167,6 +174,245 @@ def every_deal(obs: Observation, limit: int) -> list[Deal] | None:
     if not go(0):
         return None
     return [(_start_hands(obs, h, must, played), ()) for h in found]
+
+
+def announced_play(obs: Observation) -> bool:
+    """The play of a deal in which another seat announced declarations: the deals of the
+    hidden cards that fit are only those that give it the best set it announced (and, once
+    shown, the combos shown and the declaring team seen): :class:`FittedDeals` draws them."""
+    return obs.phase != AUCTION and obs.taker >= 0 \
+        and any(s != obs.seat for s, _ in obs.announced)
+
+
+#: :class:`FittedDeals` lists at most this many choices of the announced combos (more: it
+#: draws nothing, and the rejection sampler of :func:`deals` deals instead).
+CHOICE_LIMIT: Final = 20_000
+#: The draws of one deal :class:`FittedDeals` makes at most before it gives up.
+FIT_TRIES: Final = 1_000
+
+
+class FittedDeals:
+    """Deals of the hidden cards drawn uniformly among those that fit an observation in which
+    another seat announced declarations (:func:`announced_play`), without dealing whole deals
+    at random and rejecting those whose announcements differ (:func:`deals`: about 8 deals for
+    one that fits).
+
+    A *choice* gives each announcing seat a set of combos: the combos it showed, else any set
+    of disjoint combos of the kinds it announced that its cards may hold (no card of another
+    seat, none it cannot hold), the sets together disjoint and, once the first trick is over,
+    giving the declaring team seen. The deals of a choice put each seat's combos in its hand
+    and deal the other cards to fit the hand sizes and the voids; they are counted exactly
+    (:class:`_Split`: the hidden cards fall into at most seven groups by the seats that may
+    hold them, and a deal is so many cards of each group to each seat). A draw picks a choice
+    in proportion to its count of deals, one of its deals uniformly, and keeps it when each
+    announcing seat's best set (:func:`~rebelote.declarations.best_declarations`) is exactly
+    its set of the choice, else draws again. A deal that fits is a deal of one choice only
+    (its seats' best sets) and is kept only when drawn from it, so each deal that fits has
+    the same chance, one over the sum of the choices' counts: the draws are uniform over the
+    deals that fit, as the plain rejection sampler's (a uniform deal of the hidden cards kept
+    when the engine replays the observation on it), which the tests hold them to. A draw
+    fails when a seat's other cards make a better set (the tierce's next card, a second
+    combo): 1.2 to 1.6 draws a deal in official coinche (the heuristic's deals 0-59, 8 to 3
+    cards in hand), each a fraction of a whole deal's cost. Made once for an observation,
+    drawn from many times (:func:`fitted_deals` keeps the last few)."""
+
+    def __init__(self, obs: Observation) -> None:
+        if not announced_play(obs):
+            raise ValueError("FittedDeals: the play of a deal with another seat's declarations")
+        self.obs = obs
+        pool, need, forbid, self.must, self.played = _hidden(obs)
+        me = obs.seat
+        pool_mask = sum(1 << c for c in pool)
+        kinds = {s: tuple(sorted(k)) for s, k in obs.announced if s != me}
+        shown: dict[int, tuple[Combo, ...]] = {}
+        for s, combo in obs.shown:
+            shown[s] = (*shown.get(s, ()), combo)
+        #: the seats whose announcements the deals must fit
+        self.seats = tuple(sorted(kinds))
+        sets = [[shown[s]] if s in shown else
+                _combo_sets((pool_mask & ~forbid[s]) | self.must[s] | self.played[s],
+                            obs.trump, kinds[s])
+                for s in self.seats]
+        team = -2  # the declaring team the deals must give (-2: none to check yet)
+        if obs.tricks:
+            team = obs.shown[0][0] & 1 if obs.shown else -1
+        declared: list[tuple[Combo, ...]] = [(), (), (), ()]
+        declared[me] = obs.own_declared or ()
+        first, step, tie = obs.first, obs.step, obs.rules.declaration_tie
+        splits: dict[object, _Split] = {}
+        #: each choice: the seats' sets, the hidden cards each gets with them, its
+        #: :class:`_Split` and the cards of each of the split's groups
+        self.choices: list[tuple[tuple[frozenset[Combo], ...], list[Mask], _Split,
+                                 tuple[tuple[int, ...], ...]]] = []
+        self.cum: list[int] = []
+        self.total = 0
+        count = 1
+        for options in sets:
+            count *= len(options)
+        if count > CHOICE_LIMIT:
+            return  # too many to list: the rejection sampler deals
+        for choice in itertools.product(*sets):
+            taken = [0, 0, 0, 0]
+            used = 0
+            for s, combos in zip(self.seats, choice, strict=True):
+                cards = 0
+                for combo in combos:
+                    cards |= combo.cards
+                cards &= pool_mask
+                if cards & used:
+                    break
+                used |= cards
+                taken[s] = cards
+                declared[s] = combos
+            else:
+                if team != -2 and declaring_team(declared, obs.trump, first, step, tie) != team:
+                    continue
+                left = tuple(need[s] - taken[s].bit_count() for s in range(4))
+                if min(left) < 0:
+                    continue
+                groups: dict[tuple[int, ...], list[int]] = {}
+                for card in pool:
+                    if not used >> card & 1:
+                        seats = tuple(s for s in range(4)
+                                      if left[s] > 0 and not forbid[s] >> card & 1)
+                        groups.setdefault(seats, []).append(card)
+                order = sorted(groups)
+                key = (tuple((seats, len(groups[seats])) for seats in order), left)
+                split = splits.get(key)
+                if split is None:
+                    split = splits[key] = _Split(key[0], left)
+                if split.total:
+                    self.total += split.total
+                    self.cum.append(self.total)
+                    self.choices.append((tuple(frozenset(combos) for combos in choice), taken,
+                                         split, tuple(tuple(groups[s]) for s in order)))
+
+    def __call__(self, rng: random.Random, tries: int = FIT_TRIES) -> Deal | None:
+        """One deal that fits, uniform over them all; ``None`` when no deal fits the
+        announcements (or ``tries`` draws found none, or there were too many choices to list):
+        then the rejection sampler of :func:`deals` is the way."""
+        if not self.total:
+            return None
+        obs, must, played, seats = self.obs, self.must, self.played, self.seats
+        trump = obs.trump
+        for _ in range(tries):
+            wanted, taken, split, groups = self.choices[
+                bisect_right(self.cum, rng.randrange(self.total))]
+            hidden = list(taken)
+            for (to, _n), cards, parts in zip(split.groups, groups, split.draw(rng),
+                                                strict=True):
+                dealt = rng.sample(cards, len(cards))
+                pos = 0
+                for s, k in zip(to, parts, strict=True):
+                    for c in dealt[pos:pos + k]:
+                        hidden[s] |= 1 << c
+                    pos += k
+            start = _start_hands(obs, hidden, must, played)
+            if all(frozenset(best_declarations(start[s], trump)) == want
+                   for s, want in zip(seats, wanted, strict=True)):
+                return _deal_played(obs, start, rng)
+        return None
+
+
+@lru_cache(maxsize=16)
+def fitted_deals(obs: Observation) -> FittedDeals:
+    """The :class:`FittedDeals` of ``obs``, made once for the last few observations asked
+    (a search draws hundreds of worlds of one)."""
+    return FittedDeals(obs)
+
+
+def _combo_sets(avail: Mask, trump: int, kinds: tuple[str, ...]) -> list[tuple[Combo, ...]]:
+    """Every set of disjoint combos held in ``avail`` whose kinds are ``kinds`` (sorted), each
+    once."""
+    cands = [c for c in candidates(avail, trump) if c.kind in kinds]
+    out: list[tuple[Combo, ...]] = []
+    chosen: list[Combo] = []
+
+    def go(i: int, start: int, used: Mask) -> None:
+        if i == len(kinds):
+            out.append(tuple(chosen))
+            return
+        for j in range(start, len(cands)):
+            c = cands[j]
+            if c.kind == kinds[i] and not c.cards & used:
+                chosen.append(c)
+                # the next combo of the same kind comes later in the list: each set once
+                go(i + 1, j + 1 if i + 1 < len(kinds) and kinds[i + 1] == kinds[i] else 0,
+                   used | c.cards)
+                chosen.pop()
+
+    go(0, 0, 0)
+    return out
+
+
+_FACTORIAL: Final = tuple(math.factorial(n) for n in range(33))
+
+
+@lru_cache(maxsize=1024)
+def _splits(n: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to share ``n`` cards among seats that take at most ``caps`` each."""
+    if not caps:
+        return ((),) if n == 0 else ()
+    return tuple((k, *rest) for k in range(min(n, caps[0]) + 1)
+                 for rest in _splits(n - k, caps[1:]))
+
+
+class _Split:
+    """The deals of groups of cards, each group's cards to the seats it names (the seats
+    that may hold them), each seat ``need`` cards in all: counted (:attr:`total`), and one
+    drawn uniformly (:meth:`draw`: how many of each group each seat gets). Filled once when
+    made, then only read (threads may share it)."""
+
+    __slots__ = ("_steps", "groups", "need", "total")
+
+    def __init__(self, groups: tuple[tuple[tuple[int, ...], int], ...], need: tuple[int, ...]
+                 ) -> None:
+        self.groups = groups
+        self.need = need
+        #: for each group and the counts still to deal: the cumulated counts of deals of each
+        #: way to share the group, and the ways
+        self._steps: dict[tuple[int, tuple[int, ...]],
+                          tuple[list[int], list[tuple[int, ...]]]] = {}
+        self.total = self._ways(0, need)
+
+    def _ways(self, i: int, left: tuple[int, ...]) -> int:
+        if i == len(self.groups):
+            return 0 if any(left) else 1
+        got = self._steps.get((i, left))
+        if got is not None:
+            return got[0][-1] if got[0] else 0
+        seats, n = self.groups[i]
+        cum: list[int] = []
+        ways: list[tuple[int, ...]] = []
+        acc = 0
+        for parts in _splits(n, tuple(left[s] for s in seats)):
+            after = list(left)
+            many = _FACTORIAL[n]
+            for s, k in zip(seats, parts, strict=True):
+                after[s] -= k
+                many //= _FACTORIAL[k]
+            rest = self._ways(i + 1, tuple(after))
+            if rest:
+                acc += many * rest
+                cum.append(acc)
+                ways.append(parts)
+        self._steps[(i, left)] = (cum, ways)
+        return acc
+
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        """How many cards of each group each of its seats gets, drawn in proportion to the
+        deals that share them so (``total`` must not be 0)."""
+        left = self.need
+        out: list[tuple[int, ...]] = []
+        for i, (seats, _n) in enumerate(self.groups):
+            cum, ways = self._steps[(i, left)]
+            parts = ways[bisect_right(cum, rng.randrange(cum[-1]))]
+            out.append(parts)
+            after = list(left)
+            for s, k in zip(seats, parts, strict=True):
+                after[s] -= k
+            left = tuple(after)
+        return out
 
 
 def _start_hands(obs: Observation, hidden: list[Mask], must: list[Mask], played: list[Mask]

@@ -123,6 +123,14 @@ class Budget:
     #: constrained cards to the seats with the most room). The play of a game with nothing
     #: announced.
     uniform: bool = False
+    #: The worlds as they were drawn before issue 35's change, the reference the benches
+    #: time them against (``pimc:expert+learned[rejection=1]``, bench/worlds_draw.py): where
+    #: another seat announced declarations, by the rejection sampler
+    #: (:func:`rebelote.determinize.deals`: whole deals dealt at random until one fits the
+    #: announcements, about 8 a world) instead of among the deals that fit
+    #: (:class:`rebelote.determinize.FittedDeals`), and in a game with declarations every
+    #: world replayed, not put in the first (:meth:`rebelote.deal.DealState.redealt`).
+    rejection: bool = False
     #: When at most this many deals (or the card's count of worlds, if more) fit the
     #: observation, solve each of them once instead of drawing (0: never): the last tricks'
     #: few worlds, all of them, without the draws' noise.

@@ -25,7 +25,14 @@ from rebelote.bots.pimc.inference import (
 )
 from rebelote.cards import Mask
 from rebelote.deal import DealState
-from rebelote.determinize import UniformDeals, deals, every_deal, plain_play
+from rebelote.determinize import (
+    FittedDeals,
+    UniformDeals,
+    announced_play,
+    deals,
+    every_deal,
+    plain_play,
+)
 from rebelote.errors import IllegalActionError
 from rebelote.observation import Observation
 from rebelote.rules import AUCTION_GAMES
@@ -101,11 +108,18 @@ class Worlds:
     announcement to fit, no stock), the replay is the same for every deal of the hidden
     cards, so after the first world the others are the first with their dealt hands put in:
     the same worlds from the same random draws, without the replay (half a world's cost at
-    the last tricks). Where nothing is announced yet, in a game with declarations too, the
-    draws can be made uniform (:meth:`uniform`) and the deals listed (:meth:`every`), each
-    world then replayed."""
+    the last tricks). In the play of an auction game with declarations the same holds of a
+    deal that fits, with each seat's best declarations put in too
+    (:meth:`DealState.redealt`): after the first world replayed, the others are put in it.
+    Where nothing is announced yet, in a game with declarations too, the draws can be made
+    uniform (:meth:`uniform`) and the deals listed (:meth:`every`). Where another seat
+    announced declarations, the deals are drawn uniformly among those that fit them
+    (:class:`~rebelote.determinize.FittedDeals`, made once here), not dealt and rejected
+    until one fits. The budget's :attr:`Budget.rejection` (the reference) asks for the
+    worlds as they were drawn before: the rejection sampler, each world replayed."""
 
-    def __init__(self, obs: Observation, budget: Budget | None = None) -> None:
+    def __init__(self, obs: Observation, budget: Budget | None = None,
+                 rejection: bool = False) -> None:
         self.obs = obs
         self.fast = only_hands_differ(obs)
         #: the draws can be made uniform and the deals listed (nothing announced yet)
@@ -113,6 +127,19 @@ class Worlds:
         self.template: DealState | None = None
         self.played: list[Mask] = obs.played_by() if self.fast else []
         self.draws: UniformDeals | None = None
+        #: the worlds as before (the budget's :attr:`Budget.rejection`, or asked for): the
+        #: rejection sampler for the deals that fit the announced declarations, and in a
+        #: game with declarations each world replayed
+        self.rejection = rejection or (budget is not None and budget.rejection)
+        announced = announced_play(obs)
+        fitted = FittedDeals(obs) if announced and not self.rejection else None
+        if fitted is not None and not fitted.total:  # none to draw: the rejection sampler
+            fitted, self.rejection = None, True
+        self.fitted = fitted
+        #: the worlds (the first apart) are put in the first (:meth:`DealState.redealt`):
+        #: the play of an auction game with declarations, each deal drawn to fit
+        self.redeal = not self.fast and obs.phase == PLAY and obs.taker >= 0 \
+            and obs.rules.game in AUCTION_GAMES and not self.rejection
         #: each world's weight from the auction: :func:`world_weight`, or read by the
         #: budget's bidding system (:attr:`Budget.calls`, :class:`SystemWeights`) in an
         #: auction game
@@ -123,13 +150,22 @@ class Worlds:
 
     def deal(self, rng: random.Random) -> DealState:
         """One world (:class:`IllegalActionError` when none fits the observation)."""
-        if self.template is None or not self.fast:
-            world = DealState.from_observation(self.obs, rng)
+        template = self.template
+        if template is None or not (self.fast or self.redeal):
+            world = DealState.from_observation(self.obs, rng, draws=self.fitted,
+                                               rejection=self.rejection)
             if self.fast and world.phase == PLAY:
                 self.template = world
+            elif self.redeal and world.observation(self.obs.seat) == self.obs:
+                self.template = world  # a world that fits (not the rejection's last resort)
             return world
+        if self.fitted is not None:  # the same draws as from_observation's, not replayed
+            got = self.fitted(rng)
+            if got is None:  # the deals that fit too rare to draw: the rejection sampler
+                return DealState.from_observation(self.obs, rng, rejection=True)
+            return template.redealt(got[0])
         start, _stock = next(deals(self.obs, rng))
-        return self._put(start)
+        return self._put(start) if self.fast else template.redealt(start)
 
     def _put(self, start: list[Mask]) -> DealState:
         """The template world with the hands ``start`` dealt (the fast path)."""
@@ -154,8 +190,16 @@ class Worlds:
 
     def _world(self, start: list[Mask]) -> DealState:
         """The world whose hands were ``start`` when the play began: the template with them
-        put in (the fast path), else the auction and the cards replayed on them."""
-        return self._put(start) if self.fast else DealState.replayed(self.obs, start)
+        put in (the fast path, or :meth:`DealState.redealt`), else the auction and the cards
+        replayed on them (the first world of a game with declarations, then the template)."""
+        if self.fast:
+            return self._put(start)
+        if self.template is not None:
+            return self.template.redealt(start)
+        world = DealState.replayed(self.obs, start)
+        if self.redeal:
+            self.template = world
+        return world
 
     def uniform(self, rng: random.Random) -> tuple[DealState, float]:
         """One world and the weight that makes the draws uniform over the deals that fit
