@@ -1,23 +1,28 @@
-"""Shared by every test module: the PostgreSQL tests run one after another on one worker, and
-under xdist the long tests start first.
+"""Shared by every test module: the xdist groups kept on one worker, the order the tests are
+handed out in, the worker's chromium, and (``REBELOTE_TEST_CPU``) each test's CPU.
 
 The PostgreSQL tests share one server, and some of them act on every connection of that
 server (the listener test cuts every ``LISTEN``): run side by side on two workers, one test
 would cut the other's listener. ``scripts/test.sh`` runs pytest with ``--dist loadgroup``,
-which keeps a group on one worker and spreads the other tests as before.
+which keeps a group (``xdist_group``) on one worker: the PostgreSQL tests, the attacker's
+checks on the main server, those on servers of their own, the table journeys, the proxies.
+xdist 3.8 names the group in a test's id the way pytest 8 read it; under pytest 9 the id is
+named again here (:func:`_name_group`), else every test is a group of its own.
 
-xdist hands the tests to its two workers in collection order, a few at a time, each worker
-asking for more as it finishes. In file order the browser tests (``tests/test_web_*``,
-``test_table_browser``...) come last: a long test handed out near the end keeps one worker busy
-while the other has nothing left. Under xdist the tests marked ``slow`` (the packaging
-test, a minute on its own) come first, then those marked ``browser``, then the rest, each part
-in file order (a module's tests stay together, so its module-scoped server starts once per
-worker): the short tests fill both workers at the end. A serial run keeps file order.
+xdist hands the groups and the other tests out in the order of the collection (``scripts/
+test.sh`` passes ``--no-loadscope-reorder``: by default the largest groups go first, and the
+three groups that mostly wait, begun together, left a core idle while the browser tests
+waited), each worker asking for more as it finishes. Under xdist the order is
+:func:`_order`'s: the attacker's checks on the main server, the tests marked ``slow`` (the
+packaging build), the table journeys, then the browser tests with the other waiting groups
+among them, then the rest, each part in file order (a module's tests stay together, so its
+module-scoped server starts once per worker): the short tests fill the workers at the end. A
+serial run keeps file order.
 
 ``browser`` is the worker's chromium (:class:`web_fixtures.Chromium`), one for every browser
 test module: launched when a test first asks for it, closed after a test when the next one
 needs none (Playwright's synchronous API holds an event loop that a test running its own
-could not run beside). The browser tests run together, so a worker launches it about twice.
+could not run beside). The browser tests run together, so a worker launches it a few times.
 Each test opens its own contexts (its own cookies); those it leaves open are closed after it.
 """
 
