@@ -142,7 +142,10 @@ _CPU_LOG = os.environ.get("REBELOTE_TEST_CPU")
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """With ``REBELOTE_TEST_CPU=FILE``, each test's CPU (setup, call and teardown, the
-    processes it started included) is appended to FILE: ``seconds nodeid``."""
+    processes it started included) is appended to FILE: ``seconds nodeid``. The worker's
+    chromium is counted while it runs, but when it closes its CPU leaves the count (Playwright's
+    driver does not reap it): the test after which it closes shows that much less, often below
+    zero; add a browser module's tests up to that point, or time it alone."""
     if not _CPU_LOG:
         yield
         return
