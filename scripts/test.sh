@@ -58,9 +58,29 @@ trap pg_stop EXIT
 export PYTHONDONTWRITEBYTECODE=
 
 echo "== ruff"; "$BIN/ruff" check src tests $([ -d bench ] && echo bench) scripts
-echo "== mypy --strict"; "$BIN/mypy"
-echo "== import-linter (the layers of docs/architecture.md)"; "$BIN/lint-imports"
-# the documentation site: every page in the nav, every link and anchor resolving (mkdocs.yml);
-# built offline into site/ (ignored by git)
-echo "== mkdocs build --strict"; NO_MKDOCS_2_WARNING=1 "$BIN/mkdocs" build --strict --quiet
-echo "== pytest"; "$BIN/pytest" -n 3 --dist loadgroup -q --durations=10 "$@"
+# mypy, import-linter and the documentation site run beside the test suite, at a lower
+# priority: its workers leave a core idle at times (waiting for a server, a page, a clock),
+# and mypy without its cache (a fresh clone) takes 15 s of CPU. Their output comes after the
+# suite's; any failure fails the run.
+checks=$(mktemp /tmp/rebelote-checks.XXXXXX)
+(
+  set +e
+  echo "== mypy --strict"; nice -n 10 "$BIN/mypy"; a=$?
+  echo "== import-linter (the layers of docs/architecture.md)"; nice -n 10 "$BIN/lint-imports"; b=$?
+  # the documentation site: every page in the nav, every link and anchor resolving
+  # (mkdocs.yml); built offline into site/ (ignored by git)
+  echo "== mkdocs build --strict"
+  NO_MKDOCS_2_WARNING=1 nice -n 10 "$BIN/mkdocs" build --strict --quiet; c=$?
+  exit $((a || b || c))
+) >"$checks" 2>&1 &
+checks_pid=$!
+# --dist loadgroup: each xdist group on one worker; --no-loadscope-reorder: the tests handed
+# out in the order tests/conftest.py gives them (the groups that wait spread among the rest)
+echo "== pytest"
+status=0
+"$BIN/pytest" -n 3 --dist loadgroup --no-loadscope-reorder -q --durations=10 "$@" || status=$?
+checks_status=0
+wait "$checks_pid" || checks_status=$?
+cat "$checks"; rm -f "$checks"
+if [ "$checks_status" != 0 ]; then echo "== mypy, import-linter or mkdocs failed (above)"; fi
+exit $((status ? status : checks_status))

@@ -1,28 +1,34 @@
-"""Shared by every test module: the PostgreSQL tests run one after another on one worker, and
-under xdist the long tests start first.
+"""Shared by every test module: the xdist groups kept on one worker, the order the tests are
+handed out in, the worker's chromium, and (``REBELOTE_TEST_CPU``) each test's CPU.
 
 The PostgreSQL tests share one server, and some of them act on every connection of that
 server (the listener test cuts every ``LISTEN``): run side by side on two workers, one test
 would cut the other's listener. ``scripts/test.sh`` runs pytest with ``--dist loadgroup``,
-which keeps a group on one worker and spreads the other tests as before.
+which keeps a group (``xdist_group``) on one worker: the PostgreSQL tests, the attacker's
+checks on the main server, those on servers of their own, the table journeys, the proxies.
+xdist 3.8 names the group in a test's id the way pytest 8 read it; under pytest 9 the id is
+named again here (:func:`_name_group`), else every test is a group of its own.
 
-xdist hands the tests to its two workers in collection order, a few at a time, each worker
-asking for more as it finishes. In file order the browser tests (``tests/test_web_*``,
-``test_table_browser``...) come last: a long test handed out near the end keeps one worker busy
-while the other has nothing left. Under xdist the tests marked ``slow`` (the packaging
-test, a minute on its own) come first, then those marked ``browser``, then the rest, each part
-in file order (a module's tests stay together, so its module-scoped server starts once per
-worker): the short tests fill both workers at the end. A serial run keeps file order.
+xdist hands the groups and the other tests out in the order of the collection (``scripts/
+test.sh`` passes ``--no-loadscope-reorder``: by default the largest groups go first, and the
+three groups that mostly wait, begun together, left a core idle while the browser tests
+waited), each worker asking for more as it finishes. Under xdist the order is
+:func:`_order`'s: the attacker's checks on the main server, the tests marked ``slow`` (the
+packaging build), the table journeys, then the browser tests with the other waiting groups
+among them, then the rest, each part in file order (a module's tests stay together, so its
+module-scoped server starts once per worker): the short tests fill the workers at the end. A
+serial run keeps file order.
 
 ``browser`` is the worker's chromium (:class:`web_fixtures.Chromium`), one for every browser
 test module: launched when a test first asks for it, closed after a test when the next one
 needs none (Playwright's synchronous API holds an event loop that a test running its own
-could not run beside). The browser tests run together, so a worker launches it about twice.
+could not run beside). The browser tests run together, so a worker launches it a few times.
 Each test opens its own contexts (its own cookies); those it leaves open are closed after it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,16 +54,102 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         _CHROMIUM.close()
 
 
-def _weight(item: pytest.Item) -> int:
-    """0 for the longest tests (``slow``), 1 for the browser tests, 2 for the rest."""
-    if item.get_closest_marker("slow") is not None:
-        return 0
-    return 1 if item.get_closest_marker("browser") is not None else 2
+#: The xdist groups whose tests mostly wait (a server's timeout, a restart, a client's pace):
+#: the attacker's checks and the PostgreSQL tests. Begun together, the three left a core idle
+#: while the tests that keep one busy (the browsers, the packaging build) waited their turn.
+WAITING_FIRST = "attack-main"
+WAITING_LATER = ("postgres", "attack-own", "proxies")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def _group(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    return None if mark is None else str(mark.args[0] if mark.args else mark.kwargs["name"])
+
+
+def _order(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The order xdist hands the tests out in (scripts/test.sh runs ``--dist loadgroup
+    --no-loadscope-reorder``): the attacker's checks on the main server (the longest group),
+    the ``slow`` tests, the table journeys, then the browser tests with the other waiting
+    groups among them (one begins as a worker comes free, beside the browsers), then the
+    rest, each part in file order (a module's tests stay together)."""
+    first = [i for i in items if _group(i) == WAITING_FIRST]
+    slow = [i for i in items if i.get_closest_marker("slow") is not None and _group(i) is None]
+    journeys = [i for i in items if _group(i) == "journey-table"]
+    waiting = [[i for i in items if _group(i) == g] for g in WAITING_LATER]
+    placed = {id(i) for part in (first, slow, journeys, *waiting) for i in part}
+    browsers = [i for i in items if id(i) not in placed
+                and i.get_closest_marker("browser") is not None]
+    placed |= {id(i) for i in browsers}
+    rest = [i for i in items if id(i) not in placed]
+    out = first + slow + journeys
+    third = len(browsers) // 3
+    out += browsers[:third] + waiting[0] + browsers[third:2 * third] + waiting[1] + waiting[2]
+    return out + browsers[2 * third:] + rest
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]
+                                  ) -> Iterator[None]:
     for item in items:
         if item.get_closest_marker("postgres") is not None:
             item.add_marker(pytest.mark.xdist_group("postgres"))
-    if hasattr(config, "workerinput"):  # an xdist worker: every worker sorts alike (stable)
-        items.sort(key=_weight)
+    if hasattr(config, "workerinput"):  # an xdist worker: every worker sorts alike
+        items[:] = _order(items)
+    yield  # xdist's own hook (last) names each test's group in its id, as pytest 8 read it
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            _name_group(item)
+
+
+def _name_group(item: pytest.Item) -> None:
+    """The test's id ends with ``@group`` (its ``xdist_group``), which ``--dist loadgroup``
+    reads to send a group's tests to one worker. xdist 3.8 writes it into ``item._nodeid``,
+    which pytest 9 no longer reads (the id is ``item._id``): every test was its own group,
+    the PostgreSQL tests ran side by side on three workers, and each worker that ran one of
+    the attacker's checks or journeys started their servers again."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})
+    if not names or item.nodeid.rpartition("]")[2].find("@") >= 0 or not hasattr(item, "_id"):
+        return
+    from _pytest.nodeid import NodeId
+
+    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
+def _tree_cpu() -> float:
+    """CPU seconds of this process, the children it reaped, and its live descendants (with
+    what they reaped): servers, commands, chromium."""
+    import resource
+
+    import psutil
+
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
+    for p in psutil.Process().children(recursive=True):
+        try:
+            t = p.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+_CPU_LOG = os.environ.get("REBELOTE_TEST_CPU")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``REBELOTE_TEST_CPU=FILE``, each test's CPU (setup, call and teardown, the
+    processes it started included) is appended to FILE: ``seconds nodeid``. The worker's
+    chromium is counted while it runs, but when it closes its CPU leaves the count (Playwright's
+    driver does not reap it): the test after which it closes shows that much less, often below
+    zero; add a browser module's tests up to that point, or time it alone."""
+    if not _CPU_LOG:
+        yield
+        return
+    before = _tree_cpu()
+    yield
+    with open(_CPU_LOG, "a") as f:
+        f.write(f"{_tree_cpu() - before:.2f} {item.nodeid}\n")

@@ -8,13 +8,12 @@ concours.po``), with the project's ``rebelote`` catalog behind it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from fpdf.enums import XPos, YPos
 
-from rebelote.catalogs import gettext as base_gettext
-from rebelote.catalogs import number, translations
+from rebelote.catalogs import number
 from rebelote.concours import Concours
+from rebelote.sheets.concours_words import DOMAIN, ntr, tr
 from rebelote.sheets.document import (
     ACCENT,
     BAND_FILL,
@@ -28,23 +27,6 @@ from rebelote.sheets.document import (
 )
 
 __all__ = ["DOMAIN", "draw_pdf", "ntr", "ranking_pdf", "sheets_pdf", "tr", "where_pdf"]
-
-DOMAIN: Final = "concours"
-
-
-def tr(lang: str, message: str) -> str:
-    """``message`` (English) in ``lang``: the concours's catalog, else the project's."""
-    found = translations(lang, DOMAIN).gettext(message)
-    return found if found != message else base_gettext(lang, message)
-
-
-def ntr(lang: str, singular: str, plural: str, n: int) -> str:
-    """The form of ``singular``/``plural`` (English) that the count ``n`` takes in ``lang``:
-    the concours's catalog, else the project's ("1 partie", "2 parties")."""
-    found = translations(lang, DOMAIN).ngettext(singular, plural, n)
-    if found not in (singular, plural) or lang == "en":
-        return found
-    return translations(lang).ngettext(singular, plural, n)
 
 
 def _(message: str) -> str:

@@ -5,7 +5,7 @@ updating itself).
 
 Every form is a plain ``POST`` answered by a redirect (no JavaScript needed); the organiser's
 secret is kept in the browser's key ring cookie, like the counter's games. Words come from the
-``concours`` gettext domain (:func:`rebelote.sheets.concours.tr`).
+``concours`` gettext domain (:func:`rebelote.sheets.concours_words.tr`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from rebelote.concours import (
 from rebelote.errors import RebeloteError
 from rebelote.numbers import number_or_text, optional_number, whole_number
 from rebelote.rules import DEFAULT_PRESETS, PRESETS
-from rebelote.sheets.concours import ntr, tr
+from rebelote.sheets.concours_words import ntr, tr
 from rebelote.sheets.rule_words import rules_name
 from rebelote.store.concours import ConcoursNotFoundError
 from rebelote.web import i18n
@@ -64,7 +64,7 @@ def _(message: str) -> str:
 
 
 def _helpers(env: Environment, lang: str) -> None:
-    """The concours's words (its own gettext domain, :func:`rebelote.sheets.concours.tr`) and
+    """The concours's words (its own gettext domain, :func:`rebelote.sheets.concours_words.tr`) and
     lists of choices."""
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda m: tr(lang, m),
