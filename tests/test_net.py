@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from rebelote.actions import PLAY, Play
+from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.encoding import (
     ACTIONS,
@@ -22,19 +23,23 @@ from rebelote.bots.encoding import (
 )
 from rebelote.bots.net import KEYS, NetBot, features, forward, legal_indices, load_model, save_model
 from rebelote.bots.nettrain import (
+    CALL_MARGIN,
+    CALL_TEMPERATURE,
     DD_POINTS,
     DD_TEMPERATURE,
     Q_FLOOR,
     Q_SCALE,
     RULE_SETS,
     Examples,
+    call_values_of,
     card_values_of,
     deal_examples,
     evaluate,
     init_model,
     train,
 )
-from rebelote.bots.pimc import Marker, tricks_won
+from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won
+from rebelote.bots.pimc.calls import _call_mark, _contract_holder, _played_worlds
 from rebelote.cards import iter_mask
 from rebelote.deal import DealState
 from rebelote.rules import parse_rules
@@ -144,6 +149,67 @@ def test_double_dummy_examples_favour_the_true_deal_s_best_card() -> None:
     assert checked == int(play.sum())
 
 
+@pytest.mark.parametrize("index", [0, 1, 2, 3])
+def test_the_calls_labelled_by_the_true_deal_are_its_marks(index: int) -> None:
+    """Level ``dd+calls``: each call with a choice weighs the candidate calls by their marks
+    in the true deal if the auction ended on them, solved here again without the labels'
+    cache (one world, the true deal, through the search's own simulation): a softmax at
+    CALL_TEMPERATURE with the tuned bidder's call given CALL_MARGIN, pass and the bids of
+    the simulated modes at most one step above the tuned call, nothing on the other calls; a
+    hopeless pass is the tuned bidder's pass alone. The cards are level ``dd``'s, unchanged."""
+    a = deal_examples(5, index, level="dd+calls")
+    plain = deal_examples(5, index, level="dd")
+    play = a.x[:, OFFSET["phase"] + 1] == 1
+    for field in ("x", "legal", "value", "has_value", "deal"):
+        assert np.array_equal(getattr(a, field), getattr(plain, field)), field
+    assert np.array_equal(a.target[play], plain.target[play])
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(5 * 1_000_003 + index)
+    driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
+    driver = make_bot("tuned")
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    rows = iter(range(len(a)))
+    weighed = 0
+    while not state.is_terminal:
+        obs = state.observation(state.player)
+        legal = obs.legal
+        action = legal[0] if len(legal) == 1 else driver.act(obs, driver_rng)
+        if len(legal) > 1:
+            x, suits = features(obs)
+            row = next(rows)
+            assert np.array_equal(a.x[row], x)
+            if isinstance(action, Bid):
+                real = dict(legal_indices(obs, suits))
+                got = {real[i]: float(a.target[row, i]) for i in real}
+                bids = [b for b in legal if isinstance(b, Bid)]
+                if action == PASS and hopeless(obs, bids):
+                    want = {PASS: 1.0}
+                else:
+                    played = _played_worlds(state, call_takers(obs, action))
+                    holder = _contract_holder(obs)
+                    marks = {b: _call_mark(b, obs, played, state.player & 1, holder)
+                             for b in bids}
+                    values = [b.value for b in bids if b.kind == "value"]
+                    cap = action.value + 10 if action.kind == "value" else min(values, default=0)
+                    cands = {b: float(m) + (CALL_MARGIN if b == action else 0.0)
+                             for b, m in marks.items()
+                             if m is not None and (b == action or (
+                                 b.kind not in ("coinche", "surcoinche")
+                                 and (b.kind != "value" or b.value <= cap)))}
+                    if action not in cands:
+                        cands = {action: 0.0}
+                    top = max(cands.values())
+                    w = {b: np.exp((m - top) / CALL_TEMPERATURE) for b, m in cands.items()}
+                    want = {b: v / sum(w.values()) for b, v in w.items()}
+                    weighed += len(want) > 1
+                for b, t in got.items():
+                    assert t == pytest.approx(want.get(b, 0.0), rel=1e-4, abs=1e-7), b
+        state = state.apply(action)
+    assert next(rows, None) is None
+    if index == 0:
+        assert weighed >= 3  # a coinche auction: several calls weighed
+
+
 def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
         tmp_path: Path) -> None:
     data = Examples.concat([deal_examples(7, i, level="4") for i in range(3)])
@@ -196,6 +262,38 @@ def test_cards_learned_as_values_fit_their_marks(tmp_path: Path) -> None:
     train(data, seed=2, hidden=32, epochs=1, batch=32, card_q=DD_TEMPERATURE, checkpoint=ckpt)
     with pytest.raises(ValueError, match="card_q"):
         train(data, seed=2, hidden=32, epochs=2, batch=32, checkpoint=ckpt)
+
+
+def test_calls_labelled_by_the_true_deal_train_end_to_end(tmp_path: Path) -> None:
+    """Level ``dd+calls`` trained end to end, its calls as a distribution and as values
+    (``call_q``): the same seed gives the same weights, a stopped run taken up ends equal to
+    the bit, and the calls' values are fitted better than at the start."""
+    data = Examples.concat([deal_examples(11, i, level="dd+calls") for i in range(4)])
+    rows, q = call_values_of(data, CALL_TEMPERATURE)
+    calls = rows > 0
+    assert calls.any()
+    legal = data.legal > 0
+    assert np.allclose(np.where(legal, q, -np.inf).max(axis=1)[calls], 0.0)
+    assert (q[legal] >= Q_FLOOR / Q_SCALE).all()
+    once = train(data, seed=5, hidden=32, epochs=3, batch=32, call_q=CALL_TEMPERATURE)
+    twice = train(data, seed=5, hidden=32, epochs=3, batch=32, call_q=CALL_TEMPERATURE)
+    ckpt = tmp_path / "calls.npz"
+    train(data, seed=5, hidden=32, epochs=1, batch=32, call_q=CALL_TEMPERATURE, checkpoint=ckpt)
+    resumed = train(data, seed=5, hidden=32, epochs=3, batch=32, call_q=CALL_TEMPERATURE,
+                    checkpoint=ckpt)
+    for k in KEYS:
+        assert np.array_equal(once[k], twice[k]) and np.array_equal(once[k], resumed[k]), k
+    with pytest.raises(ValueError, match="call_q"):
+        train(data, seed=5, hidden=32, epochs=4, batch=32, checkpoint=ckpt)
+
+    def error(model: dict[str, np.ndarray]) -> float:
+        logits, _ = forward(model, data.x[calls])
+        return float(np.mean(((logits - q[calls]) * data.legal[calls]) ** 2))
+
+    assert error(once) < error(init_model(5, 32))
+    spread = train(data, seed=5, hidden=32, epochs=3, batch=32)  # the calls as a distribution
+    assert evaluate(spread, data)["cross_entropy"] < evaluate(init_model(5, 32), data)[
+        "cross_entropy"]
 
 
 @pytest.mark.parametrize("game", ["belote:official", "coinche:official", "contree:ffb"])
