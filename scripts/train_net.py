@@ -36,8 +36,15 @@ import numpy as np
 
 from rebelote.actions import PLAYS
 from rebelote.arena import parallel_map
-from rebelote.bots.net import describe, save_model
-from rebelote.bots.nettrain import TEACHER, Examples, deal_examples, evaluate, train
+from rebelote.bots.net import describe, load_model, save_model
+from rebelote.bots.nettrain import (
+    TEACHER,
+    Examples,
+    deal_examples,
+    evaluate,
+    train,
+    with_pass_bonus,
+)
 
 
 def _chunk(args: tuple[int, int, int, str, str]) -> str:
@@ -104,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--cards-from", type=Path, action="append", default=[], metavar="DIR",
                    help="more chunks whose cards only are learned (their calls dropped: the "
                         "driver's calls of level dd beside the true deal's of dd+calls)")
+    t.add_argument("--pass-bonus", type=float, default=0.0, metavar="MARKS",
+                   help="marks added to the pass of the calls labelled by the true deal")
+    t.add_argument("--init", type=Path, default=None, metavar="NPZ",
+                   help="start from these weights (fine-tuning) instead of the seed's")
     t.add_argument("--out", type=Path, required=True)
     a = p.parse_args(argv)
     for name in ("deals", "chunk", "workers", "epochs", "hidden", "batch"):
@@ -117,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         more = read_data(folder)
         cards = more.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
         data = Examples.concat([data, more.rows(cards)])
+    data = with_pass_bonus(data, a.pass_bonus)
     held = data.deal % 10 == 9
     fit, test = data.rows(~held), data.rows(held)
     print(f"{len(fit)} examples to fit, {len(test)} held out", flush=True)
@@ -131,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"epoch": epoch, **figures}), flush=True)
 
     model = train(fit, a.seed, hidden=a.hidden, epochs=a.epochs, batch=a.batch, rate=a.rate,
-                  checkpoint=a.checkpoint, log=log, card_q=a.card_q, call_q=a.call_q)
+                  checkpoint=a.checkpoint, log=log, card_q=a.card_q, call_q=a.call_q,
+                  init=None if a.init is None else load_model(a.init))
     save_model(model, a.out)
     print(json.dumps({"out": str(a.out), **describe(model)}), flush=True)
     return 0

@@ -37,6 +37,7 @@ from rebelote.bots.nettrain import (
     evaluate,
     init_model,
     train,
+    with_pass_bonus,
 )
 from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won
 from rebelote.bots.pimc.calls import _call_mark, _contract_holder, _played_worlds
@@ -294,6 +295,40 @@ def test_calls_labelled_by_the_true_deal_train_end_to_end(tmp_path: Path) -> Non
     spread = train(data, seed=5, hidden=32, epochs=3, batch=32)  # the calls as a distribution
     assert evaluate(spread, data)["cross_entropy"] < evaluate(init_model(5, 32), data)[
         "cross_entropy"]
+    # fine-tuning from trained weights: the same weights again from the same start and seed
+    tuned_a = train(data, seed=6, hidden=32, epochs=1, batch=32, init=spread)
+    tuned_b = train(data, seed=6, hidden=32, epochs=1, batch=32, init=spread)
+    for k in KEYS:
+        assert np.array_equal(tuned_a[k], tuned_b[k]), k
+    with pytest.raises(ValueError, match="hidden"):
+        train(data, seed=6, hidden=16, epochs=1, batch=32, init=spread)
+
+
+def test_a_bonus_on_the_pass_makes_the_true_deal_s_calls_more_cautious() -> None:
+    """``with_pass_bonus``: in the calls labelled by the true deal the pass is worth ``bonus``
+    marks more (its value read back as the calls' values is ``bonus`` higher beside every
+    other call, capped at the best), the cards and the one-hot calls untouched."""
+    data = Examples.concat([deal_examples(11, i, level="dd+calls") for i in range(4)])
+    more = with_pass_bonus(data, 50.0)
+    rows, q = call_values_of(data, CALL_TEMPERATURE)
+    _, q2 = call_values_of(more, CALL_TEMPERATURE)
+    calls = rows > 0
+    assert np.array_equal(more.target[~calls], data.target[~calls])
+    assert np.allclose(more.target.sum(axis=1), 1.0)
+    pas = ACTIONS.index(PASS)
+    assert (more.target[calls, pas] >= data.target[calls, pas]).all()
+    assert (more.target[calls, pas] > data.target[calls, pas]).any()
+    # beside the best other call, the pass gains the bonus (in the values' logits)
+    legal = data.legal > 0
+    for row in np.flatnonzero(calls):
+        others = legal[row].copy()
+        others[pas] = False
+        if not legal[row, pas] or q[row, others].max() * Q_SCALE <= Q_FLOOR + 1 \
+                or q[row, pas] * Q_SCALE <= Q_FLOOR + 60:
+            continue
+        gap = (q[row, pas] - q[row, others].max()) * Q_SCALE
+        gap2 = (q2[row, pas] - q2[row, others].max()) * Q_SCALE
+        assert gap2 == pytest.approx(gap + 50.0, abs=0.05)
 
 
 @pytest.mark.parametrize("game", ["belote:official", "coinche:official", "contree:ffb"])

@@ -61,7 +61,7 @@ from rebelote.solver import position_of_state, solve
 
 __all__ = ["DD_CALLS", "DD_TEACHER", "RULE_SETS", "TEACHER", "Examples", "call_candidates",
            "call_values_of", "card_values_of", "dd_examples", "deal_examples", "evaluate",
-           "train"]
+           "train", "with_pass_bonus"]
 
 F32 = np.float32
 Array = npt.NDArray[np.float32]
@@ -84,6 +84,7 @@ DD_POINTS: Final = 0.5
 #: ``"dd+calls:SPEC"`` a driver): each call with a choice is a softmax over its candidates'
 #: marks if the auction ended on them (:func:`call_candidates`), not the driver's call.
 DD_CALLS: Final = "dd+calls"
+_PASS: Final = ACTIONS.index(PASS)
 #: The calls' labels: the softmax's temperature in marks, and the margin in marks given to the
 #: tuned bidder's call (the anchor: ``fort``'s :data:`~rebelote.bots.pimc.ANCHOR_MARGIN`).
 CALL_TEMPERATURE: Final = 25.0
@@ -394,6 +395,23 @@ def call_values_of(data: Examples, temperature: float) -> tuple[Array, Array]:
     return calls.astype(F32), _values_below_best(data, temperature)
 
 
+def with_pass_bonus(data: Examples, bonus: float, temperature: float = CALL_TEMPERATURE
+                    ) -> Examples:
+    """``data`` with the pass of each call labelled by the true deal (:func:`call_values_of`'s
+    rows) ``bonus`` marks better: its weight in the target's softmax (at ``temperature``)
+    multiplied by ``exp(bonus / temperature)``, the target normalised again. The true deal's
+    double-dummy play makes more contracts than the table does (the search's anchored bidder
+    asks its added bids a chance of 0.8 for the same reason): a bonus on the pass makes the
+    learned calls as cautious as the table needs, chosen at training without new labels."""
+    if not bonus:
+        return data
+    calls = call_values_of(data, temperature)[0] > 0.0
+    target = data.target.copy()
+    target[calls, _PASS] *= F32(np.exp(bonus / temperature))
+    target[calls] /= target[calls].sum(axis=1, keepdims=True)
+    return replace(data, target=target)
+
+
 def _values_below_best(data: Examples, temperature: float) -> Array:
     with np.errstate(divide="ignore"):
         logt = np.log(data.target)
@@ -448,7 +466,8 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
           rate: float = 1e-3, decay: float = 1e-6, value_weight: float = 0.25,
           checkpoint: str | Path | None = None,
           log: Callable[[int, Model], None] | None = None,
-          card_q: float | None = None, call_q: float | None = None) -> Model:
+          card_q: float | None = None, call_q: float | None = None,
+          init: Model | None = None) -> Model:
     """The network fitted to ``data`` (module docstring). With ``checkpoint``, the weights and
     the optimiser's state are written there after each epoch, and a run finding one takes up
     from the epoch after it (same data and options: the same weights to the bit). ``log`` is
@@ -457,8 +476,11 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
     a distribution: the policy's top card is then the best card on average, where a
     distribution's is the card most often best (a sure card tied with others loses to a
     gamble that is alone best more often). ``call_q``: the same for the calls labelled by the
-    true deal (:func:`call_values_of`, their targets' temperature)."""
-    model = init_model(seed, hidden)
+    true deal (:func:`call_values_of`, their targets' temperature). ``init``: the weights to
+    start from (fine-tuning a trained network) instead of ``seed``'s."""
+    model = init_model(seed, hidden) if init is None else {k: init[k].astype(F32) for k in KEYS}
+    if model["w1"].shape[1] != hidden:
+        raise ValueError(f"init: {model['w1'].shape[1]} hidden units, not {hidden}")
     qrows: Array | None = None
     qvals: Array | None = None
     for temperature, rows_of in ((card_q, card_values_of), (call_q, call_values_of)):
