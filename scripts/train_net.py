@@ -38,6 +38,7 @@ from rebelote.actions import PLAYS
 from rebelote.arena import parallel_map
 from rebelote.bots.net import describe, load_model, save_model
 from rebelote.bots.nettrain import (
+    RULE_SETS,
     TEACHER,
     Examples,
     deal_examples,
@@ -111,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--cards-from", type=Path, action="append", default=[], metavar="DIR",
                    help="more chunks whose cards only are learned (their calls dropped: the "
                         "driver's calls of level dd beside the true deal's of dd+calls)")
+    t.add_argument("--belote-calls-from", type=Path, default=None, metavar="DIR",
+                   help="belote's calls from these chunks (level dd: the tuned driver's) "
+                        "instead of --data's")
     t.add_argument("--pass-bonus", type=float, default=0.0, metavar="MARKS",
                    help="marks added to the pass of the calls labelled by the true deal")
     t.add_argument("--init", type=Path, default=None, metavar="NPZ",
@@ -124,6 +128,14 @@ def main(argv: list[str] | None = None) -> int:
         make_data(a.seed, a.start, a.deals, a.chunk, a.workers, a.out, a.level, a.scheduler)
         return 0
     data = read_data(a.data)
+    if a.belote_calls_from is not None:
+        belote = RULE_SETS.index("belote:official")
+        more = read_data(a.belote_calls_from)
+        calls = more.legal[:, :len(PLAYS)].sum(axis=1) == 0.0
+        mine = (data.legal[:, :len(PLAYS)].sum(axis=1) == 0.0) & \
+            (data.deal % len(RULE_SETS) == belote)
+        data = Examples.concat([data.rows(~mine),
+                                more.rows(calls & (more.deal % len(RULE_SETS) == belote))])
     for folder in a.cards_from:
         more = read_data(folder)
         cards = more.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
