@@ -34,9 +34,18 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
+from rebelote.actions import PLAYS
 from rebelote.arena import parallel_map
-from rebelote.bots.net import describe, save_model
-from rebelote.bots.nettrain import TEACHER, Examples, deal_examples, evaluate, train
+from rebelote.bots.net import describe, load_model, save_model
+from rebelote.bots.nettrain import (
+    RULE_SETS,
+    TEACHER,
+    Examples,
+    deal_examples,
+    evaluate,
+    train,
+    with_pass_bonus,
+)
 
 
 def _chunk(args: tuple[int, int, int, str, str]) -> str:
@@ -82,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--chunk", type=int, default=20)
     d.add_argument("--workers", type=int, default=1)
     d.add_argument("--scheduler", default=None, help="a Dask scheduler (tcp://host:port)")
-    d.add_argument("--level", default=TEACHER, help="the teacher's pimc level (counted)")
+    d.add_argument("--level", default=TEACHER,
+                   help="the teacher's pimc level (counted), or dd / dd+calls (the true deal's "
+                        "labels: the cards, or the cards and the calls), :SPEC a driver")
     d.add_argument("--out", type=Path, required=True, help="a folder for the chunks")
     t = sub.add_parser("train", help="train the network on the chunks of --data")
     t.add_argument("--data", type=Path, required=True)
@@ -95,6 +106,19 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--card-q", type=float, default=None, metavar="T",
                    help="learn the cards as values (their targets' softmax temperature T: "
                         "10 for the search's examples, 5 for the true deal's, level dd)")
+    t.add_argument("--call-q", type=float, default=None, metavar="T",
+                   help="learn the calls labelled by the true deal (level dd+calls) as values "
+                        "(their targets' softmax temperature T: 25)")
+    t.add_argument("--cards-from", type=Path, action="append", default=[], metavar="DIR",
+                   help="more chunks whose cards only are learned (their calls dropped: the "
+                        "driver's calls of level dd beside the true deal's of dd+calls)")
+    t.add_argument("--belote-calls-from", type=Path, default=None, metavar="DIR",
+                   help="belote's calls from these chunks (level dd: the tuned driver's) "
+                        "instead of --data's")
+    t.add_argument("--pass-bonus", type=float, default=0.0, metavar="MARKS",
+                   help="marks added to the pass of the calls labelled by the true deal")
+    t.add_argument("--init", type=Path, default=None, metavar="NPZ",
+                   help="start from these weights (fine-tuning) instead of the seed's")
     t.add_argument("--out", type=Path, required=True)
     a = p.parse_args(argv)
     for name in ("deals", "chunk", "workers", "epochs", "hidden", "batch"):
@@ -104,16 +128,35 @@ def main(argv: list[str] | None = None) -> int:
         make_data(a.seed, a.start, a.deals, a.chunk, a.workers, a.out, a.level, a.scheduler)
         return 0
     data = read_data(a.data)
+    if a.belote_calls_from is not None:
+        belote = RULE_SETS.index("belote:official")
+        more = read_data(a.belote_calls_from)
+        calls = more.legal[:, :len(PLAYS)].sum(axis=1) == 0.0
+        mine = (data.legal[:, :len(PLAYS)].sum(axis=1) == 0.0) & \
+            (data.deal % len(RULE_SETS) == belote)
+        data = Examples.concat([data.rows(~mine),
+                                more.rows(calls & (more.deal % len(RULE_SETS) == belote))])
+    for folder in a.cards_from:
+        more = read_data(folder)
+        cards = more.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
+        data = Examples.concat([data, more.rows(cards)])
+    data = with_pass_bonus(data, a.pass_bonus)
     held = data.deal % 10 == 9
     fit, test = data.rows(~held), data.rows(held)
     print(f"{len(fit)} examples to fit, {len(test)} held out", flush=True)
 
+    test_calls = test.rows(test.legal[:, :len(PLAYS)].sum(axis=1) == 0.0)
+
     def log(epoch: int, model: dict[str, np.ndarray]) -> None:
         figures = {k: round(v, 4) for k, v in evaluate(model, test).items()}
+        calls = evaluate(model, test_calls)
+        figures.update({"calls_" + k: round(calls.get(k, 0.0), 4)
+                        for k in ("top_agreement", "cross_entropy")})
         print(json.dumps({"epoch": epoch, **figures}), flush=True)
 
     model = train(fit, a.seed, hidden=a.hidden, epochs=a.epochs, batch=a.batch, rate=a.rate,
-                  checkpoint=a.checkpoint, log=log, card_q=a.card_q)
+                  checkpoint=a.checkpoint, log=log, card_q=a.card_q, call_q=a.call_q,
+                  init=None if a.init is None else load_model(a.init))
     save_model(model, a.out)
     print(json.dumps({"out": str(a.out), **describe(model)}), flush=True)
     return 0

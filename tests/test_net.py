@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from rebelote.actions import PLAY, Play
+from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.encoding import (
     ACTIONS,
@@ -22,19 +23,24 @@ from rebelote.bots.encoding import (
 )
 from rebelote.bots.net import KEYS, NetBot, features, forward, legal_indices, load_model, save_model
 from rebelote.bots.nettrain import (
+    CALL_MARGIN,
+    CALL_TEMPERATURE,
     DD_POINTS,
     DD_TEMPERATURE,
     Q_FLOOR,
     Q_SCALE,
     RULE_SETS,
     Examples,
+    call_values_of,
     card_values_of,
     deal_examples,
     evaluate,
     init_model,
     train,
+    with_pass_bonus,
 )
-from rebelote.bots.pimc import Marker, tricks_won
+from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won
+from rebelote.bots.pimc.calls import _call_mark, _contract_holder, _played_worlds
 from rebelote.cards import iter_mask
 from rebelote.deal import DealState
 from rebelote.rules import parse_rules
@@ -144,6 +150,68 @@ def test_double_dummy_examples_favour_the_true_deal_s_best_card() -> None:
     assert checked == int(play.sum())
 
 
+@pytest.mark.parametrize("index", [0, 1, 2, 3])
+def test_the_calls_labelled_by_the_true_deal_are_its_marks(index: int) -> None:
+    """Level ``dd+calls``: each call with a choice weighs the candidate calls by their marks
+    in the true deal if the auction ended on them, solved here again without the labels'
+    cache (one world, the true deal, through the search's own simulation): a softmax at
+    CALL_TEMPERATURE with the tuned bidder's call given CALL_MARGIN, pass and the bids of
+    the simulated modes at most one step above the tuned call, nothing on the other calls; a
+    hopeless pass is the tuned bidder's pass alone. The cards are level ``dd``'s, unchanged."""
+    a = deal_examples(5, index, level="dd+calls")
+    plain = deal_examples(5, index, level="dd")
+    play = a.x[:, OFFSET["phase"] + 1] == 1
+    for field in ("x", "legal", "value", "has_value", "deal"):
+        assert np.array_equal(getattr(a, field), getattr(plain, field)), field
+    assert np.array_equal(a.target[play], plain.target[play])
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(5 * 1_000_003 + index)
+    driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
+    driver = make_bot("tuned")
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    rows = iter(range(len(a)))
+    weighed = 0
+    while not state.is_terminal:
+        obs = state.observation(state.player)
+        legal = obs.legal
+        action = legal[0] if len(legal) == 1 else driver.act(obs, driver_rng)
+        if len(legal) > 1:
+            x, suits = features(obs)
+            row = next(rows)
+            assert np.array_equal(a.x[row], x)
+            if isinstance(action, Bid):
+                real = dict(legal_indices(obs, suits))
+                got = {real[i]: float(a.target[row, i]) for i in real}
+                bids = [b for b in legal if isinstance(b, Bid)]
+                if action == PASS and hopeless(obs, bids):
+                    want = {PASS: 1.0}
+                else:
+                    played = _played_worlds(state, call_takers(obs, action))
+                    holder = _contract_holder(obs)
+                    marks = {b: _call_mark(b, obs, played, state.player & 1, holder)
+                             for b in bids}
+                    values = [b.value for b in bids if b.kind == "value"]
+                    cap = action.value + 10 if action.kind == "value" else min(values, default=0)
+                    cands = {b: float(m) + (CALL_MARGIN if b == action else 0.0)
+                             for b, m in marks.items()
+                             if m is not None and (b == action or (
+                                 b.kind not in ("coinche", "surcoinche")
+                                 and (b.kind != "value" or b.value <= cap)))}
+                    if action not in cands:
+                        cands = {action: 0.0}
+                    top = max(cands.values())
+                    w = {b: np.exp((m - top) / CALL_TEMPERATURE) for b, m in cands.items()}
+                    want = {b: v / sum(w.values()) for b, v in w.items()}
+                    weighed += len(want) > 1
+                for b, t in got.items():
+                    w = want.get(b, 0.0) if isinstance(b, Bid) else 0.0
+                    assert t == pytest.approx(w, rel=1e-4, abs=1e-7), b
+        state = state.apply(action)
+    assert next(rows, None) is None
+    if index == 0:
+        assert weighed >= 3  # a coinche auction: several calls weighed
+
+
 def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
         tmp_path: Path) -> None:
     data = Examples.concat([deal_examples(7, i, level="4") for i in range(3)])
@@ -198,6 +266,72 @@ def test_cards_learned_as_values_fit_their_marks(tmp_path: Path) -> None:
         train(data, seed=2, hidden=32, epochs=2, batch=32, checkpoint=ckpt)
 
 
+def test_calls_labelled_by_the_true_deal_train_end_to_end(tmp_path: Path) -> None:
+    """Level ``dd+calls`` trained end to end, its calls as a distribution and as values
+    (``call_q``): the same seed gives the same weights, a stopped run taken up ends equal to
+    the bit, and the calls' values are fitted better than at the start."""
+    data = Examples.concat([deal_examples(11, i, level="dd+calls") for i in range(4)])
+    rows, q = call_values_of(data, CALL_TEMPERATURE)
+    calls = rows > 0
+    assert calls.any()
+    legal = data.legal > 0
+    assert np.allclose(np.where(legal, q, -np.inf).max(axis=1)[calls], 0.0)
+    assert (q[legal] >= Q_FLOOR / Q_SCALE).all()
+    once = train(data, seed=5, hidden=32, epochs=3, batch=32, call_q=CALL_TEMPERATURE)
+    twice = train(data, seed=5, hidden=32, epochs=3, batch=32, call_q=CALL_TEMPERATURE)
+    ckpt = tmp_path / "calls.npz"
+    train(data, seed=5, hidden=32, epochs=1, batch=32, call_q=CALL_TEMPERATURE, checkpoint=ckpt)
+    resumed = train(data, seed=5, hidden=32, epochs=3, batch=32, call_q=CALL_TEMPERATURE,
+                    checkpoint=ckpt)
+    for k in KEYS:
+        assert np.array_equal(once[k], twice[k]) and np.array_equal(once[k], resumed[k]), k
+    with pytest.raises(ValueError, match="call_q"):
+        train(data, seed=5, hidden=32, epochs=4, batch=32, checkpoint=ckpt)
+
+    def error(model: dict[str, np.ndarray]) -> float:
+        logits, _ = forward(model, data.x[calls])
+        return float(np.mean(((logits - q[calls]) * data.legal[calls]) ** 2))
+
+    assert error(once) < error(init_model(5, 32))
+    spread = train(data, seed=5, hidden=32, epochs=3, batch=32)  # the calls as a distribution
+    assert evaluate(spread, data)["cross_entropy"] < evaluate(init_model(5, 32), data)[
+        "cross_entropy"]
+    # fine-tuning from trained weights: the same weights again from the same start and seed
+    tuned_a = train(data, seed=6, hidden=32, epochs=1, batch=32, init=spread)
+    tuned_b = train(data, seed=6, hidden=32, epochs=1, batch=32, init=spread)
+    for k in KEYS:
+        assert np.array_equal(tuned_a[k], tuned_b[k]), k
+    with pytest.raises(ValueError, match="hidden"):
+        train(data, seed=6, hidden=16, epochs=1, batch=32, init=spread)
+
+
+def test_a_bonus_on_the_pass_makes_the_true_deal_s_calls_more_cautious() -> None:
+    """``with_pass_bonus``: in the calls labelled by the true deal the pass is worth ``bonus``
+    marks more (its value read back as the calls' values is ``bonus`` higher beside every
+    other call, capped at the best), the cards and the one-hot calls untouched."""
+    data = Examples.concat([deal_examples(11, i, level="dd+calls") for i in range(4)])
+    more = with_pass_bonus(data, 50.0)
+    rows, q = call_values_of(data, CALL_TEMPERATURE)
+    _, q2 = call_values_of(more, CALL_TEMPERATURE)
+    calls = rows > 0
+    assert np.array_equal(more.target[~calls], data.target[~calls])
+    assert np.allclose(more.target.sum(axis=1), 1.0)
+    pas = ACTIONS.index(PASS)
+    assert (more.target[calls, pas] >= data.target[calls, pas]).all()
+    assert (more.target[calls, pas] > data.target[calls, pas]).any()
+    # beside the best other call, the pass gains the bonus (in the values' logits)
+    legal = data.legal > 0
+    for row in np.flatnonzero(calls):
+        others = legal[row].copy()
+        others[pas] = False
+        if not legal[row, pas] or q[row, others].max() * Q_SCALE <= Q_FLOOR + 1 \
+                or q[row, pas] * Q_SCALE <= Q_FLOOR + 60:
+            continue
+        gap = (q[row, pas] - q[row, others].max()) * Q_SCALE
+        gap2 = (q2[row, pas] - q2[row, others].max()) * Q_SCALE
+        assert gap2 == pytest.approx(gap + 50.0, abs=0.05)
+
+
 @pytest.mark.parametrize("game", ["belote:official", "coinche:official", "contree:ffb"])
 def test_the_net_plays_whole_deals_legally(game: str) -> None:
     bot = make_bot("net")
@@ -220,3 +354,37 @@ def test_the_shipped_weights_are_small_and_of_this_encoding() -> None:
     x, _ = features(state.observation(state.player))
     logits, value = forward(bot.model, x[None, :])
     assert logits.shape == (1, len(ACTIONS)) and np.isfinite(value).all()
+
+
+def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``scripts/train_net.py`` end to end on a few deals: ``data --level dd+calls`` and
+    ``dd`` (workers 1, chunks taken up), then ``train`` with belote's calls from the ``dd``
+    chunks, their cards, a bonus on the pass, the calls as values and a start from trained
+    weights: the same weights twice."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "train_net", Path(__file__).parent.parent / "scripts" / "train_net.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    calls, plain = tmp_path / "calls", tmp_path / "plain"
+    assert script.main(["data", "--seed", "3", "--deals", "6", "--chunk", "3",
+                        "--level", "dd+calls", "--out", str(calls)]) == 0
+    assert script.main(["data", "--seed", "4", "--deals", "3", "--chunk", "3",
+                        "--level", "dd", "--out", str(plain)]) == 0
+    assert len(list(calls.glob("chunk-*.npz"))) == 2
+    start = tmp_path / "start.npz"
+    save_model(init_model(1, 16), start)
+    outs = []
+    for run in ("a", "b"):
+        out = tmp_path / f"net-{run}.npz"
+        assert script.main(["train", "--data", str(calls), "--belote-calls-from", str(plain),
+                            "--cards-from", str(plain), "--pass-bonus", "30", "--call-q", "25",
+                            "--init", str(start), "--hidden", "16", "--epochs", "1",
+                            "--seed", "2", "--out", str(out)]) == 0
+        outs.append(load_model(out))
+    for k in KEYS:
+        assert np.array_equal(outs[0][k], outs[1][k]), k
+    assert "examples to fit" in capsys.readouterr().out

@@ -9,7 +9,8 @@ machine). Each decision with a choice is an example:
 * a card: the teacher's expected mark of every legal card over its worlds, softened into a
   distribution (a softmax at :data:`TEMPERATURE` marks) that the policy learns; the played
   card is the teacher's best;
-* a call: the teacher's call (one-hot);
+* a call: the teacher's call (one-hot); with the true deal's labels (:data:`DD_CALLS`) a
+  softmax over the candidate calls' marks in the true deal (:func:`call_candidates`);
 * the value: the seat's team's mark minus the other's, by the double-dummy value of the true
   deal from this position in the play (every hand seen: the critic), by the deal's result
   during the auction.
@@ -36,17 +37,31 @@ import numpy as np
 import numpy.typing as npt
 
 from rebelote.actions import AUCTION, PLAY, PLAYS, Action, Play
+from rebelote.auction import PASS, Bid
 from rebelote.bots.base import Bot
 from rebelote.bots.encoding import ACTIONS, OBSERVATION_SIZE
 from rebelote.bots.learned import adam_step
 from rebelote.bots.net import KEYS, VALUE_SCALE, Model, features, forward, legal_indices
-from rebelote.bots.pimc import Budget, Clock, Marker, PimcBot, budget_of, card_marks, tricks_won
+from rebelote.bots.pimc import (
+    ANCHOR_MARGIN,
+    STEP,
+    Budget,
+    Clock,
+    Marker,
+    PimcBot,
+    budget_of,
+    card_marks,
+    hopeless,
+    tricks_won,
+    true_call_marks,
+)
 from rebelote.deal import DealState
 from rebelote.rules import card_values, parse_rules
 from rebelote.solver import position_of_state, solve
 
-__all__ = ["DD_TEACHER", "RULE_SETS", "TEACHER", "Examples", "dd_examples", "deal_examples",
-           "evaluate", "train"]
+__all__ = ["DD_CALLS", "DD_TEACHER", "RULE_SETS", "TEACHER", "Examples", "call_candidates",
+           "call_values_of", "card_values_of", "dd_examples", "deal_examples", "evaluate",
+           "train", "with_pass_bonus"]
 
 F32 = np.float32
 Array = npt.NDArray[np.float32]
@@ -65,6 +80,15 @@ DD_TEACHER: Final = "dd"
 #: (cards of the same mark in the true deal are told apart by their points).
 DD_TEMPERATURE: Final = 5.0
 DD_POINTS: Final = 0.5
+#: The ``level`` that labels the calls by the true deal too (``"dd+calls"``, or
+#: ``"dd+calls:SPEC"`` a driver): each call with a choice is a softmax over its candidates'
+#: marks if the auction ended on them (:func:`call_candidates`), not the driver's call.
+DD_CALLS: Final = "dd+calls"
+_PASS: Final = ACTIONS.index(PASS)
+#: The calls' labels: the softmax's temperature in marks, and the margin in marks given to the
+#: tuned bidder's call (the anchor: ``fort``'s :data:`~rebelote.bots.pimc.ANCHOR_MARGIN`).
+CALL_TEMPERATURE: Final = 25.0
+CALL_MARGIN: Final = ANCHOR_MARGIN
 
 
 def teacher_budget(level: str = TEACHER) -> Budget:
@@ -175,7 +199,48 @@ def _driver(spec: str) -> Bot:
     return make_bot(spec)
 
 
-def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
+def call_candidates(legal: Sequence[Bid], marks: dict[Bid, float], prior: Bid
+                    ) -> dict[Bid, float]:
+    """The calls a true deal's label weighs and their marks (``marks``: each legal call's mark
+    if the auction ended on it, :func:`~rebelote.bots.pimc.true_call_marks`), the anchored
+    bidder's (:func:`~rebelote.bots.pimc.anchored_call`) with the tuned bidder's call
+    ``prior``: the prior (its mark plus :data:`CALL_MARGIN`), a pass, and the other calls of
+    the simulated trump modes, value bids at most one step above the prior's value (the
+    cheapest legal value when the prior is not a value); a coinche or surcoinche only when it
+    is the prior. Empty when the prior has no mark (a capot bid, ...): the prior is the label."""
+    if prior not in marks:
+        return {}
+    values = [b.value for b in legal if b.kind == "value"]
+    cap = prior.value + STEP if prior.kind == "value" else min(values, default=0)
+    out = {prior: marks[prior] + CALL_MARGIN}
+    for bid in legal:
+        if bid == prior or bid not in marks or bid.kind in ("coinche", "surcoinche"):
+            continue
+        if bid.kind == "value" and bid.value > cap:
+            continue
+        out[bid] = marks[bid]
+    return out
+
+
+def _call_target(state: DealState, prior: Bid,
+                 solved: dict[tuple[int, int], tuple[int, int]]) -> dict[Bid, float]:
+    """The label of the seat's call in the true deal ``state``: a distribution over the
+    candidate calls (:func:`call_candidates`, a softmax at :data:`CALL_TEMPERATURE`), the
+    prior alone for a hopeless pass (``fort`` passes without simulating) or an unsimulated
+    prior."""
+    obs = state.observation(state.player)
+    legal = [b for b in obs.legal if isinstance(b, Bid)]
+    if prior == PASS and hopeless(obs, legal):
+        return {PASS: 1.0}
+    cands = call_candidates(legal, true_call_marks(state, prior, solved), prior)
+    if not cands:
+        return {prior: 1.0}
+    best = max(cands.values())
+    return {b: float(np.exp((m - best) / CALL_TEMPERATURE)) for b, m in cands.items()}
+
+
+def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = False
+                ) -> Examples:
     """The examples of deal ``index`` of ``seed`` labelled by the true deal: the deal (dealt
     as :func:`deal_examples` deals it) is played by ``driver`` (a registry spec: the tuned
     bidder's calls and the heuristic's cards by default, a few milliseconds a deal), and each
@@ -184,13 +249,17 @@ def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
     the critic's. Averaged over many deals, the policy learns each card's chance of being the
     best given what the seat sees: the search's question, its worlds drawn by the deals
     themselves, for a thousandth of the search's time. The driver's calls are examples too
-    (one-hot), valued by the deal's result."""
+    (one-hot), valued by the deal's result; with ``calls`` each call with a choice is
+    labelled by the true deal instead (:func:`_call_target`: the candidate calls' marks if
+    the auction ended on them, the tuned bidder's call given :data:`CALL_MARGIN`)."""
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     play = random.Random(seed * 1_000_003 + index + 1_000_000_007)
     bot = _driver(driver)
+    tuned = _driver("tuned")
     state = DealState.new(rules, dealer=index % 4, rng=rng)
     rows = _Rows()
+    call_solves: dict[tuple[int, int], tuple[int, int]] = {}  # the true deal's, by mode
     while not state.is_terminal:
         seat = state.player
         obs = state.observation(seat)
@@ -219,6 +288,13 @@ def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
                         if isinstance(a, Play):
                             target[i] = np.exp((score[a.card] - best) / DD_TEMPERATURE)
                     value, has_value = max(marks.values()), 1.0
+                elif calls and state.phase == AUCTION:
+                    prior = action if driver == "tuned" else tuned.act(obs, random.Random(0))
+                    label = _call_target(state, prior if isinstance(prior, Bid) else PASS,
+                                         call_solves)
+                    for i, a in choices:
+                        target[i] = label.get(a, 0.0) if isinstance(a, Bid) else 0.0
+                    call_team = seat & 1
                 else:
                     for i, a in choices:
                         if a == action:
@@ -233,10 +309,11 @@ def dd_examples(seed: int, index: int, driver: str = "tuned") -> Examples:
 def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
     """The examples of deal ``index`` of ``seed`` (module docstring); ``level``
     :data:`DD_TEACHER` (``"dd"``, or ``"dd:SPEC"`` a driver) labels them by the true deal
-    (:func:`dd_examples`; ``"dd:net=PATH"``: the network of ``PATH`` plays the deals)."""
-    if level == DD_TEACHER or level.startswith(DD_TEACHER + ":"):
-        driver = level.partition(":")[2] or "tuned"
-        return dd_examples(seed, index, driver)
+    (:func:`dd_examples`; ``"dd:net=PATH"``: the network of ``PATH`` plays the deals), and
+    :data:`DD_CALLS` (``"dd+calls"``, ``"dd+calls:SPEC"``) its calls too."""
+    base, _, driver = level.partition(":")
+    if base in (DD_TEACHER, DD_CALLS):
+        return dd_examples(seed, index, driver or "tuned", calls=base == DD_CALLS)
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     search = random.Random(seed * 1_000_003 + index + 1_000_000_007)
@@ -305,12 +382,42 @@ def card_values_of(data: Examples, temperature: float) -> tuple[Array, Array]:
     below the best (``temperature`` times the log of its weight over the best's), in logits
     (:data:`Q_SCALE`), cut at :data:`Q_FLOOR`."""
     cards = data.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
+    return cards.astype(F32), _values_below_best(data, temperature)
+
+
+def call_values_of(data: Examples, temperature: float) -> tuple[Array, Array]:
+    """The rows of ``data`` that are calls labelled by the true deal (level
+    :data:`DD_CALLS`: no legal card, more than one call weighed), and their targets as values
+    as in :func:`card_values_of` (``temperature``: :data:`CALL_TEMPERATURE`): each candidate
+    call's mark below the best, the other legal calls at :data:`Q_FLOOR`."""
+    calls = (data.legal[:, :len(PLAYS)].sum(axis=1) == 0.0) & \
+        ((data.target > 0.0).sum(axis=1) > 1)
+    return calls.astype(F32), _values_below_best(data, temperature)
+
+
+def with_pass_bonus(data: Examples, bonus: float, temperature: float = CALL_TEMPERATURE
+                    ) -> Examples:
+    """``data`` with the pass of each call labelled by the true deal (:func:`call_values_of`'s
+    rows) ``bonus`` marks better: its weight in the target's softmax (at ``temperature``)
+    multiplied by ``exp(bonus / temperature)``, the target normalised again. The true deal's
+    double-dummy play makes more contracts than the table does (the search's anchored bidder
+    asks its added bids a chance of 0.8 for the same reason): a bonus on the pass makes the
+    learned calls as cautious as the table needs, chosen at training without new labels."""
+    if not bonus:
+        return data
+    calls = call_values_of(data, temperature)[0] > 0.0
+    target = data.target.copy()
+    target[calls, _PASS] *= F32(np.exp(bonus / temperature))
+    target[calls] /= target[calls].sum(axis=1, keepdims=True)
+    return replace(data, target=target)
+
+
+def _values_below_best(data: Examples, temperature: float) -> Array:
     with np.errstate(divide="ignore"):
         logt = np.log(data.target)
     top = np.max(np.where(data.legal > 0.0, logt, -np.inf), axis=1, keepdims=True)
     below = np.maximum(temperature * (logt - top), Q_FLOOR)
-    q = np.where(data.legal > 0.0, below / Q_SCALE, 0.0).astype(F32)
-    return cards.astype(F32), q
+    return np.where(data.legal > 0.0, below / Q_SCALE, 0.0).astype(F32)
 
 def init_model(seed: int, hidden: int) -> Model:
     """The weights before training, from ``seed`` (He's normal start, zero biases)."""
@@ -359,7 +466,8 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
           rate: float = 1e-3, decay: float = 1e-6, value_weight: float = 0.25,
           checkpoint: str | Path | None = None,
           log: Callable[[int, Model], None] | None = None,
-          card_q: float | None = None) -> Model:
+          card_q: float | None = None, call_q: float | None = None,
+          init: Model | None = None) -> Model:
     """The network fitted to ``data`` (module docstring). With ``checkpoint``, the weights and
     the optimiser's state are written there after each epoch, and a run finding one takes up
     from the epoch after it (same data and options: the same weights to the bit). ``log`` is
@@ -367,9 +475,22 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
     are learned as values (:func:`card_values_of`, their targets' temperature), the calls as
     a distribution: the policy's top card is then the best card on average, where a
     distribution's is the card most often best (a sure card tied with others loses to a
-    gamble that is alone best more often)."""
-    model = init_model(seed, hidden)
-    qrows, qvals = card_values_of(data, card_q) if card_q is not None else (None, None)
+    gamble that is alone best more often). ``call_q``: the same for the calls labelled by the
+    true deal (:func:`call_values_of`, their targets' temperature). ``init``: the weights to
+    start from (fine-tuning a trained network) instead of ``seed``'s."""
+    model = init_model(seed, hidden) if init is None else {k: init[k].astype(F32) for k in KEYS}
+    if model["w1"].shape[1] != hidden:
+        raise ValueError(f"init: {model['w1'].shape[1]} hidden units, not {hidden}")
+    qrows: Array | None = None
+    qvals: Array | None = None
+    for temperature, rows_of in ((card_q, card_values_of), (call_q, call_values_of)):
+        if temperature is not None:
+            rows, vals = rows_of(data, temperature)
+            if qrows is None or qvals is None:
+                qrows, qvals = rows, vals
+            else:
+                qvals = np.where(rows[:, None] > 0.0, vals, qvals).astype(F32)
+                qrows = np.maximum(qrows, rows)
     params = [model[k] for k in KEYS]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -378,10 +499,13 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
     if path is not None and path.exists():
         with np.load(path) as c:
             q_then = float(c["card_q"]) if "card_q" in c else -1.0
+            call_then = float(c["call_q"]) if "call_q" in c else -1.0
             if int(c["seed"]) != seed or int(c["rows"]) != len(data) \
-                    or c["w1"].shape[1] != hidden or q_then != (card_q or -1.0):
-                raise ValueError(f"{path}: a checkpoint of another run (seed, rows, hidden or "
-                                 "card_q differ): remove it or name another --checkpoint")
+                    or c["w1"].shape[1] != hidden or q_then != (card_q or -1.0) \
+                    or call_then != (call_q or -1.0):
+                raise ValueError(f"{path}: a checkpoint of another run (seed, rows, hidden, "
+                                 "card_q or call_q differ): remove it or name another "
+                                 "--checkpoint")
             params = [c[k].astype(F32) for k in KEYS]
             m = [c["m_" + k].astype(F32) for k in KEYS]
             v = [c["v_" + k].astype(F32) for k in KEYS]
@@ -407,7 +531,7 @@ def train(data: Examples, seed: int, hidden: int = 256, epochs: int = 10, batch:
             state: dict[str, npt.NDArray[np.generic]] = {
                 "seed": np.asarray(seed), "rows": np.asarray(n), "step": np.asarray(step),
                 "epoch": np.asarray(epoch),
-                "card_q": np.asarray(card_q or -1.0)}
+                "card_q": np.asarray(card_q or -1.0), "call_q": np.asarray(call_q or -1.0)}
             for k, p, mk, vk in zip(KEYS, params, m, v, strict=True):
                 state[k], state["m_" + k], state["v_" + k] = p, mk, vk
             np.savez(tmp, **state)  # type: ignore[arg-type]

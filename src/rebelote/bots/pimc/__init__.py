@@ -59,8 +59,10 @@ from rebelote.bots.pimc.calls import (
     Played,
     anchored_call,
     bid_marks,
+    call_takers,
     choose_call,
     hopeless,
+    true_call_marks,
 )
 from rebelote.bots.pimc.inference import (
     BID_SCALE,
@@ -137,6 +139,7 @@ __all__ = [
     "bot_calls",
     "budget_of",
     "call_system",
+    "call_takers",
     "call_weight",
     "card_marks",
     "choose_call",
@@ -148,6 +151,7 @@ __all__ = [
     "register_call_system",
     "tie_break",
     "tricks_won",
+    "true_call_marks",
     "with_fields",
     "world_weight",
 ]

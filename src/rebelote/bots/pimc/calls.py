@@ -135,25 +135,11 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
     ran out before ``bid_least`` deals (the caller falls back on the heuristic). The trump
     mode of ``prior`` (the heuristic's call) is always among those simulated. ``notes``: the
     worlds and each call's count of them, for the explanation."""
-    rules = obs.rules
     me = obs.seat
     team = me & 1
     legal = [b for b in obs.legal if isinstance(b, Bid)]
     holder = _contract_holder(obs)
-    contract = obs.contract if holder >= 0 else None
-    # the trump modes worth solving: the contract in force, and the seat's own bids, the most
-    # promising few by the hand's evaluation
-    own = {suit_of(obs.turned) if b.kind == "take" else b.trump for b in legal
-           if b.kind in ("take", "suit", "value") and (b.kind == "take" or b.trump >= 0)}
-    hand = obs.hand | (1 << obs.turned if rules.game == "belote" and obs.turned >= 0 else 0)
-    ranked = sorted(own, key=lambda t: -contract_points(hand, t, rules.declarations))
-    modes = ranked[:MODES]
-    if prior is not None and prior.kind == "value" and prior.trump >= 0 \
-            and prior.trump not in modes:
-        modes.append(prior.trump)
-    takers = {(t, me) for t in modes}
-    if contract is not None and contract.trump >= 0:
-        takers.add((contract.trump, holder))
+    takers = call_takers(obs, prior)
     sums: dict[Bid, float] = {}
     wins: dict[Bid, float] = {}
     weights = squares = 0.0
@@ -190,6 +176,50 @@ def bid_marks(obs: Observation, rng: random.Random, budget: Budget, clock: Clock
 MODES: Final = 2
 
 
+def call_takers(obs: Observation, prior: Bid | None = None) -> set[tuple[int, int]]:
+    """The (trump mode, taker) pairs a bidder simulates: the contract in force and its
+    holder, and the seat's own modes, the :data:`MODES` most promising by the hand's
+    evaluation and the trump of ``prior`` (the heuristic's or tuned bidder's call)."""
+    rules = obs.rules
+    me = obs.seat
+    legal = [b for b in obs.legal if isinstance(b, Bid)]
+    holder = _contract_holder(obs)
+    contract = obs.contract if holder >= 0 else None
+    own = {suit_of(obs.turned) if b.kind == "take" else b.trump for b in legal
+           if b.kind in ("take", "suit", "value") and (b.kind == "take" or b.trump >= 0)}
+    hand = obs.hand | (1 << obs.turned if rules.game == "belote" and obs.turned >= 0 else 0)
+    ranked = sorted(own, key=lambda t: -contract_points(hand, t, rules.declarations))
+    modes = ranked[:MODES]
+    if prior is not None and prior.kind == "value" and prior.trump >= 0 \
+            and prior.trump not in modes:
+        modes.append(prior.trump)
+    takers = {(t, me) for t in modes}
+    if contract is not None and contract.trump >= 0:
+        takers.add((contract.trump, holder))
+    return takers
+
+
+def true_call_marks(state: DealState, prior: Bid | None = None,
+                    solved: dict[tuple[int, int], tuple[int, int]] | None = None
+                    ) -> dict[Bid, float]:
+    """Each legal call's mark for the seat's team if the auction ended on it, in the true
+    deal ``state`` (in its auction): :func:`bid_marks`'s simulation with one world, the deal
+    itself, and the same (trump mode, taker) pairs (:func:`call_takers`). ``solved``: the
+    deal's solves so far (the hands do not change during the auction: a deal's calls share
+    them)."""
+    obs = state.observation(state.player)
+    team = obs.seat & 1
+    holder = _contract_holder(obs)
+    played = _played_worlds(state, call_takers(obs, prior), solved)
+    out: dict[Bid, float] = {}
+    for action in obs.legal:
+        if isinstance(action, Bid):
+            m = _call_mark(action, obs, played, team, holder)
+            if m is not None:
+                out[action] = float(m)
+    return out
+
+
 def _contract_holder(obs: Observation) -> int:
     """The seat whose bid is the contract in force (coinche), -1 for none."""
     best = obs.contract
@@ -205,24 +235,27 @@ def _contract_holder(obs: Observation) -> int:
 Played = tuple[DealState, tuple[int, int]]
 
 
-def _played_worlds(world: DealState, takers: set[tuple[int, int]]
+def _played_worlds(world: DealState, takers: set[tuple[int, int]],
+                   solved: dict[tuple[int, int], tuple[int, int]] | None = None
                    ) -> dict[tuple[int, int], Played]:
     """For each (trump mode, taker) the world's play from its first lead and each team's final
     card points under perfect play. In coinche the hands do not depend on the taker: one
-    solve serves every taker of a mode."""
+    solve serves every taker of a mode. ``solved``: the points by (mode, taker, ``-1`` for
+    any taker in coinche) of this world's earlier solves, added to."""
     out: dict[tuple[int, int], Played] = {}
-    by_mode: dict[int, tuple[int, int]] = {}
+    by_mode: dict[tuple[int, int], tuple[int, int]] = {} if solved is None else solved
     rules = world.rules
     for mode, taker in sorted(takers):
         start = _start_play(world, taker, mode)
         if start is None:
             continue
-        pts = by_mode.get(mode) if rules.game in AUCTION_GAMES else None
+        key = (mode, -1 if rules.game in AUCTION_GAMES else taker)
+        pts = by_mode.get(key)
         if pts is None:
             v = best_value(position_of_state(start), rules)
             other = _other(v, start)
             pts = (v, other) if start.player & 1 == 0 else (other, v)
-            by_mode[mode] = pts
+            by_mode[key] = pts
         out[(mode, taker)] = (start, pts)
     return out
 
