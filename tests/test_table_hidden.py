@@ -13,6 +13,7 @@ requests, replayed.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import time
@@ -26,6 +27,7 @@ from fastapi.testclient import TestClient
 from rebelote.actions import AUCTION, NO_DECLARATION
 from rebelote.rules import Rules
 from rebelote.table.model import Seat, Table
+from rebelote.tableserver import service as service_module
 from rebelote.web.app import create_app
 from rebelote.web.limits import Limits
 from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
@@ -164,8 +166,54 @@ def test_the_host_cannot_hand_a_seat_it_saw_to_its_bot_mid_deal(client: TestClie
             continue
         legal = [a for a in seen["legal"] if a != "no-declaration"]
         act(client, alice, tokens[view["turn"]], legal[0])
+    else:
+        pytest.fail(f"the deal did not end in 60 s: {view['turn']} to play")
     seats = client.get(f"/api/tables/{tid}", headers=auth(alice["token"])).json()["seats"]
     assert seats["W"]["kind"] == "bot", seats
+
+
+def test_the_bots_go_on_when_a_player_moves_while_their_driver_reads_the_table(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots of a table where a seat is away are driven by one task, which stops when it
+    reads a human's turn. A human's move written while that task was reading (a slow database,
+    a loaded machine) asked for the bots again: the task must read once more, not stop on what
+    it read (it did: at pace 0 nothing else starts the bots again, and the test above waited
+    its 60 s for a deal that never ended, in full runs on a loaded machine). Here each of the
+    driver's reads of a human's turn takes 0.3 s, long enough for South to move; South bids,
+    so that the deal is played (the away seat's pace made 20 ms)."""
+    monkeypatch.setattr(service_module, "AWAY_PACE", 20)
+    service: Any = client.app.state.tables  # type: ignore[attr-defined]
+    latest = service.repo.load_latest
+
+    async def slow(table_id: str) -> Any:
+        loaded = await latest(table_id)
+        if asyncio.current_task() in service._drivers.values() and \
+                not loaded.table.bot_to_play:
+            await asyncio.sleep(0.3)
+        return loaded
+
+    service.repo.load_latest = slow
+    t = client.post("/api/tables", json={"game": "coinche", "bots": "random", "friends": ["W"],
+                                         "clock": 0, "pace": 0}).json()
+    west = client.post("/api/tables/join", json={"code": t["code"],
+                                                 "invite": t["invites"]["W"]}).json()
+    assert client.post(f"/api/tables/{t['id']}/release",
+                       headers=auth(west["token"])).status_code == 200  # W: away
+    ends, moves = time.monotonic() + 30, 0
+    while time.monotonic() < ends:
+        view = client.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()
+        if view["deal"] > 1 or view["over"]:
+            break
+        legal = [a for a in view["legal"] if a != "no-declaration"]
+        bids = [a for a in legal if a[0].isdigit()]
+        if legal:
+            act(client, t, t["token"], bids[0] if bids else legal[0])
+            moves += 1
+        else:
+            time.sleep(0.02)
+    else:
+        pytest.fail(f"the bots stopped: {view['turn']} to play, {view['legal']}")
+    assert moves >= 8  # South played its eight cards: the driver read South's turn each time
 
 
 def test_a_player_who_releases_a_seat_taken_mid_deal_stays_in_sight(client: TestClient

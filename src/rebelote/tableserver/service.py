@@ -296,6 +296,9 @@ class TableService:
         self.presence = Presence(self.timers, self._left, LEAVE_GRACE)
         self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
+        #: the tables whose driver was asked for again while it ran: it loads the table once
+        #: more before it stops (it may have read the table before the write that asked)
+        self._wake: set[str] = set()
         self._analyses: dict[str, list[Any]] = {}
         #: each bot move's explanation, given out once its deal is finished (analysis)
         self.explained = Explained()
@@ -740,6 +743,8 @@ class TableService:
         if task is None or task.done():
             self._drivers[table_id] = asyncio.get_running_loop().create_task(
                 self._drive(table_id))
+        else:  # a driver reading the table before this write must not stop on what it read
+            self._wake.add(table_id)
 
     async def _drive(self, table_id: str) -> None:
         """Bots' moves one at a time, ``pace`` ms apart, until a human is to act or the table
@@ -747,9 +752,12 @@ class TableService:
         is still at the version it was decided on."""
         try:
             while True:
+                self._wake.discard(table_id)
                 loaded = await self.repo.load_latest(table_id)
                 table = loaded.table
                 if not table.bot_to_play or paused(table):
+                    if table_id in self._wake:  # a write meanwhile asked for the bots
+                        continue
                     self._set_clock(loaded)
                     return
                 away = table.seats[table.turn].away
@@ -781,6 +789,7 @@ class TableService:
         finally:
             if self._drivers.get(table_id) is asyncio.current_task():
                 del self._drivers[table_id]
+                self._wake.discard(table_id)
 
     # -- timers -------------------------------------------------------------------------------
     async def _timed_out(self, table_id: str, version: int) -> None:
