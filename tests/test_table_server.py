@@ -5,6 +5,7 @@ restart, a locked or damaged store that answers 503 at once and says what is wro
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import random
@@ -452,6 +453,36 @@ def test_kill_9_then_restart_resumes_the_turn_clock(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_clock_stored_for_an_older_version_gives_the_turn_a_fresh_clock_at_restart(
+        tmp_path: Path) -> None:
+    """The turn clock is written beside the table just after the answer: a server killed in
+    that gap (a friend has just joined, say) restarts with the clock of the table's version
+    before. That clock cannot run out for the turn now (its version is gone): the turn to act
+    gets its whole clock again, instead of none (the attacker's check 58 saw it on a loaded
+    machine: 18 s after the restart nobody was away)."""
+    url = f"sqlite:///{tmp_path / 'stale.db'}"
+    with TestClient(create_app(url)) as c:
+        t = c.post("/api/tables", json={"game": "coinche", "bots": "random", "clock": 2}).json()
+        assert t["turn"] == "S"
+        time.sleep(0.3)  # the clock's end is written beside the table
+    with sqlite3.connect(tmp_path / "stale.db") as conn:
+        (text,) = conn.execute("SELECT timers FROM play_tables WHERE id = ?",
+                               (t["id"],)).fetchone()
+        book = json.loads(text)
+        assert book["turn"][0] == t["version"], book
+        book["turn"][0] = t["version"] - 1  # the clock of the version before, as if killed
+        conn.execute("UPDATE play_tables SET timers = ? WHERE id = ?",
+                     (json.dumps(book), t["id"]))
+    with TestClient(create_app(url)) as c:
+        deadline = time.monotonic() + 10
+        away = False
+        while time.monotonic() < deadline and not away:
+            time.sleep(0.2)
+            away = c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])
+                         ).json()["seats"]["S"]["away"]
+        assert away, "the turn got no clock after the restart"
 
 
 def test_a_leave_timer_runs_on_after_a_restart(tmp_path: Path) -> None:

@@ -826,12 +826,30 @@ class TableService:
         for table_id, book in stored:
             turn = book.get("turn")
             if isinstance(turn, list) and len(turn) == 2:
-                self.clock.restore(table_id, int(turn[0]), float(turn[1]))
+                await self._restore_clock(table_id, int(turn[0]), float(turn[1]))
             leave = book.get("leave")
             if isinstance(leave, dict):
                 for seat, ends in leave.items():
                     if str(seat) in ("0", "1", "2", "3"):
                         self.presence.restore(table_id, int(seat), float(ends))
+
+    async def _restore_clock(self, table_id: str, version: int, ends: float) -> None:
+        """A turn clock stored when the server stopped runs on with the time it had left. One
+        stored for an older version of its table (the server stopped between a write's answer
+        and its clock's write, which follows it) cannot run out for the turn now: that turn,
+        if a human is to act, gets its whole clock again rather than none."""
+        try:
+            loaded = await self.repo.load_latest(table_id)
+        except TableNotFoundError:
+            return
+        except Exception as e:  # a table that cannot be read: its clock as stored
+            log.error("table %s cannot be read at start-up (%s): its clock as stored", table_id, e)
+            self.clock.restore(table_id, version, ends)
+            return
+        if loaded.version == version:
+            self.clock.restore(table_id, version, ends)
+        else:
+            self._set_clock(loaded)
 
     # -- analysis -----------------------------------------------------------------------------
     async def analysis(self, table_id: str, token: str | None, n: int) -> tuple[Loaded, int,
