@@ -455,6 +455,16 @@ def test_kill_9_then_restart_resumes_the_turn_clock(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
+def _south_away_within(c: TestClient, t: dict[str, Any], seconds: float) -> bool:
+    """Whether the table's South (the caller of ``t``) is away, polled for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])).json()["seats"]["S"]["away"]:
+            return True
+    return False
+
+
 def test_a_clock_stored_for_an_older_version_gives_the_turn_a_fresh_clock_at_restart(
         tmp_path: Path) -> None:
     """The turn clock is written beside the table just after the answer: a server killed in
@@ -476,13 +486,7 @@ def test_a_clock_stored_for_an_older_version_gives_the_turn_a_fresh_clock_at_res
         conn.execute("UPDATE play_tables SET timers = ? WHERE id = ?",
                      (json.dumps(book), t["id"]))
     with TestClient(create_app(url)) as c:
-        deadline = time.monotonic() + 10
-        away = False
-        while time.monotonic() < deadline and not away:
-            time.sleep(0.2)
-            away = c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])
-                         ).json()["seats"]["S"]["away"]
-        assert away, "the turn got no clock after the restart"
+        assert _south_away_within(c, t, 10), "the turn got no clock after the restart"
 
 
 def test_a_leave_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
@@ -495,13 +499,7 @@ def test_a_leave_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
             ws.receive_json()
         time.sleep(0.3)  # the page closed: its leave timer is written
     with TestClient(create_app(url)) as c:
-        deadline = time.monotonic() + 10
-        away = False
-        while time.monotonic() < deadline and not away:
-            time.sleep(0.2)
-            away = c.get(f"/api/tables/{t['id']}", headers=auth(t["token"])
-                         ).json()["seats"]["S"]["away"]
-        assert away
+        assert _south_away_within(c, t, 10)
 
 
 # -- long games -----------------------------------------------------------------------------------
