@@ -17,6 +17,7 @@ damaged answers ``503`` saying which; ``/healthz`` says so too.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -107,6 +108,14 @@ def error_response(status: int, message: str, headers: Mapping[str, str] | None 
                    ) -> JSONResponse:
     """``{"error": message}`` with ``status``."""
     return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+
+def too_fast(message: str, wait: float) -> JSONResponse:
+    """The JSON ``429`` of a write past its rate: ``message`` names the rule, ``Retry-After``
+    the whole seconds to wait."""
+    return JSONResponse({"error": message}, status_code=429,
+                        headers={"Retry-After": str(math.ceil(wait))})
 
 
 def answer(request: Request, status: int, message: str,

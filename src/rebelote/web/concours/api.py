@@ -10,7 +10,6 @@ the field; bodies are ``application/json`` (``415``), bounded (``413``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Annotated, Any, Final
 
@@ -27,6 +26,7 @@ from rebelote.web.concours.deps import (
     creation_wait,
 )
 from rebelote.web.concours.service import ConcoursService, Loaded, PhonesTooFastError
+from rebelote.web.errors import too_fast
 from rebelote.web.openapi import SECURITY, error_doc, route_doc
 from rebelote.web.security import (
     BodyTooLargeError,
@@ -70,9 +70,8 @@ def concours_response(loaded: Loaded, status: int = 200, **extra: Any) -> JSONRe
 
 def too_many(wait: float) -> JSONResponse:
     """The ``429`` of a creation past the rate."""
-    return JSONResponse({"error": f"rate: too many concours created from your address: try "
-                                  f"again in {wait:g} s"}, status_code=429,
-                        headers={"Retry-After": str(math.ceil(wait))})
+    return too_fast(f"rate: too many concours created from your address: try again in "
+                    f"{wait:g} s", wait)
 
 
 async def creation_body(request: Request, concours: ConcoursService) -> Any:
@@ -272,6 +271,5 @@ async def phones(request: Request, cid: str, k: Number, concours: ConcoursDep,
         loaded = await concours.call(concours.open_tables, cid, secret, k,
                                      client_of(request.scope))
     except PhonesTooFastError as e:
-        return JSONResponse({"error": str(e)}, status_code=429,
-                            headers={"Retry-After": str(math.ceil(e.wait))})
+        return too_fast(str(e), e.wait)
     return concours_response(loaded)

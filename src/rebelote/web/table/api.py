@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 from typing import Any, Final
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -22,7 +21,7 @@ from rebelote.errors import InputError
 from rebelote.store.play_tables import TableDamagedError, TableNotFoundError
 from rebelote.table import verify_record
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
-from rebelote.web.errors import NotFoundError
+from rebelote.web.errors import NotFoundError, too_fast
 from rebelote.web.openapi import answer_doc, route_doc
 from rebelote.web.security import parse_if_match, read_json
 from rebelote.web.table.deps import (
@@ -214,8 +213,7 @@ async def again(table_id: str, tables: TableServiceDep, token: SeatTokenDep,
     try:
         new, seat, started = await tables.start_next_game(table_id, token, starting)
     except TablesTooFastError as e:
-        return JSONResponse({"error": str(e)}, status_code=429,
-                            headers={"Retry-After": str(math.ceil(e.wait))})
+        return too_fast(str(e), e.wait)
     assert token is not None  # a seat's secret: the same at the next game
     return seat_view(tables, new, seat, 201 if started else 200, token=token)
 
