@@ -1222,6 +1222,81 @@ def test_the_json_api_starts_the_rooms_next_game_once_for_its_players(tmp_path: 
             assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
 
 
+def test_the_pages_and_the_apis_nouvelle_partie_share_one_allowance(tmp_path: Path) -> None:
+    """*Nouvelle partie* on the page (``POST /tables/{id}/again``) and through the API
+    (``POST /api/tables/{id}/again``) count the same way, in one place: only the call that
+    starts a next game takes a table from the client's ``tables_per_minute`` bucket (the one
+    ``POST /api/tables`` takes from); a burst of starts from one address through both routes is
+    refused at the same count, the page's in the page's language, the API's as JSON, each with
+    ``Retry-After`` and nothing made. The presses that find the next game started (every other
+    player of the room, a second tap) count nothing, on either route."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}",
+                     limits=Limits(tables_burst=9, tables_per_minute=1))
+    with TestClient(app, follow_redirects=False) as client:
+        rooms = []
+        for n in range(6):  # six finished tables: six of the nine taken
+            host = new_table(client, pace=0, target=1)
+            play_to_the_end(client, host["id"], [host["token"]], random.Random(n))
+            rooms.append((host["id"], host["token"]))
+
+        def page(room: int, lang: str = "fr") -> Any:
+            tid, token = rooms[room]
+            return client.post(f"/tables/{tid}/again?lang={lang}", headers=auth(token))
+
+        def api(room: int) -> Any:
+            tid, token = rooms[room]
+            return client.post(f"/api/tables/{tid}/again", headers=auth(token))
+
+        first = page(0)
+        assert first.status_code == 303 and first.headers["location"] != f"/tables/{rooms[0][0]}"
+        for _ in range(4):  # found, not started: uncounted, on either route
+            assert page(0).headers["location"] == first.headers["location"]
+            assert api(0).status_code == 200
+        assert api(1).status_code == 201
+        assert page(1).status_code == 303 and api(1).status_code == 200
+        assert page(2).status_code == 303  # the ninth table of this address
+        refused_page, refused_api = page(3), api(4)
+        assert refused_page.status_code == refused_api.status_code == 429
+        assert refused_page.headers["retry-after"] and refused_api.headers["retry-after"]
+        assert refused_page.headers["content-type"].startswith("text/html")
+        wait = refused_api.headers["retry-after"]
+        assert refused_api.json() == {"error": "rate: too many tables started from your "
+                                      f"address: try again in {wait} s"}
+        assert ('role="alert">Trop de parties commencées depuis votre adresse\u00a0: '
+                f"réessayez dans {wait}\u00a0s.") in refused_page.text, refused_page.text
+        english = page(3, "en")
+        assert english.status_code == 429 and (
+            f"Too many tables started from your address: try again in {wait} s."
+            in english.text), english.text
+        for room in (3, 4):  # nothing made
+            view = client.get(f"/api/tables/{rooms[room][0]}", headers=auth(rooms[room][1]))
+            assert "next_game" not in view.json()
+        assert client.post("/api/tables", json={"game": "coinche"}).status_code == 429
+
+
+def test_a_clubs_presses_of_nouvelle_partie_are_never_refused(tmp_path: Path) -> None:
+    """A club's room behind one address at the default limits: the players' presses of
+    *Nouvelle partie*, on the page and through the API, more than the whole burst of tables,
+    are never refused: only the one that started the next game counted."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    burst = app.state.limits.capacity("tables")  # 60
+    with TestClient(app, follow_redirects=False) as client:
+        host = new_table(client, pace=0, target=1, friends=["N"])
+        friend = client.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                       "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(client, tid, [host["token"], friend["token"]], random.Random(5))
+        assert client.post(f"/api/tables/{tid}/again", headers=auth(host["token"])
+                           ).status_code == 201
+        new = client.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["next_game"]
+        for n in range(int(burst) + 10):
+            token = (host, friend)[n % 2]["token"]
+            r = client.post(f"/tables/{tid}/again", headers=auth(token))
+            assert (r.status_code, r.headers["location"]) == (303, f"/tables/{new}"), n
+            r = client.post(f"/api/tables/{tid}/again", headers=auth(token))
+            assert (r.status_code, r.json()["id"]) == (200, new), n
+
+
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
     """A table stored without ``levels`` (before they were kept): its seats' specs are read as
     the levels they stand for, never handed back as if asked for."""
