@@ -1297,6 +1297,75 @@ def test_a_clubs_presses_of_nouvelle_partie_are_never_refused(tmp_path: Path) ->
             assert (r.status_code, r.json()["id"]) == (200, new), n
 
 
+def test_the_json_nouvelle_partie_keeps_every_setting_and_no_old_key_opens_it(tmp_path: Path
+                                                                            ) -> None:
+    """``POST /api/tables/{id}/again`` keeps every setting the table was made with: the rule
+    set and its changed options, the target, each seat's level as asked (a level for people or
+    a registry spec) and the spec it plays (``+tuned``, ``+learned``), pace, clock, pause
+    between deals, hints, names and host. Who may call the new table: its players with their
+    own secrets; the finished table's invitation of a seat still kept, its code, a stranger,
+    hold nothing there (the kept seat has a new invitation, which alone takes it)."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    settings = {"game": "contree", "rules": "ffb", "options": {"undertrump": "must"},
+                "target": 500, "bots": {"N": "expert", "E": "club", "W": "pimc:fast"},
+                "friends": ["N", "E"], "name": "Mamie Jo", "pace": 300, "clock": 45,
+                "between": 5000, "hints": False}
+    with TestClient(app) as client:
+        r = client.post("/api/tables", json=settings)
+        assert r.status_code == 201, r.text
+        host = r.json()
+        tid, old_invite = host["id"], host["invites"]["E"]
+        jean = client.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                     "invite": host["invites"]["N"]}).json()
+        stranger = new_table(client)["token"]
+        service = app.state.tables
+        client.portal.call(service.write, tid, lambda loaded: played_out(loaded.table))
+        r = client.post(f"/api/tables/{tid}/again", headers=auth(jean["token"]))
+        assert r.status_code == 201, r.text
+        new = r.json()["id"]
+        r = client.post(f"/api/tables/{tid}/again", headers=auth(host["token"]))
+        assert (r.status_code, r.json()["id"], r.json()["token"]) == (200, new, host["token"])
+        view = r.json()
+        old_t, new_t = [client.portal.call(service.load, t).table for t in (tid, new)]
+        # every setting, as asked and as played
+        assert new_t.rules == old_t.rules and new_t.rules.name == "ffb"
+        assert new_t.rules.undertrump == "must" and new_t.rules.game == "contree"
+        assert (new_t.target, new_t.pace, new_t.clock, new_t.between, new_t.hints) == (
+            500, 300, 45, 5000, False)
+        assert new_t.levels == old_t.levels
+        assert [new_t.levels[i] for i in (0, 1, 3)] == ["expert", "club", "pimc:fast"]
+        assert [s.bot for s in new_t.seats] == [s.bot for s in old_t.seats]
+        assert [new_t.seats[i].bot for i in (0, 1, 3)] == [
+            "pimc:expert+learned", "pimc:fast+tuned", "pimc:fast"]
+        assert [s.kind for s in new_t.seats] == ["human", "open", "human", "bot"]
+        assert (new_t.seats[0].name, new_t.seats[2].name) == ("Jean", "Mamie Jo")
+        assert new_t.host == old_t.host and new_t.teams == old_t.teams
+        assert (view["game"], view["rules"], view["options"], view["target"], view["pace"],
+                view["clock"], view["between"], view["hints"]["allowed"]) == (
+            "contree", "ffb", {"undertrump": "must"}, 500, 300, 45, 5000, False)
+        assert view["seats"]["N"]["name"] == "Jean" and view["seats"]["S"]["name"] == "Mamie Jo"
+        # who may call it: the finished table's keys open nothing there but the players' own
+        for token in (stranger, old_invite):
+            assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
+            r = client.post(f"/api/tables/{new}/actions", headers=auth(token),
+                            json={"action": "pass"})
+            assert r.status_code == 403, r.text
+            assert client.post(f"/api/tables/{new}/again", headers=auth(token)
+                               ).status_code == 403
+        assert client.post("/api/tables/join", json={
+            "code": host["code"], "invite": old_invite}).status_code == 404  # the old code
+        r = client.post("/api/tables/join", json={"code": view["code"], "seat": "E",
+                                                  "invite": old_invite})
+        assert r.status_code == 403, r.text  # the old invitation: not this seat's
+        new_invite = view["invites"]["E"]
+        assert new_invite != old_invite
+        assert client.get(f"/api/tables/{new}", headers=auth(jean["token"])).json()["seat"] == "N"
+        r = client.post("/api/tables/join", json={"code": view["code"], "name": "Zoé",
+                                                  "invite": new_invite})
+        assert r.status_code == 201 and r.json()["seat"] == "E", r.text
+        assert r.json()["from_deal"] in (None, 1)  # a kept seat: hers at once
+
+
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
     """A table stored without ``levels`` (before they were kept): its seats' specs are read as
     the levels they stand for, never handed back as if asked for."""
