@@ -52,7 +52,7 @@ from rebelote.table import Seat, Table, bot_spec, table_view
 from rebelote.table.model import InviteError, NotYourTurnError, SeatTakenError
 from rebelote.table.view import turn_seat
 from rebelote.tableserver.bots import BotRunner, Decided, Superseded, release_seconds
-from rebelote.tableserver.clock import Timers, TurnClock
+from rebelote.tableserver.clock import Timers, TurnClock, clock_runs
 from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
@@ -291,7 +291,7 @@ class TableService:
         if decision_told not in self.bots.listeners:  # counted and logged (docs/ops-metrics.md)
             self.bots.listeners.append(decision_told)
         self.repo.on_change.append(self.bots.moved_on)
-        self.timers = Timers(db)
+        self.timers = self.repo.timers = Timers(db)  # stored with each write of a table
         self.clock = TurnClock(self.timers, self._timed_out)
         self.presence = Presence(self.timers, self._left, LEAVE_GRACE)
         self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -702,7 +702,7 @@ class TableService:
 
     def _set_clock(self, loaded: Loaded) -> None:
         table = loaded.table
-        if table.clock and table.turn >= 0 and not table.bot_to_play:
+        if clock_runs(table):
             self.clock.start(loaded.id, loaded.version, table.clock)
         else:
             self.clock.stop(loaded.id)
@@ -835,9 +835,12 @@ class TableService:
 
     async def _restore_clock(self, table_id: str, version: int, ends: float) -> None:
         """A turn clock stored when the server stopped runs on with the time it had left. One
-        stored for an older version of its table (the server stopped between a write's answer
-        and its clock's write, which follows it) cannot run out for the turn now: that turn,
-        if a human is to act, gets its whole clock again rather than none."""
+        stored for an older version of its table cannot run out for the turn now: that turn,
+        if a human is to act, gets its whole clock again rather than none. A write stores the
+        clock it starts with its version (:meth:`Timers.for_write`); an older one is found in
+        rows written by earlier versions (the clock's write followed the table's) and, on
+        PostgreSQL with several workers, where a worker wrote a leave timer with the clock of
+        a version another worker had moved on from."""
         try:
             loaded = await self.repo.load_latest(table_id)
         except TableNotFoundError:
