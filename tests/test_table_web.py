@@ -1366,6 +1366,109 @@ def test_the_json_nouvelle_partie_keeps_every_setting_and_no_old_key_opens_it(tm
         assert r.json()["from_deal"] in (None, 1)  # a kept seat: hers at once
 
 
+def two_presses_at_once(url: str) -> None:
+    """Two workers of one store (``url``), and two players of a finished room pressing
+    *Nouvelle partie* at the same instant, one on each (the page on one, the API on the
+    other): both pass the check that no next game was started (each waits for the other
+    there), then both go on. They land on the same new game, and no other table is made."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    def tables() -> set[str]:
+        engine = create_engine(url)
+        try:
+            with engine.connect() as conn:
+                return {str(r[0]) for r in conn.execute(text("SELECT id FROM play_tables"))}
+        finally:
+            engine.dispose()
+
+    one_app, two_app = create_app(url), create_app(url)
+    with TestClient(one_app) as one, TestClient(two_app) as two:
+        host = new_table(one, pace=0, target=1, friends=["N"])
+        friend = two.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                    "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(one, tid, [host["token"], friend["token"]], random.Random(8))
+        # each player sees the game over, on their worker (SQLite's workers hear nothing of
+        # the other's writes: the finished table is read there)
+        assert one.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["over"]
+        assert two.get(f"/api/tables/{tid}", headers=auth(friend["token"])).json()["over"]
+        before = tables()
+        both = threading.Barrier(2, timeout=20)
+        for app in (one_app, two_app):  # each press waits for the other before it starts
+            counts = app.state.limit_counts
+            take = counts.take
+
+            async def met(kind: str, client: str, take: Any = take) -> float:
+                if kind == "tables":
+                    import asyncio
+
+                    await asyncio.to_thread(both.wait)
+                return float(await take(kind, client))
+
+            counts.take = met
+        answers: dict[str, Any] = {}
+
+        def press(name: str) -> None:
+            if name == "page":
+                answers[name] = one.post(f"/tables/{tid}/again", headers=auth(host["token"]),
+                                         follow_redirects=False)
+            else:
+                answers[name] = two.post(f"/api/tables/{tid}/again",
+                                         headers=auth(friend["token"]))
+
+        threads = [threading.Thread(target=press, args=(n,)) for n in ("page", "api")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        page, api = answers["page"], answers["api"]
+        assert page.status_code == 303 and api.status_code in (200, 201), (page, api.text)
+        new = api.json()["id"]
+        assert page.headers["location"] == f"/tables/{new}"
+        assert tables() - before == {new}  # no second table, unused
+        for client, token, seat in ((one, host["token"], "S"), (two, friend["token"], "N")):
+            told = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+            assert told["next_game"] == new
+            assert client.get(f"/api/tables/{new}", headers=auth(token)).json()["seat"] == seat
+
+
+def test_two_presses_at_once_make_one_next_game_sqlite(tmp_path: Path) -> None:
+    two_presses_at_once(f"sqlite:///{tmp_path / 'tables.db'}")
+
+
+def test_a_next_game_named_but_never_made_is_made_by_the_next_press(tmp_path: Path) -> None:
+    """The finished table names its next game before the game is made: a server stopped in
+    between leaves a name without a game; the next press (or *Rejoindre*) makes it, under that
+    name, once."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        host = new_table(client, pace=0, target=1, friends=["N"], name="Mamie Jo")
+        friend = client.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                       "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(client, tid, [host["token"], friend["token"]], random.Random(9))
+        service = app.state.tables
+        make = service._create
+
+        async def stopped(*args: Any) -> Any:  # the server stops once the name is written
+            raise RuntimeError("stopped")
+
+        service._create = stopped
+        assert client.post(f"/api/tables/{tid}/again", headers=auth(host["token"])
+                           ).status_code == 500
+        named = client.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["next_game"]
+        service._create = make
+        r = client.post(f"/tables/{tid}/next-game", headers=auth(friend["token"]),
+                        follow_redirects=False)
+        assert r.headers["location"] == f"/tables/{named}"
+        view = client.get(f"/api/tables/{named}", headers=auth(friend["token"])).json()
+        assert view["seat"] == "N" and view["seats"]["N"]["name"] == "Mamie Jo"
+        r = client.post(f"/api/tables/{tid}/again", headers=auth(host["token"]))
+        assert (r.status_code, r.json()["id"]) == (200, named)
+
+
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
     """A table stored without ``levels`` (before they were kept): its seats' specs are read as
     the levels they stand for, never handed back as if asked for."""

@@ -100,6 +100,16 @@ class CodeTakenError(RuntimeError):
     """Another table has this join code (the caller draws another)."""
 
 
+class TableExistsError(RuntimeError):
+    """A table was created with an id another table has (a room's next game, whose id its
+    finished table names before it is made: another worker made it first)."""
+
+
+def new_table_id() -> str:
+    """A new table's id: 64 random bits in hex."""
+    return secrets.token_hex(8)
+
+
 class StoreDownError(RuntimeError):
     """The database cannot be reached right now."""
 
@@ -173,7 +183,8 @@ class Tables(Protocol):
     async def id_of_code(self, code: str) -> str: ...
 
     async def create(self, data: Mapping[str, Any], *, game: str, code: str,
-                     timers: str | None = None) -> StoredTable: ...
+                     timers: str | None = None, table_id: str | None = None
+                     ) -> StoredTable: ...
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
                   moves: str | None = None, timers: str | Keep | None = KEEP) -> int: ...
@@ -212,10 +223,12 @@ class TableStore(KeptConnection):
     from one thread (SQLite on the event loop) and one connection is reused."""
 
     def create(self, data: Mapping[str, Any], *, game: str, code: str | None = None,
-               timers: str | None = None) -> StoredTable:
-        """Store a new table at version 1 (its ``code`` is stored too, and its ``timers``);
-        :class:`CodeTakenError` if another table has that code."""
-        table_id = secrets.token_hex(8)
+               timers: str | None = None, table_id: str | None = None) -> StoredTable:
+        """Store a new table at version 1 (its ``code`` is stored too, and its ``timers``),
+        under ``table_id`` if given (else a new id); :class:`TableExistsError` if a table has
+        that id, :class:`CodeTakenError` if another table has that code."""
+        chosen = table_id is not None
+        table_id = table_id or new_table_id()
         code = code or new_code()
         now = datetime.now(UTC)
         try:
@@ -224,6 +237,10 @@ class TableStore(KeptConnection):
                     id=table_id, code=code, version=1, base=1, game=game, over=False,
                     data=table_text(data), created_at=now, updated_at=now, timers=timers))
         except IntegrityError as e:
+            if chosen:
+                with self._begin() as conn:
+                    if conn.execute(_GET, {"tid": table_id}).first() is not None:
+                        raise TableExistsError(table_id) from e
             raise CodeTakenError(code) from e
         return StoredTable(table_id, 1, data)
 
@@ -363,5 +380,6 @@ class TableStore(KeptConnection):
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable",
            "StoreDamagedError", "StoreDownError", "StoredTable", "StoredText",
-           "TableConflictError", "TableDamagedError", "TableNotFoundError", "TableStore",
-           "Tables", "moves_missing", "new_code", "normal_code", "table_text", "text_digest"]
+           "TableConflictError", "TableDamagedError", "TableExistsError", "TableNotFoundError",
+           "TableStore", "Tables", "moves_missing", "new_code", "new_table_id", "normal_code",
+           "table_text", "text_digest"]

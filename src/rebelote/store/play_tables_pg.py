@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -42,8 +41,10 @@ from rebelote.store.play_tables import (
     StoredText,
     TableConflictError,
     TableDamagedError,
+    TableExistsError,
     TableNotFoundError,
     moves_missing,
+    new_table_id,
     normal_code,
     table_text,
     text_digest,
@@ -228,18 +229,22 @@ class PgTables:
         return str(row[0])
 
     async def create(self, data: Mapping[str, Any], *, game: str, code: str,
-                     timers: str | None = None) -> StoredTable:
-        """Store a new table at version 1, with its ``timers``; :class:`CodeTakenError` if
-        ``code`` is taken."""
+                     timers: str | None = None, table_id: str | None = None) -> StoredTable:
+        """Store a new table at version 1, with its ``timers``, under ``table_id`` if given
+        (else a new id); :class:`TableExistsError` if a table has that id,
+        :class:`CodeTakenError` if ``code`` is taken."""
         import psycopg
 
-        table_id = secrets.token_hex(8)
+        chosen = table_id is not None
+        table_id = table_id or new_table_id()
         now = datetime.now(UTC)
         try:
             async with self._conn() as conn:
                 await conn.execute(_CREATE, (table_id, code, game, table_text(data), now,
-                                                   now, timers))
+                                             now, timers))
         except psycopg.errors.UniqueViolation as e:
+            if chosen and await self._read(_EXISTS, (table_id,)) is not None:
+                raise TableExistsError(table_id) from e
             raise CodeTakenError(code) from e
         except psycopg.OperationalError as e:
             raise StoreDownError(str(e)) from e

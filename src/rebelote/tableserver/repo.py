@@ -79,9 +79,9 @@ class LocalTables:
         return await in_store_thread(self.store.id_of_code, code)
 
     async def create(self, data: Mapping[str, Any], *, game: str, code: str,
-                     timers: str | None = None) -> StoredTable:
+                     timers: str | None = None, table_id: str | None = None) -> StoredTable:
         return await in_store_thread(self.store.create, data, game=game, code=code,
-                                     timers=timers)
+                                     timers=timers, table_id=table_id)
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
                   moves: str | None = None, timers: str | Keep | None = KEEP) -> int:
@@ -219,10 +219,12 @@ class TableRepo:
             self._versions[table_id] = version
 
     # -- writing ------------------------------------------------------------------------------
-    async def create(self, table: Table) -> Loaded:
+    async def create(self, table: Table, table_id: str | None = None) -> Loaded:
+        """Store the new ``table`` (under ``table_id`` if given: a room's next game, named by
+        its finished table before it is made)."""
         turn, timers = self.timers.for_write(None, 1, table) if self.timers else (None, None)
         stored = await self.db.create(table.to_json(), game=table.rules.game, code=table.code,
-                                      timers=timers)
+                                      timers=timers, table_id=table_id)
         if self.timers:
             self.timers.written(stored.id, turn)
         self._put_cache(stored.id, stored.version, table)

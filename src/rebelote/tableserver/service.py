@@ -44,9 +44,11 @@ from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
     TableConflictError,
+    TableExistsError,
     TableNotFoundError,
     Tables,
     new_code,
+    new_table_id,
 )
 from rebelote.table import Seat, Table, bot_spec, table_view
 from rebelote.table.model import InviteError, NotYourTurnError, SeatTakenError
@@ -480,12 +482,14 @@ class TableService:
         table, token = table_from_request(body)
         return await self._create(table), token
 
-    async def _create(self, table: Table) -> Loaded:
-        """Store ``table`` under a new join code and let its bots play up to a human."""
+    async def _create(self, table: Table, table_id: str | None = None) -> Loaded:
+        """Store ``table`` under a new join code (and ``table_id`` if given: else a new one)
+        and let its bots play up to a human. :class:`TableExistsError` if a table has that
+        id."""
         for _ in range(5):
             table = dataclasses.replace(table, code=new_code())
             try:
-                loaded = await self.repo.create(table)
+                loaded = await self.repo.create(table, table_id)
                 break
             except CodeTakenError:  # a code taken already: draw another
                 continue
@@ -512,8 +516,13 @@ class TableService:
                               ) -> tuple[Loaded, int, bool]:
         """:meth:`again`, and whether this call started the next game (``False``: another
         player of the room, or an earlier call, did). ``starting`` is awaited just before the
-        next game is made, only then (the web's count of tables started: it may raise, and
-        nothing is made)."""
+        next game is started, only then (the web's count of tables started: it may raise, and
+        nothing is made).
+
+        One next game per finished table, whatever the workers: the finished table first
+        names its next game's id (a new id, written with the check of its version: of two
+        presses at once, by two workers, one writes it and the other reads it), then the
+        game is made under that id (:meth:`_next_of`: by whoever reads it first, once)."""
         started = False
         async with self.serial(table_id):
             loaded = await self.repo.load_latest(table_id)
@@ -524,14 +533,12 @@ class TableService:
                                              "once it is over")
                 if starting is not None:
                     await starting()
-                new = await self._create(next_game_of(loaded.table))
                 try:
-                    loaded = await self.repo.save(loaded,
-                                                  loaded.table.with_next_game(new.id))
+                    loaded = await self.repo.save(
+                        loaded, loaded.table.with_next_game(new_table_id()))
                     started = True
                 except TableConflictError:
-                    # another worker wrote first (PostgreSQL): its new game if it made one
-                    # (the one made here stays unused)
+                    # another worker wrote first (PostgreSQL): its next game if it named one
                     loaded = await self.repo.load(table_id)
                     if not loaded.table.next_game:
                         raise
@@ -562,7 +569,18 @@ class TableService:
         return await self._next_of(loaded, token)
 
     async def _next_of(self, loaded: Loaded, token: str | None) -> tuple[Loaded, int]:
-        nxt = await self.repo.load(loaded.table.next_game)
+        """The next game the finished table ``loaded`` names, and the seat of ``token`` there;
+        made now (:func:`next_game_of`, under that id) if nobody made it yet: the press that
+        named it is about to, or its server stopped before it did. Two makers at once (two
+        workers): the store keeps one, the other reads it."""
+        next_id = loaded.table.next_game
+        try:
+            nxt = await self.repo.load(next_id)
+        except TableNotFoundError:
+            try:
+                nxt = await self._create(next_game_of(loaded.table), next_id)
+            except TableExistsError:
+                nxt = await self.repo.load(next_id)
         return nxt, self.seat_of(nxt, token)
 
     async def act(self, table_id: str, token: str | None, action: Any,
