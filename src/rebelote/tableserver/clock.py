@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from rebelote.store.play_tables import Tables
+from rebelote.store.play_tables import KEEP, Keep, Tables
 from rebelote.table import Table
 
 log = logging.getLogger("rebelote.table")
@@ -48,13 +48,18 @@ class Timers:
         return self._book.get(table_id, {})
 
     def for_write(self, table_id: str | None, version: int, table: Table
-                  ) -> tuple[list[Any] | None, str | None]:
+                  ) -> tuple[list[Any] | None, str | Keep | None]:
         """The turn clock of ``table`` about to be written as ``version`` (``[version,
         ends]``, or ``None`` when none runs there) and the timers' text that write stores
         with it (the leave timers running, and that clock; ``table_id`` ``None``: a new
-        table, none). Nothing changes here until the write is done (:meth:`written`)."""
+        table). :data:`~rebelote.store.play_tables.KEEP` when this worker runs no timer of
+        the table and none starts: the stored timers are left as they are (on PostgreSQL,
+        another worker's leave timers). Nothing changes here until the write is done
+        (:meth:`written`)."""
         turn = [version, round(time.time() + table.clock, 3)] if clock_runs(table) else None
         running = self.get(table_id) if table_id is not None else {}
+        if turn is None and not running and table_id is not None:
+            return None, KEEP
         book = {k: v for k, v in running.items() if k != "turn"}
         if turn is not None:
             book["turn"] = turn

@@ -224,7 +224,8 @@ class TableRepo:
         its finished table before it is made)."""
         turn, timers = self.timers.for_write(None, 1, table) if self.timers else (None, None)
         stored = await self.db.create(table.to_json(), game=table.rules.game, code=table.code,
-                                      timers=timers, table_id=table_id)
+                                      timers=None if isinstance(timers, Keep) else timers,
+                                      table_id=table_id)
         if self.timers:
             self.timers.written(stored.id, turn)
         self._put_cache(stored.id, stored.version, table)
