@@ -1402,6 +1402,24 @@ def two_presses_at_once(url: str) -> None:
         assert one.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["over"]
         assert two.get(f"/api/tables/{tid}", headers=auth(friend["token"])).json()["over"]
         before = tables()
+        # two tables in each bucket of this address (the workers' one on PostgreSQL, each
+        # worker's own on SQLite): emptied, then two given back
+        from rebelote.web.limits import SqlLimitStore
+
+        buckets = [one_app.state.limit_counts]
+        if not isinstance(buckets[0], SqlLimitStore):
+            buckets.append(two_app.state.limit_counts)
+
+        def left(counts: Any, client: TestClient, give: int = 0) -> int:
+            n = 0
+            while not client.portal.call(counts.take, "tables", "testclient"):
+                n += 1
+            for _ in range(give):
+                client.portal.call(counts.give_back, "tables", "testclient")
+            return n
+
+        for counts, client in zip(buckets, (one, two), strict=False):
+            left(counts, client, give=2)
         both = threading.Barrier(2, timeout=20)
         for app in (one_app, two_app):  # each press waits for the other before it starts
             counts = app.state.limit_counts
@@ -1430,11 +1448,16 @@ def two_presses_at_once(url: str) -> None:
             t.start()
         for t in threads:
             t.join(60)
+        for app in (one_app, two_app):
+            del app.state.limit_counts.take  # the store's own again
         page, api = answers["page"], answers["api"]
         assert page.status_code == 303 and api.status_code in (200, 201), (page, api.text)
         new = api.json()["id"]
         assert page.headers["location"] == f"/tables/{new}"
         assert tables() - before == {new}  # no second table, unused
+        # one table started, one counted: the press that lost gave its table back
+        assert sum(left(counts, client) for counts, client in zip(
+            buckets, (one, two), strict=False)) == 2 * len(buckets) - 1
         for client, token, seat in ((one, host["token"], "S"), (two, friend["token"], "N")):
             told = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
             assert told["next_game"] == new

@@ -512,12 +512,14 @@ class TableService:
         return nxt, seat
 
     async def start_next_game(self, table_id: str, token: str | None,
-                              starting: Callable[[], Awaitable[None]] | None = None
+                              starting: Callable[[], Awaitable[None]] | None = None,
+                              not_started: Callable[[], Awaitable[None]] | None = None
                               ) -> tuple[Loaded, int, bool]:
         """:meth:`again`, and whether this call started the next game (``False``: another
         player of the room, or an earlier call, did). ``starting`` is awaited just before the
         next game is started, only then (the web's count of tables started: it may raise, and
-        nothing is made).
+        nothing is made); ``not_started`` after it when another worker's call started it
+        first (the count given back).
 
         One next game per finished table, whatever the workers: the finished table first
         names its next game's id (a new id, written with the check of its version: of two
@@ -542,6 +544,8 @@ class TableService:
                     loaded = await self.repo.load(table_id)
                     if not loaded.table.next_game:
                         raise
+                    if starting is not None and not_started is not None:
+                        await not_started()  # this call started nothing
         nxt, seat = await self._next_of(loaded, token)
         return nxt, seat, started
 
