@@ -315,3 +315,13 @@ def test_a_rooms_next_game_is_told_to_a_player_on_another_worker(
         view = one.get(f"/api/tables/{new}", headers=auth(host["token"])).json()
         assert view["seat"] == "S" and view["seats"]["N"]["name"] == "Jean"
         assert two.get(f"/api/tables/{new}", headers=auth(friend["token"])).json()["seat"] == "N"
+
+
+def test_two_presses_at_once_on_two_workers_make_one_next_game(pg_url: str  # noqa: F811
+                                                                ) -> None:
+    """Two players of a finished room press *Nouvelle partie* at the same instant, each on
+    a worker of its own: one next game, both land on it, no unused table
+    (``test_table_web.two_presses_at_once``)."""
+    from test_table_web import two_presses_at_once
+
+    two_presses_at_once(pg_url)

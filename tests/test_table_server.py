@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -487,6 +488,51 @@ def test_a_clock_stored_for_an_older_version_gives_the_turn_a_fresh_clock_at_res
                      (json.dumps(book), t["id"]))
     with TestClient(create_app(url)) as c:
         assert _south_away_within(c, t, 10), "the turn got no clock after the restart"
+
+
+def test_a_turn_clock_is_stored_by_the_write_that_starts_it(tmp_path: Path) -> None:
+    """The turn clock is stored in the same statement as the version that starts it: a server
+    killed right after any write's answer restarts with that version's clock and the time it
+    had left (here the timers' own writes never happen, as if the server were killed after
+    each answer), never an older version's clock or none."""
+    url = f"sqlite:///{tmp_path / 'clock.db'}"
+
+    def stored(tid: str) -> tuple[int, dict[str, Any]]:
+        with sqlite3.connect(tmp_path / "clock.db") as conn:
+            version, text = conn.execute("SELECT version, timers FROM play_tables WHERE id = ?",
+                                         (tid,)).fetchone()
+        return int(version), json.loads(text) if text else {}
+
+    with TestClient(create_app(url)) as c:
+        service = c.app.state.tables  # type: ignore[attr-defined]
+
+        async def killed_first(table_id: str, timers: str | None) -> None:
+            return None  # the timers' own write: never made
+
+        service.timers.db = SimpleNamespace(set_timers=killed_first)
+        before = time.time()
+        t = new_table(c, clock=60, pace=0)
+        assert t["turn"] == "S"
+        version, book = stored(t["id"])
+        assert version == t["version"] and book["turn"][0] == version, book
+        assert before + 60 <= book["turn"][1] <= time.time() + 60
+        view, rng = t, random.Random(2)
+        for _ in range(3):  # S moves, the bots answer up to S again: each write its clock
+            legal = [a for a in view["legal"] if a != "no-declaration"]
+            r = c.post(f"/api/tables/{t['id']}/actions", headers=auth(t["token"]),
+                       json={"action": rng.choice(legal)})
+            assert r.status_code == 200, r.text
+            view = r.json()
+            version, book = stored(t["id"])
+            assert version == view["version"], (version, view["version"])
+            if view["turn"] == "S":
+                assert book["turn"][0] == version, book
+            else:
+                assert "turn" not in book, book
+        assert service.timers.get(t["id"]).get("turn") == book.get("turn")
+    with TestClient(create_app(url)) as c:  # restarted: the clock as stored, time left
+        service = c.app.state.tables  # type: ignore[attr-defined]
+        assert service.timers.get(t["id"]).get("turn") == book.get("turn")
 
 
 def test_a_leave_timer_runs_on_after_a_restart(tmp_path: Path) -> None:

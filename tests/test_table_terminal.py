@@ -133,8 +133,35 @@ def test_the_bots_are_named_by_level_as_on_the_web_table() -> None:
     assert "Deal 1:" in done.stdout
     done = run(["--bots", "maître"], "")
     assert done.returncode == 2
-    assert "--bots: not a level (debutant, club, fort, expert)" in done.stderr
-    assert "'maître' is not a bot" in done.stderr
+    assert "--bots: 'maître' is neither a level (debutant, club, fort, expert)" in done.stderr
+
+
+def test_play_reads_its_bots_as_deal_does() -> None:
+    # rebelote play --bots reads the same names as rebelote deal --bots (bots.spec_of), and
+    # refuses a wrong one with the same sentence, naming the option and listing the levels
+    from typer.testing import CliRunner
+
+    from rebelote.cli import app
+
+    def said(*args: str) -> tuple[int, str]:
+        res = CliRunner().invoke(app, list(args))
+        return res.exit_code, res.stderr.strip().partition(": ")[2]
+
+    for bad in ("master", "Maître", "pimc:zzz", "random,pimc:10001,random"):
+        deal = said("deal", "--bots", bad if "," not in bad else bad + ",random")
+        play = said("play", "--lang", "en", "--records", "-", "--bots", bad)
+        assert play == deal and play[0] == 2, (bad, play, deal)
+        assert play[1].startswith("--bots: ")
+    assert said("play", "--bots", "master")[1] == (
+        "--bots: 'master' is neither a level (debutant, club, fort, expert) nor a bot: "
+        "unknown bot 'master' (known bots: heuristic, learned, net, pimc, random, tuned)")
+    assert said("play", "--bots", "random,random") == (
+        2, "--bots: one bot name or three (N,E,W), not 2")
+    # the levels and specs deal takes, play takes: one deal to its end at each
+    for good in ("Débutant,club,random", "pimc:fast+tuned,heuristic,random"):
+        res = CliRunner().invoke(app, ["play", "--lang", "en", "--records", "-", "--seed", "3",
+                                       "--deals", "1", "--bots", good], input="1\n" * 300)
+        assert res.exit_code == 0 and "Deal 1:" in res.stdout, res.output
 
 
 def test_declining_from_the_terminal_goes_with_the_card(tmp_path: Path) -> None:

@@ -1222,6 +1222,283 @@ def test_the_json_api_starts_the_rooms_next_game_once_for_its_players(tmp_path: 
             assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
 
 
+def test_the_pages_and_the_apis_nouvelle_partie_share_one_allowance(tmp_path: Path) -> None:
+    """*Nouvelle partie* on the page (``POST /tables/{id}/again``) and through the API
+    (``POST /api/tables/{id}/again``) count the same way, in one place: only the call that
+    starts a next game takes a table from the client's ``tables_per_minute`` bucket (the one
+    ``POST /api/tables`` takes from); a burst of starts from one address through both routes is
+    refused at the same count, the page's in the page's language, the API's as JSON, each with
+    ``Retry-After`` and nothing made. The presses that find the next game started (every other
+    player of the room, a second tap) count nothing, on either route."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}",
+                     limits=Limits(tables_burst=9, tables_per_minute=1))
+    with TestClient(app, follow_redirects=False) as client:
+        rooms = []
+        for n in range(5):  # five finished tables
+            host = new_table(client, pace=0, target=1)
+            play_to_the_end(client, host["id"], [host["token"]], random.Random(n))
+            rooms.append((host["id"], host["token"]))
+        # three tables left in this address's bucket, whatever the time the games took (a
+        # minute gives one back): emptied, then three given back
+        counts = app.state.limit_counts
+        while not client.portal.call(counts.take, "tables", "testclient"):
+            pass
+        for _ in range(3):
+            client.portal.call(counts.give_back, "tables", "testclient")
+
+        def page(room: int, lang: str = "fr") -> Any:
+            tid, token = rooms[room]
+            return client.post(f"/tables/{tid}/again?lang={lang}", headers=auth(token))
+
+        def api(room: int) -> Any:
+            tid, token = rooms[room]
+            return client.post(f"/api/tables/{tid}/again", headers=auth(token))
+
+        first = page(0)
+        assert first.status_code == 303 and first.headers["location"] != f"/tables/{rooms[0][0]}"
+        for _ in range(4):  # found, not started: uncounted, on either route
+            assert page(0).headers["location"] == first.headers["location"]
+            assert api(0).status_code == 200
+        assert api(1).status_code == 201
+        assert page(1).status_code == 303 and api(1).status_code == 200
+        assert page(2).status_code == 303  # the third: the bucket is empty
+        refused_page, refused_api = page(3), api(4)
+        assert refused_page.status_code == refused_api.status_code == 429
+        assert refused_page.headers["retry-after"] and refused_api.headers["retry-after"]
+        assert refused_page.headers["content-type"].startswith("text/html")
+        wait = refused_api.headers["retry-after"]
+        assert refused_api.json() == {"error": "rate: too many tables started from your "
+                                      f"address: try again in {wait} s"}
+        assert ('role="alert">Trop de parties commencées depuis votre adresse\u00a0: '
+                f"réessayez dans {wait}\u00a0s.") in refused_page.text, refused_page.text
+        english = page(3, "en")
+        assert english.status_code == 429 and (
+            f"Too many tables started from your address: try again in {wait} s."
+            in english.text), english.text
+        for room in (3, 4):  # nothing made
+            view = client.get(f"/api/tables/{rooms[room][0]}", headers=auth(rooms[room][1]))
+            assert "next_game" not in view.json()
+        assert client.post("/api/tables", json={"game": "coinche"}).status_code == 429
+
+
+def test_a_clubs_presses_of_nouvelle_partie_are_never_refused(tmp_path: Path) -> None:
+    """A club's room behind one address at the default limits: the players' presses of
+    *Nouvelle partie*, on the page and through the API, more than the whole burst of tables,
+    are never refused: only the one that started the next game counted."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    burst = app.state.limits.capacity("tables")  # 60
+    with TestClient(app, follow_redirects=False) as client:
+        host = new_table(client, pace=0, target=1, friends=["N"])
+        friend = client.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                       "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(client, tid, [host["token"], friend["token"]], random.Random(5))
+        assert client.post(f"/api/tables/{tid}/again", headers=auth(host["token"])
+                           ).status_code == 201
+        new = client.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["next_game"]
+        for n in range(int(burst) + 10):
+            token = (host, friend)[n % 2]["token"]
+            r = client.post(f"/tables/{tid}/again", headers=auth(token))
+            assert (r.status_code, r.headers["location"]) == (303, f"/tables/{new}"), n
+            r = client.post(f"/api/tables/{tid}/again", headers=auth(token))
+            assert (r.status_code, r.json()["id"]) == (200, new), n
+
+
+def test_the_json_nouvelle_partie_keeps_every_setting_and_no_old_key_opens_it(tmp_path: Path
+                                                                            ) -> None:
+    """``POST /api/tables/{id}/again`` keeps every setting the table was made with: the rule
+    set and its changed options, the target, each seat's level as asked (a level for people or
+    a registry spec) and the spec it plays (``+tuned``, ``+learned``), pace, clock, pause
+    between deals, hints, names and host. Who may call the new table: its players with their
+    own secrets; the finished table's invitation of a seat still kept, its code, a stranger,
+    hold nothing there (the kept seat has a new invitation, which alone takes it)."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    settings = {"game": "contree", "rules": "ffb", "options": {"undertrump": "must"},
+                "target": 500, "bots": {"N": "expert", "E": "club", "W": "pimc:fast"},
+                "friends": ["N", "E"], "name": "Mamie Jo", "pace": 300, "clock": 45,
+                "between": 5000, "hints": False}
+    with TestClient(app) as client:
+        r = client.post("/api/tables", json=settings)
+        assert r.status_code == 201, r.text
+        host = r.json()
+        tid, old_invite = host["id"], host["invites"]["E"]
+        jean = client.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                     "invite": host["invites"]["N"]}).json()
+        stranger = new_table(client)["token"]
+        service = app.state.tables
+        client.portal.call(service.write, tid, lambda loaded: played_out(loaded.table))
+        r = client.post(f"/api/tables/{tid}/again", headers=auth(jean["token"]))
+        assert r.status_code == 201, r.text
+        new = r.json()["id"]
+        r = client.post(f"/api/tables/{tid}/again", headers=auth(host["token"]))
+        assert (r.status_code, r.json()["id"], r.json()["token"]) == (200, new, host["token"])
+        view = r.json()
+        old_t, new_t = [client.portal.call(service.load, t).table for t in (tid, new)]
+        # every setting, as asked and as played
+        assert new_t.rules == old_t.rules and new_t.rules.name == "ffb"
+        assert new_t.rules.undertrump == "must" and new_t.rules.game == "contree"
+        assert (new_t.target, new_t.pace, new_t.clock, new_t.between, new_t.hints) == (
+            500, 300, 45, 5000, False)
+        assert new_t.levels == old_t.levels
+        assert [new_t.levels[i] for i in (0, 1, 3)] == ["expert", "club", "pimc:fast"]
+        assert [s.bot for s in new_t.seats] == [s.bot for s in old_t.seats]
+        assert [new_t.seats[i].bot for i in (0, 1, 3)] == [
+            "pimc:expert+learned", "pimc:fast+tuned", "pimc:fast"]
+        assert [s.kind for s in new_t.seats] == ["human", "open", "human", "bot"]
+        assert (new_t.seats[0].name, new_t.seats[2].name) == ("Jean", "Mamie Jo")
+        assert new_t.host == old_t.host and new_t.teams == old_t.teams
+        assert (view["game"], view["rules"], view["options"], view["target"], view["pace"],
+                view["clock"], view["between"], view["hints"]["allowed"]) == (
+            "contree", "ffb", {"undertrump": "must"}, 500, 300, 45, 5000, False)
+        assert view["seats"]["N"]["name"] == "Jean" and view["seats"]["S"]["name"] == "Mamie Jo"
+        # who may call it: the finished table's keys open nothing there but the players' own
+        for token in (stranger, old_invite):
+            assert client.get(f"/api/tables/{new}", headers=auth(token)).status_code == 403
+            r = client.post(f"/api/tables/{new}/actions", headers=auth(token),
+                            json={"action": "pass"})
+            assert r.status_code == 403, r.text
+            assert client.post(f"/api/tables/{new}/again", headers=auth(token)
+                               ).status_code == 403
+        assert client.post("/api/tables/join", json={
+            "code": host["code"], "invite": old_invite}).status_code == 404  # the old code
+        r = client.post("/api/tables/join", json={"code": view["code"], "seat": "E",
+                                                  "invite": old_invite})
+        assert r.status_code == 403, r.text  # the old invitation: not this seat's
+        new_invite = view["invites"]["E"]
+        assert new_invite != old_invite
+        assert client.get(f"/api/tables/{new}", headers=auth(jean["token"])).json()["seat"] == "N"
+        r = client.post("/api/tables/join", json={"code": view["code"], "name": "Zoé",
+                                                  "invite": new_invite})
+        assert r.status_code == 201 and r.json()["seat"] == "E", r.text
+        assert r.json()["from_deal"] in (None, 1)  # a kept seat: hers at once
+
+
+def two_presses_at_once(url: str) -> None:
+    """Two workers of one store (``url``), and two players of a finished room pressing
+    *Nouvelle partie* at the same instant, one on each (the page on one, the API on the
+    other): both pass the check that no next game was started (each waits for the other
+    there), then both go on. They land on the same new game, and no other table is made."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    def tables() -> set[str]:
+        engine = create_engine(url)
+        try:
+            with engine.connect() as conn:
+                return {str(r[0]) for r in conn.execute(text("SELECT id FROM play_tables"))}
+        finally:
+            engine.dispose()
+
+    one_app, two_app = create_app(url), create_app(url)
+    with TestClient(one_app) as one, TestClient(two_app) as two:
+        host = new_table(one, pace=0, target=1, friends=["N"])
+        friend = two.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                    "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(one, tid, [host["token"], friend["token"]], random.Random(8))
+        # each player sees the game over, on their worker (SQLite's workers hear nothing of
+        # the other's writes: the finished table is read there)
+        assert one.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["over"]
+        assert two.get(f"/api/tables/{tid}", headers=auth(friend["token"])).json()["over"]
+        before = tables()
+        # two tables in each bucket of this address (the workers' one on PostgreSQL, each
+        # worker's own on SQLite): emptied, then two given back
+        from rebelote.web.limits import SqlLimitStore
+
+        buckets = [one_app.state.limit_counts]
+        if not isinstance(buckets[0], SqlLimitStore):
+            buckets.append(two_app.state.limit_counts)
+
+        def left(counts: Any, client: TestClient, give: int = 0) -> int:
+            n = 0
+            while not client.portal.call(counts.take, "tables", "testclient"):
+                n += 1
+            for _ in range(give):
+                client.portal.call(counts.give_back, "tables", "testclient")
+            return n
+
+        for counts, client in zip(buckets, (one, two), strict=False):
+            left(counts, client, give=2)
+        both = threading.Barrier(2, timeout=20)
+        for app in (one_app, two_app):  # each press waits for the other before it starts
+            counts = app.state.limit_counts
+            take = counts.take
+
+            async def met(kind: str, client: str, take: Any = take) -> float:
+                if kind == "tables":
+                    import asyncio
+
+                    await asyncio.to_thread(both.wait)
+                return float(await take(kind, client))
+
+            counts.take = met
+        answers: dict[str, Any] = {}
+
+        def press(name: str) -> None:
+            if name == "page":
+                answers[name] = one.post(f"/tables/{tid}/again", headers=auth(host["token"]),
+                                         follow_redirects=False)
+            else:
+                answers[name] = two.post(f"/api/tables/{tid}/again",
+                                         headers=auth(friend["token"]))
+
+        threads = [threading.Thread(target=press, args=(n,)) for n in ("page", "api")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        for app in (one_app, two_app):
+            del app.state.limit_counts.take  # the store's own again
+        page, api = answers["page"], answers["api"]
+        assert page.status_code == 303 and api.status_code in (200, 201), (page, api.text)
+        new = api.json()["id"]
+        assert page.headers["location"] == f"/tables/{new}"
+        assert tables() - before == {new}  # no second table, unused
+        # one table started, one counted: the press that lost gave its table back
+        assert sum(left(counts, client) for counts, client in zip(
+            buckets, (one, two), strict=False)) == 2 * len(buckets) - 1
+        for client, token, seat in ((one, host["token"], "S"), (two, friend["token"], "N")):
+            told = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+            assert told["next_game"] == new
+            assert client.get(f"/api/tables/{new}", headers=auth(token)).json()["seat"] == seat
+
+
+def test_two_presses_at_once_make_one_next_game_sqlite(tmp_path: Path) -> None:
+    two_presses_at_once(f"sqlite:///{tmp_path / 'tables.db'}")
+
+
+def test_a_next_game_named_but_never_made_is_made_by_the_next_press(tmp_path: Path) -> None:
+    """The finished table names its next game before the game is made: a server stopped in
+    between leaves a name without a game; the next press (or *Rejoindre*) makes it, under that
+    name, once."""
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        host = new_table(client, pace=0, target=1, friends=["N"], name="Mamie Jo")
+        friend = client.post("/api/tables/join", json={"code": host["code"], "name": "Jean",
+                                                       "invite": host["invites"]["N"]}).json()
+        tid = host["id"]
+        play_to_the_end(client, tid, [host["token"], friend["token"]], random.Random(9))
+        service = app.state.tables
+        make = service._create
+
+        async def stopped(*args: Any) -> Any:  # the server stops once the name is written
+            raise RuntimeError("stopped")
+
+        service._create = stopped
+        assert client.post(f"/api/tables/{tid}/again", headers=auth(host["token"])
+                           ).status_code == 500
+        named = client.get(f"/api/tables/{tid}", headers=auth(host["token"])).json()["next_game"]
+        service._create = make
+        r = client.post(f"/tables/{tid}/next-game", headers=auth(friend["token"]),
+                        follow_redirects=False)
+        assert r.headers["location"] == f"/tables/{named}"
+        view = client.get(f"/api/tables/{named}", headers=auth(friend["token"])).json()
+        assert view["seat"] == "N" and view["seats"]["N"]["name"] == "Mamie Jo"
+        r = client.post(f"/api/tables/{tid}/again", headers=auth(host["token"]))
+        assert (r.status_code, r.json()["id"]) == (200, named)
+
+
 def test_a_table_stored_before_its_levels_were_kept_starts_a_new_game_at_its_level() -> None:
     """A table stored without ``levels`` (before they were kept): its seats' specs are read as
     the levels they stand for, never handed back as if asked for."""

@@ -48,22 +48,29 @@ _NUMBERS: Final = frozenset({"seed", "count"})
 _TYPER_ONLY: Final = frozenset({"engine_timeout", "explain"})
 
 
-def seat_specs(text: str) -> list[str]:
-    """The registry spec of each seat (N, E, S, W) of ``--bots``: one bot or level for every
-    seat, or four ``N,E,S,W``, each a level for people (``fort``) or a registry spec
-    (:func:`rebelote.bots.spec_of`); :class:`ValueError` naming ``--bots`` otherwise. A single
-    ``engine:<command>`` is one spec for every seat even when its command holds commas."""
+def seat_specs(text: str, seats: str = "N,E,S,W") -> list[str]:
+    """The registry spec of each seat of ``--bots`` (``seats``: N, E, S, W for ``rebelote
+    deal``; N, E, W for ``rebelote play``, whose South is the player): one bot or level for
+    every seat, or one a seat in that order, each a level for people (``fort``) or a registry
+    spec (:func:`rebelote.bots.spec_of`); :class:`ValueError` naming ``--bots`` otherwise. A
+    single ``engine:<command>`` is one spec for every seat even when its command holds
+    commas."""
     from rebelote.bots import is_engine_spec, parse_bot_spec, spec_of
 
     names = [t.strip() for t in text.split(",")]
     if len(names) > 1 and is_engine_spec(text) and not all(_is_spec(t, parse_bot_spec)
                                                            for t in names):
         names = [text.strip()]  # engine:COMMAND whose command holds commas
+    count = len(seats.split(","))
     if len(names) == 1:
-        names *= 4
-    if len(names) != 4:
-        raise ValueError(f"--bots: one bot name or four (N,E,S,W), not {len(names)}")
+        names *= count
+    if len(names) != count:
+        raise ValueError(f"--bots: one bot name or {_COUNTS[count]} ({seats}), not "
+                         f"{len(names)}")
     return [spec_of(n, "--bots") for n in names]
+
+
+_COUNTS: Final = {3: "three", 4: "four"}
 
 
 def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:

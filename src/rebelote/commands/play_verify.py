@@ -90,12 +90,12 @@ def register(app: typer.Typer) -> None:
 
         from rich.console import Console
 
-        from rebelote.bots import DEFAULT_LEVEL, level_spec, player_levels
-        from rebelote.errors import IllegalActionError, InputError, RulesError
+        from rebelote.bots import DEFAULT_LEVEL, is_engine_spec, make_bot
+        from rebelote.commands._deal import seat_specs
+        from rebelote.errors import IllegalActionError, RulesError
         from rebelote.rules import Rules
         from rebelote.scoring import ResultLine
         from rebelote.summary import DealSummary
-        from rebelote.table.model import bot_spec
         from rebelote.table.terminal import LocalTable, RemoteTable, default_records
         from rebelote.table.terminal import play as play_table
         from rebelote.web import i18n
@@ -122,22 +122,14 @@ def register(app: typer.Typer) -> None:
         try:
             chosen = Rules.preset(rules, game)
 
-            def seat_bot(text: str) -> str:  # a level for people, else a registry spec
-                spec = level_spec(text)
-                if spec is not None:
-                    return spec
-                try:
-                    return bot_spec(text, "--bots", allow_engine=True)
-                except InputError as e:
-                    levels = ", ".join(level.key for level in player_levels())
-                    raise InputError("--bots", f"not a level ({levels}); as a bot "
-                                               f"spec: {e.reason}") from None
-
-            names = [seat_bot(b) for b in (bots or DEFAULT_LEVEL).split(",")]
-            if len(names) == 1:
-                names *= 3
-            if len(names) != 3:
-                raise InputError("--bots", f"one bot or three (N,E,W), not {bots!r}")
+            # as rebelote deal --bots reads them: a level for people, else a registry spec
+            names = seat_specs(bots or DEFAULT_LEVEL, "N,E,W")
+            for spec in names:
+                if not is_engine_spec(spec):  # a known bot at a level it does not have
+                    try:
+                        make_bot(spec)
+                    except ValueError as e:
+                        raise ValueError(f"--bots: {e}") from None
             if target <= 0:
                 raise ValueError("--target: must be a positive number of points")
         except (ValueError, RulesError) as e:

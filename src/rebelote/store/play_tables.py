@@ -9,8 +9,11 @@ settings) and ``play_moves`` the moves made since, one row per version
 
 Every write is one conditional ``UPDATE ... WHERE version = ?``: two moves are never applied
 at once, by one worker or several (:class:`TableConflictError` for the one that comes second).
-A table is found by its id, or by the short join code of its room. ``timers`` (JSON text, no
-version) holds a table's running turn clock and leave timers, for a restart.
+A table is found by its id, or by the short join code of its room. ``timers`` (JSON text)
+holds a table's running turn clock and leave timers, for a restart: a write of the table
+stores them in the same statement (``timers=``), so that a stored turn clock is the one of
+the version stored with it; a leave timer that starts between two writes is stored alone
+(:meth:`TableStore.set_timers`).
 ``table_explanations`` holds the bots' explanations of its finished deals, one row per decision
 (:meth:`TableStore.put_explanations`, written once the deal is over), ``table_replays`` *le
 robot à votre place* of each, one row per deal and human seat (:meth:`TableStore.put_replay`,
@@ -69,6 +72,17 @@ _BUMP: Final = (
     .values(version=bindparam("new_version"), over=bindparam("over"),
             updated_at=bindparam("updated_at"))
 )
+#: The same writes with the table's timers, stored with the version they were set for.
+_PUT_TIMED: Final = _PUT.values(timers=bindparam("timers"))
+_BUMP_TIMED: Final = _BUMP.values(timers=bindparam("timers"))
+
+
+class Keep:
+    """The timers argument of a write that leaves the stored timers as they are."""
+
+
+#: A write's ``timers`` left as stored (the default: a caller that does not keep timers).
+KEEP: Final = Keep()
 _GET: Final = select(_TABLE.c.version, _TABLE.c.base, _TABLE.c.data).where(
     _TABLE.c.id == bindparam("tid"))
 _GET_MOVES: Final = select(_MOVES.c.moves).where(
@@ -84,6 +98,16 @@ class TableNotFoundError(LookupError):
 
 class CodeTakenError(RuntimeError):
     """Another table has this join code (the caller draws another)."""
+
+
+class TableExistsError(RuntimeError):
+    """A table was created with an id another table has (a room's next game, whose id its
+    finished table names before it is made: another worker made it first)."""
+
+
+def new_table_id() -> str:
+    """A new table's id: 64 random bits in hex."""
+    return secrets.token_hex(8)
 
 
 class StoreDownError(RuntimeError):
@@ -158,13 +182,16 @@ class Tables(Protocol):
 
     async def id_of_code(self, code: str) -> str: ...
 
-    async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable: ...
+    async def create(self, data: Mapping[str, Any], *, game: str, code: str,
+                     timers: str | None = None, table_id: str | None = None
+                     ) -> StoredTable: ...
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-                  moves: str | None = None) -> int: ...
+                  moves: str | None = None, timers: str | Keep | None = KEEP) -> int: ...
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
-                     digest: str | None = None, told: str | None = None) -> int: ...
+                     digest: str | None = None, told: str | None = None,
+                     timers: str | Keep | None = KEEP) -> int: ...
 
     async def set_timers(self, table_id: str, timers: str | None) -> None: ...
 
@@ -195,20 +222,25 @@ class TableStore(KeptConnection):
     """Play tables in one database (any SQLAlchemy engine). ``single_thread``: every call comes
     from one thread (SQLite on the event loop) and one connection is reused."""
 
-    def create(self, data: Mapping[str, Any], *, game: str, code: str | None = None
-               ) -> StoredTable:
-        """Store a new table at version 1 (its ``code`` is stored too);
-        :class:`CodeTakenError` if another table has that code."""
-        table_id = secrets.token_hex(8)
+    def create(self, data: Mapping[str, Any], *, game: str, code: str | None = None,
+               timers: str | None = None, table_id: str | None = None) -> StoredTable:
+        """Store a new table at version 1 (its ``code`` is stored too, and its ``timers``),
+        under ``table_id`` if given (else a new id); :class:`TableExistsError` if a table has
+        that id, :class:`CodeTakenError` if another table has that code."""
+        chosen = table_id is not None
+        table_id = table_id or new_table_id()
         code = code or new_code()
         now = datetime.now(UTC)
         try:
             with self._begin() as conn:
                 conn.execute(insert(_TABLE).values(
                     id=table_id, code=code, version=1, base=1, game=game, over=False,
-                    data=table_text(data), created_at=now,
-                    updated_at=now))
+                    data=table_text(data), created_at=now, updated_at=now, timers=timers))
         except IntegrityError as e:
+            if chosen:
+                with self._begin() as conn:
+                    if conn.execute(_GET, {"tid": table_id}).first() is not None:
+                        raise TableExistsError(table_id) from e
             raise CodeTakenError(code) from e
         return StoredTable(table_id, 1, data)
 
@@ -252,15 +284,18 @@ class TableStore(KeptConnection):
             conn.execute(delete(_REPLAYS).where(_REPLAYS.c.table_id.in_(gone)))
             return int(conn.execute(delete(_TABLE).where(old)).rowcount)
 
-    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool
-            ) -> int:
-        """Replace the table (a new snapshot) if still at version ``expected``: answers its new
-        version, ``expected + 1``; :class:`TableConflictError` if another write came first."""
+    def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
+            timers: str | Keep | None = KEEP) -> int:
+        """Replace the table (a new snapshot) if still at version ``expected``, with its
+        ``timers`` unless :data:`KEEP`: answers its new version, ``expected + 1``;
+        :class:`TableConflictError` if another write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "data": table_text(data), "over": over,
                   "updated_at": datetime.now(UTC)}
+        if not isinstance(timers, Keep):  # (a column named in the parameters is written)
+            params["timers"] = timers
         with self._begin() as conn:
-            done = conn.execute(_PUT, params).rowcount
+            done = conn.execute(_PUT if timers is KEEP else _PUT_TIMED, params).rowcount
             if done:
                 conn.execute(delete(_MOVES).where(_MOVES.c.table_id == table_id))
         if not done:
@@ -268,14 +303,18 @@ class TableStore(KeptConnection):
             raise TableConflictError(table_id, expected)
         return expected + 1
 
-    def append(self, table_id: str, expected: int, moves: str, *, over: bool) -> int:
+    def append(self, table_id: str, expected: int, moves: str, *, over: bool,
+               timers: str | Keep | None = KEEP) -> int:
         """Add the moves that take the table from version ``expected`` to the next
-        (``Table.moves_after``, JSON text) if it is still at ``expected``: answers the new
-        version; :class:`TableConflictError` if another write came first."""
+        (``Table.moves_after``, JSON text) if it is still at ``expected``, with its ``timers``
+        unless :data:`KEEP`: answers the new version; :class:`TableConflictError` if another
+        write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "over": over, "updated_at": datetime.now(UTC)}
+        if not isinstance(timers, Keep):  # (a column named in the parameters is written)
+            params["timers"] = timers
         with self._begin() as conn:
-            done = conn.execute(_BUMP, params).rowcount
+            done = conn.execute(_BUMP if timers is KEEP else _BUMP_TIMED, params).rowcount
             if done:
                 conn.execute(insert(_MOVES).values(table_id=table_id, version=expected + 1,
                                                    moves=moves))
@@ -341,5 +380,6 @@ class TableStore(KeptConnection):
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable",
            "StoreDamagedError", "StoreDownError", "StoredTable", "StoredText",
-           "TableConflictError", "TableDamagedError", "TableNotFoundError", "TableStore",
-           "Tables", "moves_missing", "new_code", "normal_code", "table_text", "text_digest"]
+           "TableConflictError", "TableDamagedError", "TableExistsError", "TableNotFoundError",
+           "TableStore", "Tables", "moves_missing", "new_code", "new_table_id", "normal_code",
+           "table_text", "text_digest"]

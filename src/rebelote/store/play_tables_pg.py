@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -34,14 +33,18 @@ from rebelote.metrics import STORE_ERRORS, STORE_SECONDS
 from rebelote.numbers import is_digits
 from rebelote.store.db import store_fault
 from rebelote.store.play_tables import (
+    KEEP,
     CodeTakenError,
+    Keep,
     StoreDownError,
     StoredTable,
     StoredText,
     TableConflictError,
     TableDamagedError,
+    TableExistsError,
     TableNotFoundError,
     moves_missing,
+    new_table_id,
     normal_code,
     table_text,
     text_digest,
@@ -77,7 +80,8 @@ _GET: Final = ("SELECT t.version, t.base, t.data, ARRAY(SELECT m.moves FROM play
 _BY_CODE: Final = "SELECT id FROM play_tables WHERE code = %s AND NOT over"
 _EXISTS: Final = "SELECT 1 FROM play_tables WHERE id = %s"
 _CREATE: Final = ("INSERT INTO play_tables (id, code, version, base, game, over, data, "
-                  "created_at, updated_at) VALUES (%s, %s, 1, 1, %s, false, %s, %s, %s)")
+                  "created_at, updated_at, timers) VALUES (%s, %s, 1, 1, %s, false, %s, %s, %s, "
+                  "%s)")
 _PUT: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, base = %(new)s, "
                "data = %(data)s, over = %(over)s, updated_at = %(at)s WHERE id = %(tid)s AND "
                "version = %(expected)s RETURNING id), "
@@ -90,6 +94,9 @@ _APPEND: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, over = %
                   "SELECT id, %(new)s, %(moves)s FROM u) "
                   "SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
 _TIMERS: Final = "UPDATE play_tables SET timers = %s WHERE id = %s"
+#: The writes with the table's timers, stored with the version they were set for.
+_PUT_TIMED: Final = _PUT.replace("SET version", "SET timers = %(timers)s, version", 1)
+_APPEND_TIMED: Final = _APPEND.replace("SET version", "SET timers = %(timers)s, version", 1)
 _PUT_EXPLAINED: Final = ("INSERT INTO table_explanations (table_id, deal, idx, data) "
                          "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING")
 _EXPLAINED: Final = ("SELECT idx, data FROM table_explanations WHERE table_id = %s AND deal = %s "
@@ -221,23 +228,31 @@ class PgTables:
             raise TableNotFoundError(code)
         return str(row[0])
 
-    async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable:
-        """Store a new table at version 1; :class:`CodeTakenError` if ``code`` is taken."""
+    async def create(self, data: Mapping[str, Any], *, game: str, code: str,
+                     timers: str | None = None, table_id: str | None = None) -> StoredTable:
+        """Store a new table at version 1, with its ``timers``, under ``table_id`` if given
+        (else a new id); :class:`TableExistsError` if a table has that id,
+        :class:`CodeTakenError` if ``code`` is taken."""
         import psycopg
 
-        table_id = secrets.token_hex(8)
+        chosen = table_id is not None
+        table_id = table_id or new_table_id()
         now = datetime.now(UTC)
         try:
             async with self._conn() as conn:
-                await conn.execute(_CREATE, (table_id, code, game, table_text(data), now, now))
+                await conn.execute(_CREATE, (table_id, code, game, table_text(data), now,
+                                             now, timers))
         except psycopg.errors.UniqueViolation as e:
+            if chosen and await self._read(_EXISTS, (table_id,)) is not None:
+                raise TableExistsError(table_id) from e
             raise CodeTakenError(code) from e
         except psycopg.OperationalError as e:
             raise StoreDownError(str(e)) from e
         return StoredTable(table_id, 1, data)
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
-                     digest: str | None = None, told: str | None = None) -> int:
+                     digest: str | None = None, told: str | None = None,
+                     timers: str | Keep | None = KEEP) -> int:
         """Add the moves that take the table from version ``expected`` to the next, and tell
         the other workers (``NOTIFY``, in the same statement, with the moves when ``digest``,
         the written table's, is given: see :data:`CHANNEL`). ``told``: the moves the
@@ -248,9 +263,11 @@ class PgTables:
             full = f"{payload} {digest} {moves if told is None else told}"
             if len(full.encode()) <= MAX_PAYLOAD:
                 payload = full
-        return await self._write(_APPEND, table_id, expected, {
+        return await self._write(_APPEND if timers is KEEP else _APPEND_TIMED, table_id,
+                                 expected, {
             "new": expected + 1, "moves": moves, "over": over, "at": datetime.now(UTC),
-            "tid": table_id, "expected": expected, "channel": CHANNEL, "payload": payload})
+            "tid": table_id, "expected": expected, "channel": CHANNEL, "payload": payload,
+            "timers": None if timers is KEEP else timers})
 
     async def set_timers(self, table_id: str, timers: str | None) -> None:
         """Keep the table's running timers (JSON text; ``None``: none runs)."""
@@ -318,7 +335,7 @@ class PgTables:
         return expected + 1
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-                  moves: str | None = None) -> int:
+                  moves: str | None = None, timers: str | Keep | None = KEEP) -> int:
         """Replace the table if still at version ``expected``, and tell the other workers
         (``NOTIFY``, in the same statement, with ``moves`` if given: see :data:`CHANNEL`):
         answers the new version, ``expected + 1``. :class:`TableConflictError` if another
@@ -331,8 +348,10 @@ class PgTables:
                 payload = full
         args = {"new": expected + 1, "data": text, "over": over,
                 "at": datetime.now(UTC), "tid": table_id, "expected": expected,
-                "channel": CHANNEL, "payload": payload}
-        return await self._write(_PUT, table_id, expected, args)
+                "channel": CHANNEL, "payload": payload,
+                "timers": None if timers is KEEP else timers}
+        return await self._write(_PUT if timers is KEEP else _PUT_TIMED, table_id, expected,
+                                 args)
 
     async def close(self) -> None:
         """Close the idle connections (the server stops)."""

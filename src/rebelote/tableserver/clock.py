@@ -3,10 +3,13 @@ the round's clock): the **turn clock** of a human to act (when it runs out, the 
 for them, ``away``) and, in :mod:`rebelote.tableserver.presence`, the **leave timers** of
 players whose last page closed.
 
-Each running timer is written beside its table (:meth:`~rebelote.store.play_tables.TableStore.
-set_timers`, the wall-clock time it ends) as soon as it starts, and read back when the server
-starts again (:meth:`Timers.restore`): a ``kill -9`` then a restart resumes every clock with
-the time it had left.
+Each running timer is written beside its table (the wall-clock time it ends) and read back
+when the server starts again (:meth:`Timers.stored`): a ``kill -9`` then a restart resumes
+every clock with the time it had left. A turn clock is written by the very write that starts
+it (:meth:`Timers.for_write`, the table's version and its timers in one statement), so that a
+stored clock always belongs to its stored version; a leave timer, which starts between two
+writes, is written alone as soon as it starts
+(:meth:`~rebelote.store.play_tables.TableStore.set_timers`).
 """
 
 from __future__ import annotations
@@ -19,9 +22,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from rebelote.store.play_tables import Tables
+from rebelote.store.play_tables import KEEP, Keep, Tables
+from rebelote.table import Table
 
 log = logging.getLogger("rebelote.table")
+
+
+def clock_runs(table: Table) -> bool:
+    """A turn clock runs at ``table``: it has one, and a human (not their bot) is to act."""
+    return bool(table.clock) and table.turn >= 0 and not table.bot_to_play
 
 
 class Timers:
@@ -37,6 +46,39 @@ class Timers:
 
     def get(self, table_id: str) -> dict[str, Any]:
         return self._book.get(table_id, {})
+
+    def for_write(self, table_id: str | None, version: int, table: Table
+                  ) -> tuple[list[Any] | None, str | Keep | None]:
+        """The turn clock of ``table`` about to be written as ``version`` (``[version,
+        ends]``, or ``None`` when none runs there) and the timers' text that write stores
+        with it (the leave timers running, and that clock; ``table_id`` ``None``: a new
+        table). :data:`~rebelote.store.play_tables.KEEP` when this worker runs no timer of
+        the table and none starts: the stored timers are left as they are (on PostgreSQL,
+        another worker's leave timers). Nothing changes here until the write is done
+        (:meth:`written`)."""
+        turn = [version, round(time.time() + table.clock, 3)] if clock_runs(table) else None
+        running = self.get(table_id) if table_id is not None else {}
+        if turn is None and not running and table_id is not None:
+            return None, KEEP
+        book = {k: v for k, v in running.items() if k != "turn"}
+        if turn is not None:
+            book["turn"] = turn
+        return turn, json.dumps(book, separators=(",", ":")) if book else None
+
+    def written(self, table_id: str, turn: list[Any] | None) -> None:
+        """The turn clock :meth:`for_write` gave was stored with its write: kept as stored
+        (the clock that starts for that version runs to its end), nothing written again; a
+        write of the timers under way writes them once more after (it may have read them
+        before)."""
+        book = self._book.setdefault(table_id, {})
+        if turn is None:
+            book.pop("turn", None)
+        else:
+            book["turn"] = turn
+        if not book:
+            self._book.pop(table_id, None)
+        if table_id in self._flushing:
+            self._again.add(table_id)
 
     def set_turn(self, table_id: str, version: int | None, ends: float | None) -> None:
         book = self._book.setdefault(table_id, {})
@@ -116,10 +158,14 @@ class TurnClock:
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def start(self, table_id: str, version: int, seconds: float) -> None:
-        """The human to act at ``version`` has ``seconds``."""
+        """The human to act at ``version`` has ``seconds`` (from when the write of that
+        version stored its clock, when it did)."""
         turn = self.timers.get(table_id).get("turn")
-        if turn is not None and turn[0] == version and table_id in self._tasks:
-            return  # already running for this very turn
+        if turn is not None and turn[0] == version:
+            if table_id in self._tasks:
+                return  # already running for this very turn
+            self._run_until(table_id, version, float(turn[1]))  # as its write stored it
+            return
         self._run_until(table_id, version, time.time() + seconds)
 
     def restore(self, table_id: str, version: int, ends: float) -> None:

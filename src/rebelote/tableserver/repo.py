@@ -29,6 +29,8 @@ from typing import Any, Final
 from rebelote.errors import RebeloteError
 from rebelote.store.db import in_store_thread
 from rebelote.store.play_tables import (
+    KEEP,
+    Keep,
     StoreDamagedError,
     StoreDownError,
     StoredTable,
@@ -42,6 +44,7 @@ from rebelote.store.play_tables import (
 )
 from rebelote.table import Table
 from rebelote.table.model import DECLINE
+from rebelote.tableserver.clock import Timers
 
 log = logging.getLogger("rebelote.table")
 
@@ -75,16 +78,21 @@ class LocalTables:
     async def id_of_code(self, code: str) -> str:
         return await in_store_thread(self.store.id_of_code, code)
 
-    async def create(self, data: Mapping[str, Any], *, game: str, code: str) -> StoredTable:
-        return await in_store_thread(self.store.create, data, game=game, code=code)
+    async def create(self, data: Mapping[str, Any], *, game: str, code: str,
+                     timers: str | None = None, table_id: str | None = None) -> StoredTable:
+        return await in_store_thread(self.store.create, data, game=game, code=code,
+                                     timers=timers, table_id=table_id)
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-                  moves: str | None = None) -> int:
-        return await in_store_thread(self.store.put, table_id, expected, data, over=over)
+                  moves: str | None = None, timers: str | Keep | None = KEEP) -> int:
+        return await in_store_thread(self.store.put, table_id, expected, data, over=over,
+                                     timers=timers)
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
-                     digest: str | None = None, told: str | None = None) -> int:
-        return await in_store_thread(self.store.append, table_id, expected, moves, over=over)
+                     digest: str | None = None, told: str | None = None,
+                     timers: str | Keep | None = KEEP) -> int:
+        return await in_store_thread(self.store.append, table_id, expected, moves, over=over,
+                                     timers=timers)
 
     async def set_timers(self, table_id: str, timers: str | None) -> None:
         await in_store_thread(self.store.set_timers, table_id, timers)
@@ -149,6 +157,9 @@ class TableRepo:
         self.on_change: list[Callable[[str, int], None]] = []
         #: Told of each table this worker saved: its id, the table before and after.
         self.on_saved: list[Callable[[str, Table, Table], None]] = []
+        #: The tables' timers, written with each write of a table (the turn clock it starts
+        #: stored with its version); ``None``: the writes leave the stored timers alone.
+        self.timers: Timers | None = None
 
     # -- reading ------------------------------------------------------------------------------
     async def id_of_code(self, code: str) -> str:
@@ -208,15 +219,25 @@ class TableRepo:
             self._versions[table_id] = version
 
     # -- writing ------------------------------------------------------------------------------
-    async def create(self, table: Table) -> Loaded:
-        stored = await self.db.create(table.to_json(), game=table.rules.game, code=table.code)
+    async def create(self, table: Table, table_id: str | None = None) -> Loaded:
+        """Store the new ``table`` (under ``table_id`` if given: a room's next game, named by
+        its finished table before it is made)."""
+        turn, timers = self.timers.for_write(None, 1, table) if self.timers else (None, None)
+        stored = await self.db.create(table.to_json(), game=table.rules.game, code=table.code,
+                                      timers=None if isinstance(timers, Keep) else timers,
+                                      table_id=table_id)
+        if self.timers:
+            self.timers.written(stored.id, turn)
         self._put_cache(stored.id, stored.version, table)
         return Loaded(stored.id, stored.version, table, table.code)
 
     async def save(self, loaded: Loaded, table: Table) -> Loaded:
         """Write ``table`` over ``loaded`` if the table is still at ``loaded.version``
         (:class:`~rebelote.store.play_tables.TableConflictError` otherwise): the moves of the deal
-        in play appended, anything else as a new snapshot."""
+        in play appended, anything else as a new snapshot; the table's timers with it, the
+        turn clock this version starts included (:meth:`Timers.for_write`)."""
+        turn, timers = (self.timers.for_write(loaded.id, loaded.version + 1, table)
+                        if self.timers else (None, KEEP))
         moves = table.moves_after(loaded.table)
         if moves is not None and not moves.get("d"):
             text = json.dumps(moves, separators=(",", ":"))
@@ -228,10 +249,13 @@ class TableRepo:
             told = None if len(public) == len(moves["a"]) else json.dumps(
                 {"a": public}, separators=(",", ":"))
             version = await self.db.append(loaded.id, loaded.version, text,
-                                           over=table.is_over, digest=digest, told=told)
+                                           over=table.is_over, digest=digest, told=told,
+                                           timers=timers)
         else:
             version = await self.db.put(loaded.id, loaded.version, table.to_json(),
-                                        over=table.is_over)
+                                        over=table.is_over, timers=timers)
+        if self.timers:
+            self.timers.written(loaded.id, turn)
         self._put_cache(loaded.id, version, table)
         self.changed(loaded.id, version)
         for call in self.on_saved:

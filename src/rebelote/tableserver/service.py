@@ -44,15 +44,17 @@ from rebelote.store.play_tables import (
     CodeTakenError,
     StoreDownError,
     TableConflictError,
+    TableExistsError,
     TableNotFoundError,
     Tables,
     new_code,
+    new_table_id,
 )
 from rebelote.table import Seat, Table, bot_spec, table_view
 from rebelote.table.model import InviteError, NotYourTurnError, SeatTakenError
 from rebelote.table.view import turn_seat
 from rebelote.tableserver.bots import BotRunner, Decided, Superseded, release_seconds
-from rebelote.tableserver.clock import Timers, TurnClock
+from rebelote.tableserver.clock import Timers, TurnClock, clock_runs
 from rebelote.tableserver.explained import Explained
 from rebelote.tableserver.observe import decision_told
 from rebelote.tableserver.presence import LEAVE_GRACE, Presence
@@ -291,7 +293,7 @@ class TableService:
         if decision_told not in self.bots.listeners:  # counted and logged (docs/ops-metrics.md)
             self.bots.listeners.append(decision_told)
         self.repo.on_change.append(self.bots.moved_on)
-        self.timers = Timers(db)
+        self.timers = self.repo.timers = Timers(db)  # stored with each write of a table
         self.clock = TurnClock(self.timers, self._timed_out)
         self.presence = Presence(self.timers, self._left, LEAVE_GRACE)
         self._actors: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -480,12 +482,14 @@ class TableService:
         table, token = table_from_request(body)
         return await self._create(table), token
 
-    async def _create(self, table: Table) -> Loaded:
-        """Store ``table`` under a new join code and let its bots play up to a human."""
+    async def _create(self, table: Table, table_id: str | None = None) -> Loaded:
+        """Store ``table`` under a new join code (and ``table_id`` if given: else a new one)
+        and let its bots play up to a human. :class:`TableExistsError` if a table has that
+        id."""
         for _ in range(5):
             table = dataclasses.replace(table, code=new_code())
             try:
-                loaded = await self.repo.create(table)
+                loaded = await self.repo.create(table, table_id)
                 break
             except CodeTakenError:  # a code taken already: draw another
                 continue
@@ -508,12 +512,19 @@ class TableService:
         return nxt, seat
 
     async def start_next_game(self, table_id: str, token: str | None,
-                              starting: Callable[[], Awaitable[None]] | None = None
+                              starting: Callable[[], Awaitable[None]] | None = None,
+                              not_started: Callable[[], Awaitable[None]] | None = None
                               ) -> tuple[Loaded, int, bool]:
         """:meth:`again`, and whether this call started the next game (``False``: another
         player of the room, or an earlier call, did). ``starting`` is awaited just before the
-        next game is made, only then (the web's count of tables started: it may raise, and
-        nothing is made)."""
+        next game is started, only then (the web's count of tables started: it may raise, and
+        nothing is made); ``not_started`` after it when another worker's call started it
+        first (the count given back).
+
+        One next game per finished table, whatever the workers: the finished table first
+        names its next game's id (a new id, written with the check of its version: of two
+        presses at once, by two workers, one writes it and the other reads it), then the
+        game is made under that id (:meth:`_next_of`: by whoever reads it first, once)."""
         started = False
         async with self.serial(table_id):
             loaded = await self.repo.load_latest(table_id)
@@ -524,17 +535,17 @@ class TableService:
                                              "once it is over")
                 if starting is not None:
                     await starting()
-                new = await self._create(next_game_of(loaded.table))
                 try:
-                    loaded = await self.repo.save(loaded,
-                                                  loaded.table.with_next_game(new.id))
+                    loaded = await self.repo.save(
+                        loaded, loaded.table.with_next_game(new_table_id()))
                     started = True
                 except TableConflictError:
-                    # another worker wrote first (PostgreSQL): its new game if it made one
-                    # (the one made here stays unused)
+                    # another worker wrote first (PostgreSQL): its next game if it named one
                     loaded = await self.repo.load(table_id)
                     if not loaded.table.next_game:
                         raise
+                    if starting is not None and not_started is not None:
+                        await not_started()  # this call started nothing
         nxt, seat = await self._next_of(loaded, token)
         return nxt, seat, started
 
@@ -562,7 +573,18 @@ class TableService:
         return await self._next_of(loaded, token)
 
     async def _next_of(self, loaded: Loaded, token: str | None) -> tuple[Loaded, int]:
-        nxt = await self.repo.load(loaded.table.next_game)
+        """The next game the finished table ``loaded`` names, and the seat of ``token`` there;
+        made now (:func:`next_game_of`, under that id) if nobody made it yet: the press that
+        named it is about to, or its server stopped before it did. Two makers at once (two
+        workers): the store keeps one, the other reads it."""
+        next_id = loaded.table.next_game
+        try:
+            nxt = await self.repo.load(next_id)
+        except TableNotFoundError:
+            try:
+                nxt = await self._create(next_game_of(loaded.table), next_id)
+            except TableExistsError:
+                nxt = await self.repo.load(next_id)
         return nxt, self.seat_of(nxt, token)
 
     async def act(self, table_id: str, token: str | None, action: Any,
@@ -702,7 +724,7 @@ class TableService:
 
     def _set_clock(self, loaded: Loaded) -> None:
         table = loaded.table
-        if table.clock and table.turn >= 0 and not table.bot_to_play:
+        if clock_runs(table):
             self.clock.start(loaded.id, loaded.version, table.clock)
         else:
             self.clock.stop(loaded.id)
@@ -835,9 +857,12 @@ class TableService:
 
     async def _restore_clock(self, table_id: str, version: int, ends: float) -> None:
         """A turn clock stored when the server stopped runs on with the time it had left. One
-        stored for an older version of its table (the server stopped between a write's answer
-        and its clock's write, which follows it) cannot run out for the turn now: that turn,
-        if a human is to act, gets its whole clock again rather than none."""
+        stored for an older version of its table cannot run out for the turn now: that turn,
+        if a human is to act, gets its whole clock again rather than none. A write stores the
+        clock it starts with its version (:meth:`Timers.for_write`); an older one is found in
+        rows written by earlier versions (the clock's write followed the table's) and, on
+        PostgreSQL with several workers, where a worker wrote a leave timer with the clock of
+        a version another worker had moved on from."""
         try:
             loaded = await self.repo.load_latest(table_id)
         except TableNotFoundError:

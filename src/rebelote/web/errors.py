@@ -118,6 +118,13 @@ def too_fast(message: str, wait: float) -> JSONResponse:
                         headers={"Retry-After": str(math.ceil(wait))})
 
 
+def too_fast_page(request: Request, message: str, wait: float) -> Response:
+    """:func:`too_fast` for a page's form: the error page in the request's language (the
+    sentence in French when the catalogs know it), with ``Retry-After``."""
+    return error_page(429, message, {"Retry-After": str(math.ceil(wait))},
+                      request_lang(request))
+
+
 def answer(request: Request, status: int, message: str,
            headers: Mapping[str, str] | None = None) -> Response:
     """The error as JSON for the API, as a page for the pages."""

@@ -265,6 +265,8 @@ ERRORS: Final[tuple[tuple[str, str, str], ...]] = (
        "game.")),
     (r"belote", r"there is no belote in no-trump",
      _("%(field)s: there is no belote in no-trump.")),
+    (r"rate", r"too many tables started from your address: try again in (?P<s>\d+) s",
+     _("Too many tables started from your address: try again in %(s)s s.")),
 )
 
 

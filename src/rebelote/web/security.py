@@ -402,7 +402,6 @@ class BodyTimeoutError(Exception):
                          "again")
 
 
-_AGAIN: Final = re.compile(r"/tables/[^/]+/again")
 _JOIN_PAGE: Final = re.compile(r"/t/[^/]+")
 _TABLE_SOCKET: Final = re.compile(r"/api/tables/([^/]+)/(?:watch/)?ws")
 _STREAM: Final = re.compile(r"/views/([^/]+)/events")
@@ -418,15 +417,17 @@ _GAME_CREATIONS: Final = frozenset({"/api/counter/games", "/games", "/api/counte
 def request_kind(method: str, path: str) -> str | None:
     """The limit a request counts against: ``tables`` (a table created), ``games`` (a counter
     game created or imported, a concours created), ``joins`` (a room joined by its code),
-    ``stream`` (a live sheet), or ``None``.
+    ``stream`` (a live sheet), or ``None``. A room's next game (``/again``, the page's and the
+    API's) is counted by its route, and only by the call that starts it
+    (:data:`rebelote.web.table.deps.TableStartDep`).
 
     >>> [request_kind(m, p) for m, p in (("POST", "/api/tables"), ("POST", "/tables/a1/again"),
     ...  ("POST", "/import"), ("POST", "/api/counter/games/import"), ("POST", "/api/concours"),
     ...  ("GET", "/t/K7XP3QAB"), ("GET", "/views/v1/events"), ("GET", "/api/tables"))]
-    ['tables', 'tables', 'games', 'games', 'games', 'joins', 'stream', None]
+    ['tables', None, 'games', 'games', 'games', 'joins', 'stream', None]
     """
     if method == "POST":
-        if path in ("/api/tables", "/tables") or _AGAIN.fullmatch(path):
+        if path in ("/api/tables", "/tables"):
             return "tables"
         if path in _GAME_CREATIONS:
             return "games"

@@ -10,7 +10,6 @@ A route names them in its signature::
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends
@@ -47,26 +46,37 @@ class TablesTooFastError(Exception):
                          f"{wait:g} s")
 
 
-async def table_start(conn: HTTPConnection) -> Callable[[], Awaitable[None]]:
+class TableStart:
     """What a route that may start a table awaits just before it does (the room's next game,
     which only the first call starts): one table taken from the client's bucket, the one the
     middleware takes ``POST /api/tables`` from (``tables_per_minute``, ``tables_burst``,
-    shared by the workers), else :class:`TablesTooFastError` (nothing taken)."""
-    limits: Limits = conn.app.state.limits
-    store: LimitStore = conn.app.state.limit_counts
-    client = client_key(client_of(conn.scope), limits.ipv6_prefix)
+    shared by the workers), else :class:`TablesTooFastError` (nothing taken);
+    :meth:`give_back` when the table was not started after all (another worker's call
+    started the same next game first)."""
 
-    async def starting() -> None:
-        wait = await store.take("tables", client)
+    def __init__(self, store: LimitStore, client: str) -> None:
+        self.store = store
+        self.client = client
+
+    async def __call__(self) -> None:
+        wait = await self.store.take("tables", self.client)
         if wait:
             raise TablesTooFastError(wait)
 
-    return starting
+    async def give_back(self) -> None:
+        await self.store.give_back("tables", self.client)
+
+
+async def table_start(conn: HTTPConnection) -> TableStart:
+    """The client's :class:`TableStart`."""
+    limits: Limits = conn.app.state.limits
+    store: LimitStore = conn.app.state.limit_counts
+    return TableStart(store, client_key(client_of(conn.scope), limits.ipv6_prefix))
 
 
 TableServiceDep = Annotated[TableService, Depends(table_service)]
 SeatTokenDep = Annotated[str | None, Depends(seat_token)]
-TableStartDep = Annotated[Callable[[], Awaitable[None]], Depends(table_start)]
+TableStartDep = Annotated[TableStart, Depends(table_start)]
 
-__all__ = ["SeatTokenDep", "TableServiceDep", "TableStartDep", "TablesTooFastError",
+__all__ = ["SeatTokenDep", "TableServiceDep", "TableStart", "TableStartDep", "TablesTooFastError",
            "seat_token", "table_service", "table_start"]

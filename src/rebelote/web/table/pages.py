@@ -44,12 +44,17 @@ from rebelote.table.view import sorted_hand
 from rebelote.tableserver import Loaded, SeatForbiddenError, TableService
 from rebelote.tableserver.service import ROOM_CLOCK
 from rebelote.web import i18n
-from rebelote.web.errors import error_response, refusal_of
+from rebelote.web.errors import error_response, refusal_of, too_fast_page
 from rebelote.web.render import Templates
 from rebelote.web.security import KeyRing, bearer
 from rebelote.web.share import rules_body, rules_from_query
 from rebelote.web.table import words
-from rebelote.web.table.deps import SeatTokenDep, TableServiceDep
+from rebelote.web.table.deps import (
+    SeatTokenDep,
+    TableServiceDep,
+    TableStartDep,
+    TablesTooFastError,
+)
 
 PACES: Final = (("instant", 0), ("fast", 300), ("normal", 800), ("slow", 1600))
 #: The turn clocks (s) the start form offers after its first choice, the default: that one sends
@@ -548,14 +553,25 @@ async def release(table_id: str, request: Request, tables: TableServiceDep,
 
 
 @router.post("/tables/{table_id}/again")
-async def again(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep
-                ) -> Response:
+async def again(table_id: str, request: Request, tables: TableServiceDep, token: SeatTokenDep,
+                starting: TableStartDep) -> Response:
     """The room's next game, for a player of the finished table (its secret): started by the
     first who asks, with the same seats, names and settings (the bots' levels as chosen, the
     rules and target, pace, clock, pause between deals); every other player's page offers it
     and brings them to the same seat, with their own secret (:meth:`TableService.again`).
-    Anyone else goes home; a game not over is shown again."""
-    return await to_next_game(request, table_id, token, tables.again)
+    Anyone else goes home; a game not over is shown again. Counted as a table started
+    (``tables_per_minute``, the JSON route's allowance: a ``429`` page in the page's language
+    past it) only by the press that starts it."""
+
+    async def step(table_id: str, token: str | None) -> tuple[Loaded, int]:
+        new, seat, _ = await tables.start_next_game(table_id, token, starting,
+                                                            starting.give_back)
+        return new, seat
+
+    try:
+        return await to_next_game(request, table_id, token, step)
+    except TablesTooFastError as e:
+        return too_fast_page(request, str(e), e.wait)
 
 
 @router.post("/tables/{table_id}/next-game")
