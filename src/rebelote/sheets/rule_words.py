@@ -5,7 +5,7 @@ changes, and each way of counting with its value (labels in :mod:`rebelote.sheet
 >>> rules_name("fr", Rules.preset("cannes-2016", "contree"))
 'Championnat de France, Cannes 2016'
 >>> rules_name("fr", Rules.preset("ffb", "contree").replace(surcoinche=3))
-'FFB (barème 2016), modifiées : Surcoinche : × 3'
+'FFB (barème 2016), modifiées\\xa0: Surcoinche\\xa0: × 3'
 """
 
 from __future__ import annotations

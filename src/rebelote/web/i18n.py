@@ -275,7 +275,7 @@ def error_text(field: str, reason: str, lang: str) -> str:
     ``lang`` naming the field as the page does.
 
     >>> error_text("points.EW", "170 is more than the 162 of a deal", "fr")
-    'Points : 170 dépasse les 162 points d’une donne.'
+    'Points\\xa0: 170 dépasse les 162 points d’une donne.'
     >>> error_text("taker", "missing: the team that took, NS or EW", "en")
     'Taker: choose the team that took.'
     """

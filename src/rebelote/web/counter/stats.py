@@ -12,9 +12,9 @@ not deals, a deal nobody took is one (it marks nothing).
 ...     {"void": True}]})
 >>> stats = statistics([("g1", game, game.result())])
 >>> [(t.name, t.taken, t.made, t.marks, t.deals) for t in stats.teams]
-[('Nous', 1, 1, 284, 3), ('Eux', 1, 0, 40, 3)]
+[('Eux', 1, 0, 62, 3), ('Nous', 1, 1, 262, 3)]
 >>> stats.biggest
-Biggest(mark=222, team='Nous', game_id='g1', deal=2, teams=('Nous', 'Eux'))
+Biggest(mark=162, team='Nous', game_id='g1', deal=2, teams=('Nous', 'Eux'))
 """
 
 from __future__ import annotations
