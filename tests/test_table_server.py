@@ -68,7 +68,8 @@ def bots_table(spec: str, **kw: Any) -> Table:
 # -- the levels a table offers --------------------------------------------------------------------
 def test_a_table_takes_named_levels_only_never_a_budget(client: TestClient) -> None:
     for bots, field in [("pimc:10000", "bots"), ("pimc:9", "bots"),
-                        ({"N": "pimc:10000"}, "bots.N")]:
+                        ({"N": "pimc:10000"}, "bots.N"), ("pimc:10000+tuned", "bots"),
+                        ({"E": "pimc:64-32-16+learned"}, "bots.E")]:
         r = client.post("/api/tables", json={"game": "coinche", "bots": bots})
         assert r.status_code == 422, r.text
         error = r.json()["error"]
@@ -80,6 +81,10 @@ def test_a_table_takes_named_levels_only_never_a_budget(client: TestClient) -> N
     t = new_table(client, bots={"N": "Expert", "E": "pimc:fast", "W": "heuristic"}, pace=5000)
     assert [t["seats"][s]["bot"] for s in "NEW"] == [
         player_level("expert").spec, "pimc:fast", "heuristic"]
+    # each level's own spec, as GET /api/tables/{id} shows it, is taken back as it is
+    specs = {s: level.spec for s, level in zip("NEW", PLAYER_LEVELS[1:], strict=True)}
+    t = new_table(client, bots=specs, pace=5000)
+    assert [t["seats"][s]["bot"] for s in "NEW"] == [lv.spec for lv in PLAYER_LEVELS[1:]]
     # the seats not said, and a table that says none: the table's default level
     default = player_level(DEFAULT_LEVEL).spec
     t = new_table(client, bots={"N": "club"}, pace=5000)

@@ -138,8 +138,9 @@ def table_level(raw: object, field: str) -> tuple[str, str]:
 def table_bot(raw: object, field: str) -> str:
     """A seat's bot as a table takes it: one of the levels offered to people (``débutant``,
     ``club``, ``fort``, ``expert``: the registry's :data:`~rebelote.bots.PLAYER_LEVELS`), or a
-    registry spec with a **named** level (``heuristic``, ``pimc:fast``). Never a budget of the
-    caller's choosing (``pimc:10000``): :class:`InputError` on ``field``."""
+    registry spec with a **named** level (``heuristic``, ``pimc:fast``), its bidder said or not
+    (``pimc:fast+tuned``, each level's own spec). Never a budget of the caller's choosing
+    (``pimc:10000``, ``pimc:64-32-16+learned``): :class:`InputError` on ``field``."""
     spec = level_spec(raw)
     if spec is not None:
         return spec
@@ -147,7 +148,8 @@ def table_bot(raw: object, field: str) -> str:
     name, _, level = spec.partition(":")
     from rebelote.bots import bot_levels
 
-    if level and level not in bot_levels(name):
+    # a named level may carry its bidder (``pimc:fast+tuned``, the ``club`` level's own spec)
+    if level and level.partition("+")[0] not in bot_levels(name):
         levels = ", ".join(lv.key for lv in player_levels())
         raise InputError(field, f"{raw!r}: a table's bots play at a named level ({levels}, "
                                 f"or a bot's own named levels), not a budget")
