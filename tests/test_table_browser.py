@@ -139,6 +139,23 @@ def version(page: Any) -> str:
     return str(page.locator(".tbl").get_attribute("data-version"))
 
 
+#: Whether the table on the page is no longer at version ``v`` (or gone: another page).
+CHANGED = ("v => !document.querySelector('.tbl') || "
+           "document.querySelector('.tbl').dataset.version !== v")
+
+
+def wait_for_news(page: Any, before: str, ms: float = 2000) -> None:
+    """Until the table on ``page`` is no longer at version ``before`` (a move, anyone's, or a
+    new deal), at most ``ms``: checked in the page every 50 ms. A loop that waits for the
+    bots this way, not by looking at the page again every 100 ms (five to ten round trips to
+    the browser each time: the test, Playwright's driver and chromium busy while the bots
+    think), lets the server's bots have the CPU."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(CHANGED, arg=before, polling=50, timeout=ms)
+
+
 def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = True) -> bool:
     """Make one move with the keyboard if it is this page's turn; True if a move was made.
 
