@@ -45,6 +45,15 @@ def browser() -> Any:
     return _CHROMIUM.get()
 
 
+@pytest.fixture(scope="module")
+def kept_page() -> Iterator[Any]:
+    """``kept_page(viewport)``: a page of the worker's chromium kept for the module's tests
+    of that size (:meth:`web_fixtures.Chromium.kept_page`), for tests that need no fresh
+    cookies nor storage; closed at the module's end."""
+    yield _CHROMIUM.kept_page
+    _CHROMIUM.drop_kept()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     yield  # the test's fixtures first (they may close contexts of the browser)
