@@ -172,10 +172,13 @@ class Chromium:
         if self._browser is not None and self._browser.is_connected():
             for context in list(self._browser.contexts):
                 if context in self._kept.values():
-                    for page in context.pages:
-                        page.goto("about:blank")  # the test's table left: no socket open
-                else:
-                    context.close()
+                    try:
+                        for page in context.pages:
+                            page.goto("about:blank")  # the test's table left: no socket open
+                        continue
+                    except Exception:  # a page that crashed or hung: closed, made anew
+                        self._kept = {k: c for k, c in self._kept.items() if c is not context}
+                context.close()
 
     def kept_page(self, viewport: dict[str, int]) -> Any:
         """A page of this size kept from one test to the next (a new context costs a renderer
