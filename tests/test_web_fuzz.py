@@ -36,6 +36,10 @@ def _app() -> Any:
     return create_app(f"sqlite:///{folder / 'fuzz.sqlite3'}", limits=Limits(tables_burst=100_000))
 
 
+#: One test of about 15 s of CPU now (its 49 operations are its subtests): handed out among
+#: the first (``tests/conftest.py``, ``_order``), not among the short tests that end the run.
+pytestmark = pytest.mark.slow
+
 #: The app under fuzz, made by :func:`api_schema` when the test runs, on the one worker that
 #: runs it (schemathesis's lazy schema: its 49 operations are subtests of the one test), not
 #: at collection, which every xdist worker does: the app, its migrations and the 49 tests
