@@ -23,7 +23,9 @@ serial run keeps file order.
 test module: launched when a test first asks for it, closed after a test when the next one
 needs none (Playwright's synchronous API holds an event loop that a test running its own
 could not run beside). The browser tests run together, so a worker launches it a few times.
-Each test opens its own contexts (its own cookies); those it leaves open are closed after it.
+Each test opens its own contexts (its own cookies); those it leaves open are closed after it,
+but for ``kept_page``'s: a page per screen size kept for a module's tests that need no fresh
+cookies nor storage (a context costs a renderer of its own).
 """
 
 from __future__ import annotations
@@ -43,6 +45,15 @@ _CHROMIUM = Chromium()
 def browser() -> Any:
     """The worker's chromium (Playwright), shared by every test that asks for it."""
     return _CHROMIUM.get()
+
+
+@pytest.fixture(scope="module")
+def kept_page() -> Iterator[Any]:
+    """``kept_page(viewport)``: a page of the worker's chromium kept for the module's tests
+    of that size (:meth:`web_fixtures.Chromium.kept_page`), for tests that need no fresh
+    cookies nor storage; closed at the module's end."""
+    yield _CHROMIUM.kept_page
+    _CHROMIUM.drop_kept()
 
 
 @pytest.hookimpl(hookwrapper=True)

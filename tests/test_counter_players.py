@@ -4,13 +4,15 @@ pages' Content-Security-Policy (issue 18, item 9)."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_browser import CHROMIUM, enter_deal, watch_csp
-from web_fixtures import live_server
+from test_web_browser import CHROMIUM, enter_deal, served, watch_csp
+
+__all__ = ["served"]  # the module's server (one for its tests: each has its own context)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")]
@@ -29,8 +31,8 @@ TOUCH_STYLES = """() => { for (const e of document.querySelectorAll('input, sele
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_edit_this_deal_brings_its_form_into_view_and_no_swap_breaks_the_policy(
-        browser: Any, tmp_path: Path, screen: str) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'edit.sqlite3'}") as base:
+        browser: Any, served: str, screen: str) -> None:
+    with nullcontext(served) as base:
         page = browser.new_context(viewport=SCREENS[screen]).new_page()
         csp = watch_csp(page)
         page.goto(base + "/")
@@ -62,12 +64,12 @@ def test_edit_this_deal_brings_its_form_into_view_and_no_swap_breaks_the_policy(
 
 
 def test_a_field_of_the_edit_form_already_in_use_keeps_the_focus(browser: Any,
-                                                                  tmp_path: Path) -> None:
+                                                                  served: str) -> None:
     """The edit form's title takes the focus when htmx's swap settles (20 ms after the swap, or
     later on a busy machine): a player already in a field by then keeps it. Before, the focus
     went to the title and what was typed next was lost (the browser test of a whole game once
     saved deal 2 with its old 71 points: its "100" was typed into the title)."""
-    with live_server(f"sqlite:///{tmp_path / 'typing.sqlite3'}") as base:
+    with nullcontext(served) as base:
         page = browser.new_context(viewport=SCREENS["phone"]).new_page()
         page.goto(base + "/")
         page.click("#new-game button[type=submit]")

@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 
+from rebelote.tableserver.bots import SECONDS_ENV
 from test_axe import AXE, Axe
 from test_table_browser import (
     CHROMIUM,
@@ -42,6 +43,8 @@ from test_table_browser import (
     act_once,
     no_overflow,
     read_result,
+    version,
+    wait_for_news,
 )
 from web_fixtures import live_server
 
@@ -56,6 +59,13 @@ IN_PLAY = {
                           r"(pique|cœur|carreau|trèfle|sans atout|tout atout)"
                           r"( ×[24])? \((Vous|Partenaire|Est|Ouest)\)$"),
 }
+#: The server's cap on one bot decision (``REBELOTE_BOT_SECONDS``, 15 s by default), each
+#: search thinking half of it at most (``THINK_SHARE``): fort's quarter second a card and
+#: expert's 48 worlds (a few hundred ms) cut to 0.15 s, each level's search still answering
+#: from the worlds it solved by then. The journeys check the pages at each level, not the
+#: bots' play: their searches were half the CPU of the module (11 s of the 21 s of the desktop
+#: journey's levels), taken from the other workers.
+DECISION_CAP = 0.3
 #: Two names of 24 characters (the longest a seat takes), as a family writes them.
 NAMES = ("Marie-Christine Dupontel", "Jean-Baptiste Larochette")
 
@@ -74,7 +84,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     live bots (the expert game in 21 s instead of 11); its pages are tested by
     ``test_table_robot_browser.py``."""
     db = tmp_path_factory.mktemp("journeys") / "tables.db"
-    with live_server(f"sqlite:///{db}", env={"REBELOTE_ROBOT_PENDING": "0"}) as base:
+    with live_server(f"sqlite:///{db}", env={"REBELOTE_ROBOT_PENDING": "0",
+                                             SECONDS_ENV: str(DECISION_CAP)}) as base:
         yield base
 
 
@@ -103,13 +114,14 @@ def play_the_game(page: Any, game: str, rng: random.Random | None
     cards = 0
     deadline = time.monotonic() + 150
     while not page.locator("#winner").count() and time.monotonic() < deadline:
+        before = version(page)
         read_result(page, read)
         legal, status = page.evaluate(AT_CARD)
         if legal:
             assert status is not None and IN_PLAY[game].match(status), (status, cards)
             cards += 1
         if not act_once(page, rng):
-            page.wait_for_timeout(100)
+            wait_for_news(page, before)  # the bots' moves, waited for in the page
     assert page.locator("#winner").count(), page.locator(".tbl").inner_text()
     read_result(page, read)
     return cards, read
@@ -229,6 +241,7 @@ def test_two_friends_one_with_only_the_code(browser: Any, server: str, screen: s
             if p.locator("#result-title").count() else "") for p in (host, friend)]
         if all(done) and friend_played:
             break
+        before = version(host)  # the friend's moves and the bots' change it too
         mine = set(host.locator(".cards [data-card]").evaluate_all(
             "els => els.map(e => e.dataset.card)"))
         theirs = set(friend.locator(".cards [data-card]").evaluate_all(
@@ -240,7 +253,7 @@ def test_two_friends_one_with_only_the_code(browser: Any, server: str, screen: s
             friend_played = friend_played or turn
             moved = True
         if not moved:
-            host.wait_for_timeout(150)
+            wait_for_news(host, before)
     assert friend_played and all(done), friend.locator(".tbl").inner_text()
     fits(host, NAMES[1], NAMES[0])
     fits(friend, NAMES[0], NAMES[1])
@@ -321,12 +334,13 @@ def test_two_friends_finish_a_game_then_both_play_the_next(browser: Any, server:
         moved = [False, False]
         deadline = time.monotonic() + 120
         while not until() and time.monotonic() < deadline:
+            before = version(host)
             any_move = False
             for i, p in enumerate((host, friend)):
                 if act_once(p):
                     moved[i] = any_move = True
             if not any_move:
-                host.wait_for_timeout(100)
+                wait_for_news(host, before)
         assert until(), (host.locator(".tbl").inner_text(), friend.locator(".tbl").inner_text())
         return moved[0], moved[1]
 
@@ -366,10 +380,11 @@ def test_two_friends_finish_a_game_then_both_play_the_next(browser: Any, server:
         theirs = set(friend.locator(".cards [data-card]").evaluate_all(
             "els => els.map(e => e.dataset.card)"))
         assert not mine & theirs
+        before = version(host)
         h, f = act_once(host), act_once(friend)
         host_moved, friend_moved = host_moved or h, friend_moved or f
         if not (h or f):
-            host.wait_for_timeout(100)
+            wait_for_news(host, before)
     assert both_moved()
     accessible(friend)
     axe.check(friend, "the room's next game, the friend")

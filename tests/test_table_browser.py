@@ -139,6 +139,23 @@ def version(page: Any) -> str:
     return str(page.locator(".tbl").get_attribute("data-version"))
 
 
+#: Whether the table on the page is no longer at version ``v`` (or gone: another page).
+CHANGED = ("v => !document.querySelector('.tbl') || "
+           "document.querySelector('.tbl').dataset.version !== v")
+
+
+def wait_for_news(page: Any, before: str, ms: float = 2000) -> None:
+    """Until the table on ``page`` is no longer at version ``before`` (a move, anyone's, or a
+    new deal), at most ``ms``: checked in the page every 50 ms. A loop that waits for the
+    bots this way, not by looking at the page again every 100 ms (five to ten round trips to
+    the browser each time: the test, Playwright's driver and chromium busy while the bots
+    think), lets the server's bots have the CPU."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(CHANGED, arg=before, polling=50, timeout=ms)
+
+
 def act_once(page: Any, rng: random.Random | None = None, surcoinche: bool = True) -> bool:
     """Make one move with the keyboard if it is this page's turn; True if a move was made.
 
@@ -215,16 +232,19 @@ def no_overflow(page: Any) -> None:
 
 @pytest.mark.parametrize(("game", "screen"), [("coinche", "phone"), ("belote", "phone"),
                                               ("belote", "desktop")])
-def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
+def test_a_whole_deal_played_in_the_page(browser: Any, kept_page: Any, server: str, game: str,
                                          screen: str) -> None:
     from playwright.sync_api import expect
 
-    ctx = browser.new_context(viewport=PHONE if screen == "phone" else DESKTOP)
-    page = ctx.new_page()
+    page = kept_page(PHONE if screen == "phone" else DESKTOP)
     traffic = Traffic(page, server)
     posted: list[str | None] = []  # each move's HX-Request header
-    page.on("request", lambda r: posted.append(r.headers.get("hx-request"))
-            if r.method == "POST" and r.url.endswith("/act") else None)
+
+    def post(r: Any) -> None:
+        if r.method == "POST" and r.url.endswith("/act"):
+            posted.append(r.headers.get("hx-request"))
+
+    page.on("request", post)
     page.goto(server + "/tables/new")
     accessible(page)
     # each select shows its whole choice ("heuristique (rapide)" was cut on a phone), measured
@@ -306,9 +326,10 @@ def test_a_whole_deal_played_in_the_page(browser: Any, server: str, game: str,
             page.screenshot(path=str(SHOTS / "table-analysis-phone.png"), full_page=True)
             page.go_back()
             page.wait_for_selector("#result")
+    traffic.stop(page)  # the page is kept for the module's next tests
+    page.remove_listener("request", post)
     views, pages = traffic.check()
     assert views >= 2 and pages >= 2, (views, pages)
-    ctx.close()
 
 
 def read_result(page: Any, read: dict[str, str]) -> None:
@@ -329,14 +350,14 @@ FOCUSED = "() => { const a = document.activeElement; return a ? a.tagName + '#' 
 
 
 @pytest.mark.parametrize("pace", [0, 300])
-def test_the_focus_comes_to_each_turn_s_first_move(browser: Any, server: str, pace: int) -> None:
+def test_the_focus_comes_to_each_turn_s_first_move(browser: Any, kept_page: Any, server: str,
+                                                   pace: int) -> None:
     """A keyboard player on a phone: at each of South's turns the focus is already on its first
     move (a legal card, or the auction's first control), in view below the sticky top bar;
     Enter plays it. Played into the second deal: with the bots at once (pace 0) each turn comes
     in the move's own answer (htmx's swap), "Next deal"'s included; at a visible pace (300 ms)
     the bots' cards come through the socket (the page's own fetch)."""
-    ctx = browser.new_context(viewport=PHONE)
-    page = ctx.new_page()
+    page = kept_page(PHONE)
     # to 2000: the game goes on into a second deal
     start(page, server, "coinche", pace=pace, target=2000)
     page.wait_for_load_state("load")
@@ -380,16 +401,15 @@ def test_the_focus_comes_to_each_turn_s_first_move(browser: Any, server: str, pa
     # the first turn may come with the page's load (focused by the page's script then)
     assert any(k == "next" for k, _, _ in turns[:-2]), turns
     assert all(t[2] == "ok" for t in turns), [t for t in turns if t[2] != "ok"]
-    ctx.close()
 
 
-def test_the_live_region_says_every_call_and_card(browser: Any, server: str) -> None:
+def test_the_live_region_says_every_call_and_card(browser: Any, kept_page: Any,
+                                                   server: str) -> None:
     """The bots at once (pace instant): a move's answer carries the bots' calls and cards up to
     South's next turn, and the live region says each of them, not only the last one."""
     from playwright.sync_api import expect
 
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
+    page = kept_page(DESKTOP)
     start(page, server, "coinche", target=1000)
     said: list[str] = []
     deadline = time.monotonic() + 90
@@ -409,4 +429,3 @@ def test_the_live_region_says_every_call_and_card(browser: Any, server: str) -> 
                        text)
     assert len(cards) >= 28 and len(cards) == len(set(cards)), said
     assert re.search(r"Résultat de la donne 1", text), said
-    ctx.close()

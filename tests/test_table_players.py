@@ -64,11 +64,10 @@ def play_until(page: Any, done: str, seconds: float = 90, bid: bool = False) -> 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 @pytest.mark.parametrize("game", ["coinche", "contree", "belote"])
 def test_the_whole_hand_and_the_bid_controls_are_on_screen_together(
-        browser: Any, server: str, game: str, screen: str) -> None:
+        browser: Any, kept_page: Any, server: str, game: str, screen: str) -> None:
     """At South's turn to bid, with no scrolling by the player: every card of the hand and every
     control of the auction (the contract's stepper, the trumps, the calls) are in view."""
-    ctx = browser.new_context(viewport=SCREENS[screen])
-    page = ctx.new_page()
+    page = kept_page(SCREENS[screen])
     start(page, server, game)
     play_until(page, ".bids")
     page.wait_for_timeout(200)  # the page's script has set the focus (and scrolled to it)
@@ -85,17 +84,15 @@ def test_the_whole_hand_and_the_bid_controls_are_on_screen_together(
         assert page.locator("#bid-value").input_value() == first
     no_overflow(page)
     accessible(page)
-    ctx.close()
 
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_the_end_of_a_deal_shows_its_last_trick_and_waits_for_the_next_deal(
-        browser: Any, server: str, screen: str) -> None:
+        browser: Any, kept_page: Any, server: str, screen: str) -> None:
     """The 8th card played: the felt shows the last trick and who won it, the result card is
     in view with "Donne suivante" focused, and the next deal waits (nothing moves for seconds,
     no auction takes the focus) until the player goes on."""
-    ctx = browser.new_context(viewport=SCREENS[screen])
-    page = ctx.new_page()
+    page = kept_page(SCREENS[screen])
     start(page, server, "coinche", target=2000)  # not over after a deal
     play_until(page, "#next-deal", bid=True)  # South bids: the deal is played, not passed
     page.wait_for_timeout(300)
@@ -139,13 +136,11 @@ def test_the_end_of_a_deal_shows_its_last_trick_and_waits_for_the_next_deal(
     page.wait_for_selector(".cards .pc")
     assert not page.locator("#next-deal").count()
     assert "Donne 2" in page.locator(".deal-info").inner_text()
-    ctx.close()
 
 
 def test_a_player_who_chose_so_goes_on_by_itself_after_a_few_seconds(
-        browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport=PHONE)
-    page = ctx.new_page()
+        browser: Any, kept_page: Any, server: str) -> None:
+    page = kept_page(PHONE)
     page.goto(server + "/tables/new")
     page.check("input[name=bots][value=debutant]")
     page.select_option("select[name=pace]", "0")
@@ -158,15 +153,14 @@ def test_a_player_who_chose_so_goes_on_by_itself_after_a_few_seconds(
     page.wait_for_selector("#next-deal", state="detached", timeout=15000)
     assert time.monotonic() - ended > 3.5  # it waited (5 s) before going on
     assert "Donne 2" in page.locator(".deal-info").inner_text()
-    ctx.close()
 
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
-def test_a_table_of_bots_reads_right(browser: Any, server: str, screen: str) -> None:
+def test_a_table_of_bots_reads_right(browser: Any, kept_page: Any, server: str,
+                                     screen: str) -> None:
     """No seat is said free when none is kept (a friend would take a bot's), each seat's label
     holds one line, and the score does not read as "50 out of 1,000"."""
-    ctx = browser.new_context(viewport=SCREENS[screen])
-    page = ctx.new_page()
+    page = kept_page(SCREENS[screen])
     start(page, server, "coinche", target=1000)
     free = page.locator("#free-seats").inner_text()
     assert "Places libres" not in free
@@ -190,14 +184,12 @@ def test_a_table_of_bots_reads_right(browser: Any, server: str, screen: str) -> 
     start(page, server, "coinche", friends="N")
     free = page.locator("#free-seats").inner_text()
     assert free.startswith("Places gardées pour des amis\u00a0: Nord."), free
-    ctx.close()
 
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_the_focus_is_on_the_first_move_when_the_page_loads_at_your_turn(
-        browser: Any, server: str, screen: str) -> None:
-    ctx = browser.new_context(viewport=SCREENS[screen])
-    page = ctx.new_page()
+        browser: Any, kept_page: Any, server: str, screen: str) -> None:
+    page = kept_page(SCREENS[screen])
     start(page, server, "coinche")  # at once: South bids at the first load
     page.wait_for_load_state("load")
     assert page.locator("#seat-S.turn").count()
@@ -215,4 +207,3 @@ def test_the_focus_is_on_the_first_move_when_the_page_loads_at_your_turn(
     page.wait_for_load_state("load")
     page.wait_for_function("() => document.activeElement !== document.body")
     assert page.evaluate("document.activeElement.matches('.cards .pc.legal')")
-    ctx.close()

@@ -8,9 +8,12 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 
 import httpx
+import pytest
 
 from web_fixtures import live_server
 
@@ -58,8 +61,17 @@ def test_bad_options_exit_2_naming_them() -> None:
     assert done.returncode == 2 and "--bots" in done.stderr
 
 
-def test_join_a_room_by_its_code(tmp_path: Path) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'room.db'}") as base:
+@pytest.fixture(scope="module")
+def rooms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server of the module's rooms (one start for its three tests, each with tables of
+    its own), its burst of table creations raised for the decline test's 60 tables."""
+    db = tmp_path_factory.mktemp("rooms") / "rooms.db"
+    with live_server(f"sqlite:///{db}", None, "--limits", "tables_burst=1000") as base:
+        yield base
+
+
+def test_join_a_room_by_its_code(rooms: str) -> None:
+    with nullcontext(rooms) as base:
         host = httpx.post(f"{base}/api/tables", json={"game": "coinche", "bots": "random",
                                                        "friends": ["N"]}).json()
         released = httpx.post(f"{base}/api/tables/{host['id']}/release",
@@ -164,13 +176,12 @@ def test_play_reads_its_bots_as_deal_does() -> None:
         assert res.exit_code == 0 and "Deal 1:" in res.stdout, res.output
 
 
-def test_declining_from_the_terminal_goes_with_the_card(tmp_path: Path) -> None:
+def test_declining_from_the_terminal_goes_with_the_card(rooms: str) -> None:
     # the server takes a decline only with its card (issue 37, item 4): the terminal keeps
     # the choice and sends it with the card that follows
     from rebelote.table.terminal import RemoteTable
 
-    with live_server(f"sqlite:///{tmp_path / 'decline.db'}", None, "--limits",
-                     "tables_burst=1000") as base:
+    with nullcontext(rooms) as base:
         for _ in range(60):
             host = httpx.post(f"{base}/api/tables", json={
                 "game": "belote", "bots": "random", "friends": ["N"], "pace": 0,
@@ -244,7 +255,7 @@ def _finish(base: str, tid: str, tokens: list[str]) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_a_room_player_in_the_terminal_goes_on_to_the_rooms_next_game(tmp_path: Path) -> None:
+def test_a_room_player_in_the_terminal_goes_on_to_the_rooms_next_game(rooms: str) -> None:
     """The last stop's seam: ``rebelote play --join`` did nothing at a game's end. Now the
     end of a room's game offers its next one through ``POST /api/tables/{id}/again``: when
     another player started it, the terminal says so and offers to join it ("Rejoindre la
@@ -256,7 +267,7 @@ def test_a_room_player_in_the_terminal_goes_on_to_the_rooms_next_game(tmp_path: 
 
     from rebelote.table.terminal import RemoteTable, play
 
-    with live_server(f"sqlite:///{tmp_path / 'room.db'}") as base:
+    with nullcontext(rooms) as base:
         host = httpx.post(f"{base}/api/tables", json={
             "game": "coinche", "bots": "random", "friends": ["N"], "target": 1, "pace": 0,
             "clock": 0, "name": "Mamie Jo"}).json()

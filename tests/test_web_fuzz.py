@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -35,9 +36,33 @@ def _app() -> Any:
     return create_app(f"sqlite:///{folder / 'fuzz.sqlite3'}", limits=Limits(tables_burst=100_000))
 
 
-APP = _app()
-schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+#: One test of about 15 s of CPU now (its 49 operations are its subtests): handed out among
+#: the first (``tests/conftest.py``, ``_order``), not among the short tests that end the run.
+pytestmark = pytest.mark.slow
+
+#: The app under fuzz, made by :func:`api_schema` when the test runs, on the one worker that
+#: runs it (schemathesis's lazy schema: its 49 operations are subtests of the one test), not
+#: at collection, which every xdist worker does: the app, its migrations and the 49 tests
+#: built there took 1.4 s of CPU in each (the module alone collected in 3.4 s, now 2.0 s).
+APP: Any = None
 GAMES: dict[str, dict[str, Any]] = {}
+
+
+@pytest.fixture(scope="module")
+def api_schema() -> Any:
+    global APP
+    APP = _app()
+    return schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@pytest.fixture(autouse=True)
+def _node_id(request: pytest.FixtureRequest) -> None:
+    """schemathesis 4's lazy schema names each operation's run in the test's ``_nodeid``,
+    which pytest 9 no longer sets (nor reads: ``tests/conftest.py``, ``_name_group``)."""
+    request.node._nodeid = request.node.nodeid
 
 
 def _game(case: Any) -> dict[str, Any]:

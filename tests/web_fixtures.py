@@ -149,6 +149,8 @@ class Chromium:
     def __init__(self) -> None:
         self._playwright: Any = None
         self._browser: Any = None
+        #: Contexts kept from one test to the next, by viewport (:meth:`kept_page`).
+        self._kept: dict[tuple[int, int], Any] = {}
         #: Launches so far.
         self.launches = 0
 
@@ -165,12 +167,42 @@ class Chromium:
 
     def close_contexts(self) -> None:
         """Close the contexts a test left open (their pages' sockets and timers would go on
-        working through the next tests)."""
+        working through the next tests), except a module's kept pages' (:meth:`kept_page`),
+        which are left on a blank page."""
         if self._browser is not None and self._browser.is_connected():
             for context in list(self._browser.contexts):
+                if context in self._kept.values():
+                    try:
+                        for page in context.pages:
+                            page.goto("about:blank")  # the test's table left: no socket open
+                        continue
+                    except Exception:  # a page that crashed or hung: closed, made anew
+                        self._kept = {k: c for k, c in self._kept.items() if c is not context}
                 context.close()
 
+    def kept_page(self, viewport: dict[str, int]) -> Any:
+        """A page of this size kept from one test to the next (a new context costs a renderer
+        of its own, 0.26 s of CPU, and its first page's load as much again), for the tests of
+        a module that need no fresh cookies nor storage: each starts its own table, and the
+        key ring cookie of the tables before is no part of what it checks. The page is on
+        ``about:blank`` after each test; its context is made again if chromium was closed
+        meanwhile, and closed by :meth:`drop_kept` (the module's end)."""
+        key = (viewport["width"], viewport["height"])
+        context = self._kept.get(key)
+        if context is None or not self._browser or context not in self._browser.contexts:
+            context = self._kept[key] = self.get().new_context(viewport=viewport)
+        return context.pages[0] if context.pages else context.new_page()
+
+    def drop_kept(self) -> None:
+        """Close the kept pages' contexts (:meth:`kept_page`)."""
+        kept, self._kept = self._kept, {}
+        if self._browser is not None and self._browser.is_connected():
+            for context in kept.values():
+                if context in self._browser.contexts:
+                    context.close()
+
     def close(self) -> None:
+        self._kept = {}
         browser, playwright = self._browser, self._playwright
         self._browser = self._playwright = None
         try:
