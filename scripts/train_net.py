@@ -93,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--scheduler", default=None, help="a Dask scheduler (tcp://host:port)")
     d.add_argument("--level", default=TEACHER,
                    help="the teacher's pimc level (counted), or dd / dd+calls (the true deal's "
-                        "labels: the cards, or the cards and the calls), :SPEC a driver")
+                        "labels: the cards, or the cards and the calls), net+calls (the calls "
+                        "by the network's play of the true deal from each candidate, =PATH "
+                        "its weights), net-calls (those calls alone), :SPEC a driver")
     d.add_argument("--out", type=Path, required=True, help="a folder for the chunks")
     t = sub.add_parser("train", help="train the network on the chunks of --data")
     t.add_argument("--data", type=Path, required=True)

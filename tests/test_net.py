@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rebelote.actions import PLAY, Play
+from rebelote.actions import AUCTION, PLAY, PLAYS, Play
 from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.encoding import (
@@ -21,7 +21,16 @@ from rebelote.bots.encoding import (
     encode,
     permute_action,
 )
-from rebelote.bots.net import KEYS, NetBot, features, forward, legal_indices, load_model, save_model
+from rebelote.bots.net import (
+    CALL_SCALE,
+    KEYS,
+    NetBot,
+    features,
+    forward,
+    legal_indices,
+    load_model,
+    save_model,
+)
 from rebelote.bots.nettrain import (
     CALL_MARGIN,
     CALL_TEMPERATURE,
@@ -31,6 +40,7 @@ from rebelote.bots.nettrain import (
     Q_SCALE,
     RULE_SETS,
     Examples,
+    call_candidates,
     call_values_of,
     card_values_of,
     deal_examples,
@@ -39,7 +49,7 @@ from rebelote.bots.nettrain import (
     train,
     with_pass_bonus,
 )
-from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won
+from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won, true_call_marks
 from rebelote.bots.pimc.calls import _call_mark, _contract_holder, _played_worlds
 from rebelote.cards import iter_mask
 from rebelote.deal import DealState
@@ -212,6 +222,88 @@ def test_the_calls_labelled_by_the_true_deal_are_its_marks(index: int) -> None:
         assert weighed >= 3  # a coinche auction: several calls weighed
 
 
+@pytest.mark.parametrize("index", [0, 2])
+def test_the_calls_labelled_by_the_network_s_play_are_its_marks(index: int) -> None:
+    """Level ``net-calls`` (``net+calls`` without its cards): the candidate calls of level
+    ``dd+calls``, each valued by the deal played out from it here again: the call made,
+    every other seat passing to the auction's end, the shipped network on every seat, the
+    seat's team's mark; a softmax at CALL_TEMPERATURE with the tuned call given
+    CALL_MARGIN. ``net+calls`` is the same rows with level ``dd``'s cards."""
+    only = deal_examples(5, index, level="net-calls")
+    full = deal_examples(5, index, level="net+calls")
+    plain = deal_examples(5, index, level="dd")
+    calls = full.legal[:, :len(PLAYS)].sum(axis=1) == 0.0
+    for field in ("x", "legal", "target", "value", "has_value", "deal"):
+        assert np.array_equal(getattr(full, field)[calls], getattr(only, field)), field
+        assert np.array_equal(getattr(full, field)[~calls], getattr(plain, field)[~calls])
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(5 * 1_000_003 + index)
+    driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
+    driver, net = make_bot("tuned"), NetBot()
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    rows = iter(range(len(only)))
+    weighed = 0
+    while not state.is_terminal:
+        obs = state.observation(state.player)
+        legal = obs.legal
+        action = legal[0] if len(legal) == 1 else driver.act(obs, driver_rng)
+        if len(legal) > 1 and isinstance(action, Bid):
+            x, suits = features(obs)
+            row = next(rows)
+            assert np.array_equal(only.x[row], x)
+            bids = [b for b in legal if isinstance(b, Bid)]
+            cands = call_candidates(bids, true_call_marks(state, action), action)
+            if (action == PASS and hopeless(obs, bids)) or not cands:
+                want = {action: 1.0}
+            else:
+                marks = {}
+                for b in cands:
+                    end = state.apply(b)
+                    while end.phase == AUCTION:
+                        end = end.apply(PASS)
+                    while not end.is_terminal:
+                        o = end.observation(end.player)
+                        end = end.apply(o.legal[0] if len(o.legal) == 1
+                                        else net.act(o, random.Random(0)))
+                    marks[b] = end.returns()[state.player & 1] + \
+                        (CALL_MARGIN if b == action else 0.0)
+                top = max(marks.values())
+                w = {b: np.exp((m - top) / CALL_TEMPERATURE) for b, m in marks.items()}
+                want = {b: v / sum(w.values()) for b, v in w.items()}
+                weighed += len(want) > 1
+            for i, b in legal_indices(obs, suits):
+                assert only.target[row, i] == pytest.approx(want.get(b, 0.0), rel=1e-4,
+                                                            abs=1e-7), b
+        state = state.apply(action)
+    assert next(rows, None) is None
+    assert weighed >= 1
+
+
+def test_a_pass_bonus_makes_the_network_pass_in_coinche_and_not_in_belote() -> None:
+    """``net:pass=MARKS`` adds MARKS / CALL_SCALE to the pass's logit in the auctions of
+    coinche and contrée (the calls learned as values, Q_SCALE marks a logit): 0 plays as
+    the plain net, a large bonus passes where the net bids; belote's calls are unchanged."""
+    assert CALL_SCALE == Q_SCALE
+    plain, zero, cautious = NetBot(), make_bot("net:pass=0"), make_bot("net:pass=1000")
+    bids = changed = 0
+    for game in ("coinche:official", "belote:official"):
+        for seed in range(40):
+            state = DealState.new(parse_rules(game), dealer=seed % 4, rng=random.Random(seed))
+            obs = state.observation(state.player)
+            action = plain.act(obs, random.Random(0))
+            assert zero.act(obs, random.Random(0)) == action
+            other = cautious.act(obs, random.Random(0))
+            if game.startswith("belote"):
+                assert other == action
+            elif action != PASS:
+                bids += 1
+                changed += other == PASS
+    assert bids >= 3 and changed == bids
+    for bad in ("net:pass", "net:pass=x", "net:bonus=3", "net:pass=inf"):
+        with pytest.raises(ValueError, match="pass=MARKS"):
+            make_bot(bad)
+
+
 def test_training_end_to_end_fits_and_a_stopped_run_ends_with_the_same_weights(
         tmp_path: Path) -> None:
     data = Examples.concat([deal_examples(7, i, level="4") for i in range(3)])
@@ -375,6 +467,11 @@ def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(
     assert script.main(["data", "--seed", "4", "--deals", "3", "--chunk", "3",
                         "--level", "dd", "--out", str(plain)]) == 0
     assert len(list(calls.glob("chunk-*.npz"))) == 2
+    net_calls = tmp_path / "net-calls"
+    assert script.main(["data", "--seed", "3", "--deals", "3", "--chunk", "3",
+                        "--level", "net-calls", "--out", str(net_calls)]) == 0
+    only = script.read_data(net_calls)
+    assert len(only) and not only.legal[:, :len(PLAYS)].any()  # the calls alone
     start = tmp_path / "start.npz"
     save_model(init_model(1, 16), start)
     outs = []

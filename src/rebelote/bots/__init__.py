@@ -190,15 +190,16 @@ def _make_tuned(level: str | None = None) -> Bot:
 register_bot("tuned", _make_tuned, levels=("heuristic",))
 
 
-def _make_net() -> Bot:
-    """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights), imported
-    when first made, like the learned bidder."""
-    from rebelote.bots.net import NetBot
+def _make_net(level: str | None = None) -> Bot:
+    """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights; a level
+    ``pass=MARKS`` adds marks to its pass: :func:`rebelote.bots.net.make_net`), imported when
+    first made, like the learned bidder."""
+    from rebelote.bots.net import make_net
 
-    return NetBot()
+    return make_net(level)
 
 
-register_bot("net", _make_net)
+register_bot("net", _make_net, levels=("pass=0",))
 
 
 # -- levels for people ---------------------------------------------------------------------------

@@ -34,7 +34,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from rebelote.actions import Action
+from rebelote.actions import AUCTION, Action
+from rebelote.auction import PASS
 from rebelote.bots.encoding import (
     ACTIONS,
     OBSERVATION_SIZE,
@@ -44,9 +45,10 @@ from rebelote.bots.encoding import (
     permute_action,
 )
 from rebelote.observation import Observation
+from rebelote.rules import AUCTION_GAMES
 
-__all__ = ["KEYS", "NetBot", "forward", "legal_indices", "load_model", "save_model",
-           "shipped_model"]
+__all__ = ["CALL_SCALE", "KEYS", "NetBot", "forward", "legal_indices", "load_model", "make_net",
+           "save_model", "shipped_model"]
 
 Array = npt.NDArray[np.float32]
 Model = dict[str, Array]
@@ -56,6 +58,7 @@ KEYS: Final = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 WEIGHTS: Final = "net.npz"
 #: The value head's unit: a mark of 100.
 VALUE_SCALE: Final = 100.0
+_PASS: Final = ACTIONS.index(PASS)
 
 
 def forward(model: Model, x: Array) -> tuple[Array, Array]:
@@ -114,14 +117,23 @@ def shipped_model() -> Model:
         return load_model(path)
 
 
+#: Marks a policy logit stands for in the calls learned as values (``train --call-q``):
+#: :data:`rebelote.bots.nettrain.Q_SCALE`.
+CALL_SCALE: Final = 20.0
+
+
 class NetBot:
     """Plays the legal action of the highest logit of the policy; a single legal action is
-    played without asking the network. ``model``: the weights (the shipped ones by default)."""
+    played without asking the network. ``model``: the weights (the shipped ones by default).
+    ``pass_bonus``: marks added to the pass in the auction of coinche and contrée (whose calls
+    are learned as values, :data:`CALL_SCALE` marks a logit): a more cautious bidder without
+    training again (``net:pass=MARKS``)."""
 
     name: str = "net"
 
-    def __init__(self, model: Model | None = None) -> None:
+    def __init__(self, model: Model | None = None, pass_bonus: float = 0.0) -> None:
         self.model = model if model is not None else shipped_model()
+        self.pass_bonus = float(pass_bonus)
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal
@@ -135,12 +147,31 @@ class NetBot:
         if not choices:  # only declare ... choices: the first (the best set)
             return legal[0]
         row = logits[0]
+        if self.pass_bonus and observation.phase == AUCTION \
+                and observation.rules.game in AUCTION_GAMES:
+            row = row.copy()
+            row[_PASS] += np.float32(self.pass_bonus / CALL_SCALE)
         return max(choices, key=lambda c: float(row[c[0]]))[1]
 
     def value(self, observation: Observation) -> float:
         """The value head's estimate of the seat's team's mark minus the other's."""
         x, _ = features(observation)
         return float(forward(self.model, x[None, :])[1][0])
+
+
+def make_net(level: str | None = None) -> NetBot:
+    """The learned player of the registry: ``net`` (the shipped weights), ``net:pass=MARKS``
+    (:class:`NetBot`'s ``pass_bonus``); :class:`ValueError` naming the form otherwise."""
+    if level is None:
+        return NetBot()
+    key, eq, value = level.strip().partition("=")
+    try:
+        bonus = float(value)
+    except ValueError:
+        bonus = float("nan")
+    if key.strip() != "pass" or not eq or not np.isfinite(bonus):
+        raise ValueError(f"a level of net is pass=MARKS (a number of marks), not {level!r}")
+    return NetBot(pass_bonus=bonus)
 
 
 def describe(model: Model) -> dict[str, Any]:

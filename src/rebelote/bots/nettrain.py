@@ -50,18 +50,19 @@ from rebelote.bots.pimc import (
     Marker,
     PimcBot,
     budget_of,
+    call_takers,
     card_marks,
     hopeless,
     tricks_won,
     true_call_marks,
 )
 from rebelote.deal import DealState
-from rebelote.rules import card_values, parse_rules
+from rebelote.rules import AUCTION_GAMES, card_values, parse_rules
 from rebelote.solver import position_of_state, solve
 
-__all__ = ["DD_CALLS", "DD_TEACHER", "RULE_SETS", "TEACHER", "Examples", "call_candidates",
-           "call_values_of", "card_values_of", "dd_examples", "deal_examples", "evaluate",
-           "train", "with_pass_bonus"]
+__all__ = ["DD_CALLS", "DD_TEACHER", "NET_CALLS", "NET_CALLS_ONLY", "RULE_SETS", "TEACHER",
+           "Examples", "call_candidates", "call_values_of", "card_values_of", "dd_examples",
+           "deal_examples", "evaluate", "net_call_marks", "played_out", "train", "with_pass_bonus"]
 
 F32 = np.float32
 Array = npt.NDArray[np.float32]
@@ -84,6 +85,16 @@ DD_POINTS: Final = 0.5
 #: ``"dd+calls:SPEC"`` a driver): each call with a choice is a softmax over its candidates'
 #: marks if the auction ended on them (:func:`call_candidates`), not the driver's call.
 DD_CALLS: Final = "dd+calls"
+#: The ``level`` that labels the calls by the network's own play of the true deal
+#: (``"net+calls"``, ``"net+calls=PATH"`` the weights of ``PATH`` instead of the shipped
+#: ones, ``":SPEC"`` a driver): the same candidates as :data:`DD_CALLS`, each valued by the
+#: deal played out by the network on every seat from the contract the candidate leads to
+#: (:func:`net_call_marks`), the table's strength instead of double-dummy play's.
+NET_CALLS: Final = "net+calls"
+#: :data:`NET_CALLS`'s calls alone (``"net-calls"``, same suffixes): no card rows and no
+#: card solves (61 ms a deal against 157 on a loaded machine); the cards of the same deals
+#: are level :data:`DD_CALLS`'s of the same seed, to the bit (``train --cards-from``).
+NET_CALLS_ONLY: Final = "net-calls"
 _PASS: Final = ACTIONS.index(PASS)
 #: The calls' labels: the softmax's temperature in marks, and the margin in marks given to the
 #: tuned bidder's call (the anchor: ``fort``'s :data:`~rebelote.bots.pimc.ANCHOR_MARGIN`).
@@ -222,25 +233,62 @@ def call_candidates(legal: Sequence[Bid], marks: dict[Bid, float], prior: Bid
     return out
 
 
+def played_out(state: DealState, bot: Bot) -> DealState:
+    """``state`` played to its end by ``bot`` on every seat (a forced action without asking:
+    the same as :class:`~rebelote.bots.net.NetBot`'s; ``bot`` deterministic, the same end)."""
+    rng = random.Random(0)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state = state.apply(legal[0] if len(legal) == 1 else
+                            bot.act(state.observation(state.player), rng))
+    return state
+
+
+def net_call_marks(state: DealState, calls: Sequence[Bid], bot: Bot) -> dict[Bid, float]:
+    """Each of ``calls``' mark for the seat's team in the true deal ``state`` (in its
+    auction) if the auction ended on it: the call made, every other seat passing until the
+    auction ends, then the deal played out by ``bot`` on every seat (:func:`played_out`); a
+    pass that ends the auction without a contract is 0. The mark is the table's: the
+    contract's value, coinche, belote and declarations as scored."""
+    team = state.player & 1
+    out: dict[Bid, float] = {}
+    for call in calls:
+        s = state.apply(call)
+        while not s.is_terminal and s.phase == AUCTION:
+            s = s.apply(PASS)
+        out[call] = float(played_out(s, bot).returns()[team])
+    return out
+
+
 def _call_target(state: DealState, prior: Bid,
-                 solved: dict[tuple[int, int], tuple[int, int]]) -> dict[Bid, float]:
+                 solved: dict[tuple[int, int], tuple[int, int]],
+                 playout: Bot | None = None) -> dict[Bid, float]:
     """The label of the seat's call in the true deal ``state``: a distribution over the
     candidate calls (:func:`call_candidates`, a softmax at :data:`CALL_TEMPERATURE`), the
     prior alone for a hopeless pass (``fort`` passes without simulating) or an unsimulated
-    prior."""
+    prior. ``playout``: the candidates are valued by that bot's play of the deal
+    (:func:`net_call_marks`) instead of the double-dummy play's."""
     obs = state.observation(state.player)
     legal = [b for b in obs.legal if isinstance(b, Bid)]
     if prior == PASS and hopeless(obs, legal):
         return {PASS: 1.0}
+    if playout is not None:
+        # the candidates only: their double-dummy marks are not needed, no solve
+        unsolved = {(mode, -1 if state.rules.game in AUCTION_GAMES else taker): (0, 0)
+                    for mode, taker in call_takers(obs, prior)}
+        solved = unsolved
     cands = call_candidates(legal, true_call_marks(state, prior, solved), prior)
     if not cands:
         return {prior: 1.0}
+    if playout is not None:
+        marks = net_call_marks(state, list(cands), playout)
+        cands = {b: m + (CALL_MARGIN if b == prior else 0.0) for b, m in marks.items()}
     best = max(cands.values())
     return {b: float(np.exp((m - best) / CALL_TEMPERATURE)) for b, m in cands.items()}
 
 
-def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = False
-                ) -> Examples:
+def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = False,
+                playout: str | None = None, cards: bool = True) -> Examples:
     """The examples of deal ``index`` of ``seed`` labelled by the true deal: the deal (dealt
     as :func:`deal_examples` deals it) is played by ``driver`` (a registry spec: the tuned
     bidder's calls and the heuristic's cards by default, a few milliseconds a deal), and each
@@ -251,12 +299,16 @@ def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = Fals
     themselves, for a thousandth of the search's time. The driver's calls are examples too
     (one-hot), valued by the deal's result; with ``calls`` each call with a choice is
     labelled by the true deal instead (:func:`_call_target`: the candidate calls' marks if
-    the auction ended on them, the tuned bidder's call given :data:`CALL_MARGIN`)."""
+    the auction ended on them, the tuned bidder's call given :data:`CALL_MARGIN`); with
+    ``playout`` too (a driver spec, ``net`` or ``net=PATH``), the candidates' marks are that
+    bot's play of the deal from each candidate's contract (:data:`NET_CALLS`). Without
+    ``cards``, the cards are played but not labelled (no rows, no solves)."""
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     play = random.Random(seed * 1_000_003 + index + 1_000_000_007)
     bot = _driver(driver)
     tuned = _driver("tuned")
+    player = _driver(playout) if playout is not None else None
     state = DealState.new(rules, dealer=index % 4, rng=rng)
     rows = _Rows()
     call_solves: dict[tuple[int, int], tuple[int, int]] = {}  # the true deal's, by mode
@@ -265,7 +317,7 @@ def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = Fals
         obs = state.observation(seat)
         legal = obs.legal
         action = legal[0] if len(legal) == 1 else bot.act(obs, play)
-        if len(legal) > 1:
+        if len(legal) > 1 and (cards or state.phase == AUCTION):
             x, suits = features(obs)
             choices = legal_indices(obs, suits)
             if len(choices) > 1:
@@ -291,7 +343,7 @@ def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = Fals
                 elif calls and state.phase == AUCTION:
                     prior = action if driver == "tuned" else tuned.act(obs, random.Random(0))
                     label = _call_target(state, prior if isinstance(prior, Bid) else PASS,
-                                         call_solves)
+                                         call_solves, player)
                     for i, a in choices:
                         target[i] = label.get(a, 0.0) if isinstance(a, Bid) else 0.0
                     call_team = seat & 1
@@ -310,10 +362,18 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
     """The examples of deal ``index`` of ``seed`` (module docstring); ``level``
     :data:`DD_TEACHER` (``"dd"``, or ``"dd:SPEC"`` a driver) labels them by the true deal
     (:func:`dd_examples`; ``"dd:net=PATH"``: the network of ``PATH`` plays the deals), and
-    :data:`DD_CALLS` (``"dd+calls"``, ``"dd+calls:SPEC"``) its calls too."""
+    :data:`DD_CALLS` (``"dd+calls"``, ``"dd+calls:SPEC"``) its calls too; :data:`NET_CALLS`
+    (``"net+calls"``, ``"net+calls=PATH:SPEC"``) its calls by the network's play of the deal
+    from each candidate's contract, :data:`NET_CALLS_ONLY` (``"net-calls"``) those calls
+    alone."""
     base, _, driver = level.partition(":")
     if base in (DD_TEACHER, DD_CALLS):
         return dd_examples(seed, index, driver or "tuned", calls=base == DD_CALLS)
+    name, eq, weights = base.partition("=")
+    if name in (NET_CALLS, NET_CALLS_ONLY):
+        return dd_examples(seed, index, driver or "tuned", calls=True,
+                           playout="net=" + weights if eq else "net",
+                           cards=name == NET_CALLS)
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     search = random.Random(seed * 1_000_003 + index + 1_000_000_007)
