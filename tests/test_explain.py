@@ -60,11 +60,6 @@ def test_explaining_changes_no_action_and_no_draw() -> None:
             i += 1
 
 
-#: The tests reading :func:`explained` or :func:`all_small` run on one xdist worker (scripts/
-#: test.sh hands tests out one by one: each worker that ran one computed the fixture again).
-SHARED = pytest.mark.xdist_group("explain")
-
-
 @pytest.fixture(scope="module")
 def explained() -> tuple[str, dict[str, tuple[int, list[dict[str, Any]]]]]:
     """Two deals of :data:`BOTS` (seed 4) and their explanations in French and in English:
@@ -82,7 +77,6 @@ def all_small() -> tuple[str, list[dict[str, Any]]]:
     return text, explain(text, seed=8, bots=bots, lang="en")[1]
 
 
-@SHARED
 def test_every_decision_of_the_records_is_explained_with_its_action_among_the_candidates(
         explained: tuple[str, dict[str, tuple[int, list[dict[str, Any]]]]]) -> None:
     text, by_lang = explained
@@ -115,7 +109,6 @@ def _reason(line: dict[str, Any]) -> str:
     raise AssertionError(line["why"])
 
 
-@SHARED
 def test_the_chosen_action_is_the_best_of_its_candidates_or_the_sentence_says_why_not(
         explained: tuple[str, dict[str, tuple[int, list[dict[str, Any]]]]]) -> None:
     code, lines = explained[1]["en"]
@@ -131,7 +124,6 @@ def test_the_chosen_action_is_the_best_of_its_candidates_or_the_sentence_says_wh
     assert {"best", "forced", "rule", "random"} <= reasons
 
 
-@SHARED
 def test_french_and_english_say_the_same_decisions_in_their_words(
         explained: tuple[str, dict[str, tuple[int, list[dict[str, Any]]]]]) -> None:
     _, fr = explained[1]["fr"]
@@ -146,7 +138,6 @@ def test_french_and_english_say_the_same_decisions_in_their_words(
             assert " :" not in sentence and " ;" not in sentence and " %" not in sentence
 
 
-@SHARED
 def test_what_the_bot_knew_is_true_of_the_real_deal(
         all_small: tuple[str, list[dict[str, Any]]]) -> None:
     """Each seat said void of a suit holds none of it, each card said held is held: public
@@ -180,7 +171,6 @@ def test_what_the_bot_knew_is_true_of_the_real_deal(
     assert checked >= 5
 
 
-@SHARED
 def test_a_void_seen_is_said_and_the_worlds_name_where_a_card_probably_is(
         all_small: tuple[str, list[dict[str, Any]]]) -> None:
     """East discarded on a trump lead: 'East has no trumps left'; the worlds' weights give the
@@ -285,7 +275,6 @@ def test_the_command_line_explains_the_records_rebelote_deal_wrote(tmp_path: Any
     assert any(c["worlds"] == 4 for x in lines for c in x["candidates"])
 
 
-@SHARED
 def test_deal_explain_writes_the_same_records_holding_their_explanations(
         tmp_path: Any, explained: tuple[str, dict[str, tuple[int, list[dict[str, Any]]]]]
 ) -> None:
