@@ -15,9 +15,10 @@ three groups that mostly wait, begun together, left a core idle while the browse
 waited), each worker asking for more as it finishes. Under xdist the order is
 :func:`_order`'s: the attacker's checks on the main server, the tests marked ``slow`` (the
 packaging build), the table journeys, then the browser tests with the other waiting groups
-among them, then the rest, each part in file order (a module's tests stay together, so its
-module-scoped server starts once per worker): the short tests fill the workers at the end. A
-serial run keeps file order.
+among them, then the rest, each part in file order: the short tests fill the workers at the
+end. A serial run keeps file order. xdist hands the tests out one by one, so a module's tests
+that share a module-scoped fixture (a server, kept pages, deals explained) form a group named
+after the module (:func:`_uses_module_fixture`): else each worker that ran one made it again.
 
 ``browser`` is the worker's chromium (:class:`web_fixtures.Chromium`), one for every browser
 test module: launched when a test first asks for it, closed after a test when the next one
