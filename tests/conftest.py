@@ -15,9 +15,10 @@ three groups that mostly wait, begun together, left a core idle while the browse
 waited), each worker asking for more as it finishes. Under xdist the order is
 :func:`_order`'s: the attacker's checks on the main server, the tests marked ``slow`` (the
 packaging build), the table journeys, then the browser tests with the other waiting groups
-among them, then the rest, each part in file order (a module's tests stay together, so its
-module-scoped server starts once per worker): the short tests fill the workers at the end. A
-serial run keeps file order.
+among them, then the rest, each part in file order: the short tests fill the workers at the
+end. A serial run keeps file order. xdist hands the tests out one by one, so a module's tests
+that share a module-scoped fixture (a server, kept pages, deals explained) form a group named
+after the module (:func:`_uses_module_fixture`): else each worker that ran one made it again.
 
 ``browser`` is the worker's chromium (:class:`web_fixtures.Chromium`), one for every browser
 test module: launched when a test first asks for it, closed after a test when the next one
@@ -77,6 +78,16 @@ def _group(item: pytest.Item) -> str | None:
     return None if mark is None else str(mark.args[0] if mark.args else mark.kwargs["name"])
 
 
+def _uses_module_fixture(item: pytest.Item) -> bool:
+    """Whether the test asks for a module-scoped fixture (a server, a kept page, deals
+    explained): a module's tests that do, if more than one, form a group of their own (named
+    after the module), so that the fixture is made once, not once on each worker that ran one
+    of them (xdist hands the other tests out one by one: two or three servers a module)."""
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(
+        d.scope == "module" for defs in info.name2fixturedefs.values() for d in defs)
+
+
 def _order(items: list[pytest.Item]) -> list[pytest.Item]:
     """The order xdist hands the tests out in (scripts/test.sh runs ``--dist loadgroup
     --no-loadscope-reorder``): the attacker's checks on the main server (the longest group),
@@ -104,6 +115,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("postgres") is not None:
             item.add_marker(pytest.mark.xdist_group("postgres"))
+    sharing: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if _group(item) is None and _uses_module_fixture(item):
+            sharing.setdefault(item.path.stem, []).append(item)
+    for name, tests in sharing.items():
+        for item in tests if len(tests) > 1 else ():
+            item.add_marker(pytest.mark.xdist_group(name))
     if hasattr(config, "workerinput"):  # an xdist worker: every worker sorts alike
         items[:] = _order(items)
     yield  # xdist's own hook (last) names each test's group in its id, as pytest 8 read it

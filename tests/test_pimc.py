@@ -794,7 +794,7 @@ def test_play_weights_kept_by_hand_equal_the_replay_world_by_world(text: str) ->
     rules = parse_rules(text)
     bot = HeuristicBot()
     checked = reused = 0
-    for seed in range(5):
+    for seed in range(2):  # each deal weighs 20 observations' 28 worlds, 9-19 met again
         state = DealState.new(rules, seed % 4, seed=200 + seed)
         rng = random.Random(seed)
         while not state.is_terminal:
@@ -855,7 +855,7 @@ def test_the_next_card_postponed_is_chosen_once_for_the_worlds_that_show_the_sam
     one = Budget(worlds=1, bid_worlds=2, min_worlds=1, points_eps=0.01)
     many = replace(one, worlds=12)
     lower = seen = 0
-    for seed in range(3, 6):
+    for seed in (3, 4):  # each deal alone: 17-20 cards postponed, 2-4 of them lower
         for _, obs, _ in heuristic_decisions(rules, seed):
             if obs.phase != PLAY or len(obs.legal) < 2:
                 continue

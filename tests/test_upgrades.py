@@ -215,7 +215,6 @@ def test_an_upgrade_from_each_schema_keeps_everything_on_postgres(
 MIGRATE_AT: Final = """
 import sys, time
 from rebelote.store import make_engine, migrate
-from rebelote.table.analysis import solver_available
 engine = make_engine(sys.argv[1])
 engine.connect().close()
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
