@@ -5,12 +5,13 @@ the bit), and the bot at the table."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from rebelote.actions import AUCTION, PLAY, PLAYS, Play
+from rebelote.actions import AUCTION, PLAY, PLAYS, Action, Play
 from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
 from rebelote.bots.encoding import (
@@ -53,6 +54,7 @@ from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won, true_c
 from rebelote.bots.pimc.calls import _call_mark, _contract_holder, _played_worlds
 from rebelote.cards import iter_mask
 from rebelote.deal import DealState
+from rebelote.observation import Observation
 from rebelote.rules import parse_rules
 from rebelote.solver import position_of_state, solve
 
@@ -160,6 +162,23 @@ def test_double_dummy_examples_favour_the_true_deal_s_best_card() -> None:
     assert checked == int(play.sum())
 
 
+def _driven_deal(index: int) -> Iterator[tuple[DealState, Observation, Action]]:
+    """Deal ``index`` of seed 5 as the examples' generator plays it with the tuned driver:
+    each state before a move, its player's observation and the move made (a forced one as
+    it comes)."""
+    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
+    rng = random.Random(5 * 1_000_003 + index)
+    driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
+    driver = make_bot("tuned")
+    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    while not state.is_terminal:
+        obs = state.observation(state.player)
+        legal = obs.legal
+        action = legal[0] if len(legal) == 1 else driver.act(obs, driver_rng)
+        yield state, obs, action
+        state = state.apply(action)
+
+
 @pytest.mark.parametrize("index", [0, 1, 2, 3])
 def test_the_calls_labelled_by_the_true_deal_are_its_marks(index: int) -> None:
     """Level ``dd+calls``: each call with a choice weighs the candidate calls by their marks
@@ -174,17 +193,10 @@ def test_the_calls_labelled_by_the_true_deal_are_its_marks(index: int) -> None:
     for field in ("x", "legal", "value", "has_value", "deal"):
         assert np.array_equal(getattr(a, field), getattr(plain, field)), field
     assert np.array_equal(a.target[play], plain.target[play])
-    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
-    rng = random.Random(5 * 1_000_003 + index)
-    driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
-    driver = make_bot("tuned")
-    state = DealState.new(rules, dealer=index % 4, rng=rng)
     rows = iter(range(len(a)))
     weighed = 0
-    while not state.is_terminal:
-        obs = state.observation(state.player)
+    for state, obs, action in _driven_deal(index):
         legal = obs.legal
-        action = legal[0] if len(legal) == 1 else driver.act(obs, driver_rng)
         if len(legal) > 1:
             x, suits = features(obs)
             row = next(rows)
@@ -216,7 +228,6 @@ def test_the_calls_labelled_by_the_true_deal_are_its_marks(index: int) -> None:
                 for b, t in got.items():
                     w = want.get(b, 0.0) if isinstance(b, Bid) else 0.0
                     assert t == pytest.approx(w, rel=1e-4, abs=1e-7), b
-        state = state.apply(action)
     assert next(rows, None) is None
     if index == 0:
         assert weighed >= 3  # a coinche auction: several calls weighed
@@ -236,17 +247,11 @@ def test_the_calls_labelled_by_the_network_s_play_are_its_marks(index: int) -> N
     for field in ("x", "legal", "target", "value", "has_value", "deal"):
         assert np.array_equal(getattr(full, field)[calls], getattr(only, field)), field
         assert np.array_equal(getattr(full, field)[~calls], getattr(plain, field)[~calls])
-    rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
-    rng = random.Random(5 * 1_000_003 + index)
-    driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
-    driver, net = make_bot("tuned"), NetBot()
-    state = DealState.new(rules, dealer=index % 4, rng=rng)
+    net = NetBot()
     rows = iter(range(len(only)))
     weighed = 0
-    while not state.is_terminal:
-        obs = state.observation(state.player)
+    for state, obs, action in _driven_deal(index):
         legal = obs.legal
-        action = legal[0] if len(legal) == 1 else driver.act(obs, driver_rng)
         if len(legal) > 1 and isinstance(action, Bid):
             x, suits = features(obs)
             row = next(rows)
@@ -274,7 +279,6 @@ def test_the_calls_labelled_by_the_network_s_play_are_its_marks(index: int) -> N
             for i, b in legal_indices(obs, suits):
                 assert only.target[row, i] == pytest.approx(want.get(b, 0.0), rel=1e-4,
                                                             abs=1e-7), b
-        state = state.apply(action)
     assert next(rows, None) is None
     assert weighed >= 1
 
