@@ -181,8 +181,9 @@ def test_the_other_worker_plays_the_moves_it_is_told_without_reading(
                 if view["over"]:
                     break
                 legal = [a for a in view["legal"] if a != "no-declaration"]
-                if first and "pass" in legal:  # S bids: the deal is played, never dealt again
-                    action = legal[1]
+                bids = [a for a in legal if a != "pass"]
+                if first and bids:  # S bids: the deal is played, never dealt again
+                    action = bids[0]
                 else:
                     action = ("pass" if "pass" in legal and rng.random() < 0.5
                               else rng.choice(legal))
