@@ -47,6 +47,9 @@ _NUMBERS: Final = frozenset({"seed", "count"})
 #: Read by the command line framework only (a number of seconds, not plain digits).
 _TYPER_ONLY: Final = frozenset({"engine_timeout", "explain"})
 
+#: The seats' counts ``--bots`` names in words.
+_COUNTS: Final = {3: "three", 4: "four"}
+
 
 def seat_specs(text: str, seats: str = "N,E,S,W") -> list[str]:
     """The registry spec of each seat of ``--bots`` (``seats``: N, E, S, W for ``rebelote
@@ -68,9 +71,6 @@ def seat_specs(text: str, seats: str = "N,E,S,W") -> list[str]:
         raise ValueError(f"--bots: one bot name or {_COUNTS[count]} ({seats}), not "
                          f"{len(names)}")
     return [spec_of(n, "--bots") for n in names]
-
-
-_COUNTS: Final = {3: "three", 4: "four"}
 
 
 def parse_bots(text: str, engine_timeout: float | None = None) -> list[Bot]:

@@ -110,7 +110,6 @@ def error_response(status: int, message: str, headers: Mapping[str, str] | None 
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-
 def too_fast(message: str, wait: float) -> JSONResponse:
     """The JSON ``429`` of a write past its rate: ``message`` names the rule, ``Retry-After``
     the whole seconds to wait."""

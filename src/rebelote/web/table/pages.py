@@ -565,7 +565,7 @@ async def again(table_id: str, request: Request, tables: TableServiceDep, token:
 
     async def step(table_id: str, token: str | None) -> tuple[Loaded, int]:
         new, seat, _ = await tables.start_next_game(table_id, token, starting,
-                                                            starting.give_back)
+                                                    starting.give_back)
         return new, seat
 
     try:
