@@ -10,6 +10,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,38 @@ def test_a_long_job_gives_its_worker_up_between_two_worlds_to_another_client_s()
     assert pool.yielded == 1
 
 
+def test_a_job_s_worker_is_free_before_its_client_s_next_job_is_asked() -> None:
+    """Two workers, client a's job on one, b's on the other, two more of b's waiting: a's next
+    job is asked as soon as its first answers (as a table asks its next bot move, while a's
+    thread may not have run again yet), and at most one of b's starts ahead of it (b's turn
+    came first: neither client had a job thinking). When the worker was given back only after
+    the answer, a counted one job thinking meanwhile, and both of b's went first."""
+    pool = FairPool(2)
+    gate_a, gate_b = threading.Event(), threading.Event()
+    first = pool.submit("a", "1", gate_a.wait)
+    while pool.started < 1:
+        time.sleep(0.001)
+    held = pool.submit("b", "2", gate_b.wait)
+    while pool.started < 2:
+        time.sleep(0.001)
+    later = [pool.submit("b", "2", lambda: None) for _ in range(2)]
+    nexts: list[Future[None]] = []
+
+    def answered(_: Any) -> None:  # in a's worker thread, as its answer comes out
+        nexts.append(pool.submit("a", "1", lambda: None))
+        gate_b.set()  # b's worker frees: two jobs start before this thread goes on
+        end = time.monotonic() + 5
+        while pool.started < 4 and time.monotonic() < end:
+            time.sleep(0.001)
+
+    first.add_done_callback(answered)
+    gate_a.set()
+    for job in (first, held, *later, *nexts):
+        job.result(5)
+    pool.shutdown()
+    assert runner_module.ahead(nexts[0]) == 1
+
+
 def test_a_client_of_many_tables_never_queues_ahead_of_another_player_s_bots(
         tmp_path: Path, thinkers: None) -> None:
     """The attack of F7, scaled down: one address plays three tables a worker as fast as its
@@ -203,12 +236,15 @@ def test_a_client_of_many_tables_never_queues_ahead_of_another_player_s_bots(
     hog_starts = [at for name, at in STARTS if name == "hog"]
     assert len(victim) >= 12 and len(victim) == len(prey_starts)
     assert len({d.table_id for d in told if d.spec == "hog"}) == 3 * workers
-    # asked = answered - seconds; the decisions of the victim's table come one after another
-    ahead = [sum(1 for at in hog_starts if d.seconds and asked < at < start)
-             for d, start in zip(victim, prey_starts, strict=True)
-             for asked in [start - d.waited]]
-    assert max(ahead) <= 1, ahead  # first come, first served: 2 a worker behind 3 tables each
-    assert max(d.ahead or 0 for d in victim) <= 1
+    assert hog_starts
+    # how many decisions started between the victim's being queued and its start, counted by
+    # the pool under its lock (the moments the bots record are no order: on a loaded machine
+    # the event loop stops for milliseconds between the ask's moment and its queueing, and
+    # quick forced moves of the hog start meanwhile; two to four were counted so, never queued
+    # ahead of it). First come, first served: 2 a worker behind 3 tables each; one at most
+    # when both clients had none thinking and the hog's turn came first.
+    ahead = [d.ahead for d in victim]
+    assert None not in ahead and max(a or 0 for a in ahead) <= 1, ahead
     assert {d.client for d in victim} == {"10.0.0.2"}
     assert all(d.fell_back is None for d in victim)
 

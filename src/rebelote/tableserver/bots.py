@@ -306,15 +306,21 @@ class FairPool:
                     self.started += 1
                     job.future.started_at = self.started  # type: ignore[attr-defined]
                     break
+            error: BaseException | None = None
             try:
                 result = job.fn(*job.args)
             except BaseException as e:
-                job.future.set_exception(e)
-            else:
+                error = e
+            # the worker is given back before the answer is out: the client's next job, asked
+            # as soon as it is, must not find this one still thinking (its client then counted
+            # one job too many, and another client's jobs started ahead of it until this
+            # thread ran again: five at once on a loaded machine)
+            with self._cond:
+                self._release(client)
+            if error is None:
                 job.future.set_result(result)
-            finally:
-                with self._cond:
-                    self._release(client)
+            else:
+                job.future.set_exception(error)
 
     def _release(self, client: str) -> None:
         """(Under the lock.) ``client``'s job gives its worker back."""
