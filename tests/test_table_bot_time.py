@@ -402,7 +402,8 @@ def test_the_first_expert_decision_makes_its_bot_off_the_event_loop(
         except RuntimeError:
             on_loop = False
         made.append((name, on_loop))
-        time.sleep(1.0)  # a model read from a slow disk
+        if name == spec:
+            time.sleep(1.0)  # a model read from a slow disk
         return real(name)
 
     monkeypatch.setattr(runner_module, "make_bot", slow_making)
@@ -428,7 +429,10 @@ def test_the_first_expert_decision_makes_its_bot_off_the_event_loop(
         moves, gap = asyncio.run(main())
     finally:
         runner.close()
-    assert made == [(spec, False)], made  # once, in a thread
+    # once, in a thread (on a loaded machine a decision may run out of its 0.5 s and play the
+    # heuristic's move: that quick bot is made on the loop, and is not the seam tested here)
+    assert [m for m in made if m[0] == spec] == [(spec, False)], made
+    assert {name for name, _ in made} <= {spec, "heuristic"}, made
     for move in moves:  # a legal move each (the table refuses any other)
         table.act(table.turn, move)
     assert gap < 0.8, f"the event loop stood still {gap:.2f} s"
