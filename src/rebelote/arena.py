@@ -231,7 +231,8 @@ def _finite(x: float) -> float | None:
 
 def _times(times: Sequence[float]) -> dict[str, Any]:
     s = sorted(times)
-    return {"decisions": len(s), "median": round(percentile(s, 0.5) * 1000, 3),
+    return {"decisions": len(s), "mean": round(math.fsum(s) / len(s) * 1000, 3) if s else 0.0,
+            "median": round(percentile(s, 0.5) * 1000, 3),
             "p99": round(percentile(s, 0.99) * 1000, 3),
             "max": round(s[-1] * 1000, 3) if s else 0.0}
 

@@ -38,7 +38,7 @@ from rebelote.bots.external import (
     check_command,
 )
 from rebelote.bots.heuristic import HeuristicBot
-from rebelote.bots.pimc import LEVELS, PimcBot
+from rebelote.bots.pimc import LEVELS, PimcBot, endgame_budget
 from rebelote.bots.random_bot import RandomBot
 
 #: Makes a bot: called with no argument for a spec without a level, with the level's text
@@ -192,14 +192,24 @@ register_bot("tuned", _make_tuned, levels=("heuristic",))
 
 def _make_net(level: str | None = None) -> Bot:
     """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights; a level
-    ``pass=MARKS`` adds marks to its pass: :func:`rebelote.bots.net.make_net`), imported when
-    first made, like the learned bidder."""
-    from rebelote.bots.net import make_net
+    ``pass=MARKS`` adds marks to its pass, ``endgame=K;worlds=W`` plays the cards from K in
+    hand by a counted search of W worlds a card, :func:`rebelote.bots.pimc.endgame_budget`:
+    :func:`rebelote.bots.net.make_net`), imported when first made, like the learned bidder.
+    ``net:endgame`` is the endgame's chosen setting
+    (:data:`rebelote.bots.net.ENDGAME_LEVEL`)."""
+    from rebelote.bots.net import ENDGAME_LEVEL, make_net
 
-    return make_net(level)
+    if level is not None and level.strip() == "endgame":
+        level = ENDGAME_LEVEL
+    return make_net(level, search=_endgame_search)
 
 
-register_bot("net", _make_net, levels=("pass=0",))
+def _endgame_search(worlds: int) -> Bot:
+    """The learned player's endgame: the search player on a counted budget."""
+    return PimcBot(budget=endgame_budget(worlds))
+
+
+register_bot("net", _make_net, levels=("pass=0", "endgame"))
 
 
 # -- levels for people ---------------------------------------------------------------------------

@@ -26,6 +26,8 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -34,8 +36,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from rebelote.actions import AUCTION, Action
+from rebelote.actions import AUCTION, Action, Play
 from rebelote.auction import PASS
+from rebelote.bots.base import Bot
 from rebelote.bots.encoding import (
     ACTIONS,
     OBSERVATION_SIZE,
@@ -47,8 +50,9 @@ from rebelote.bots.encoding import (
 from rebelote.observation import Observation
 from rebelote.rules import AUCTION_GAMES
 
-__all__ = ["CALL_SCALE", "KEYS", "NetBot", "forward", "legal_indices", "load_model", "make_net",
-           "save_model", "shipped_model"]
+__all__ = ["CALL_SCALE", "ENDGAME_LEVEL", "KEYS", "MAX_WORLDS", "NetBot", "NetLevel", "forward",
+           "legal_indices", "load_model", "make_net", "parse_net_level", "save_model",
+           "shipped_model"]
 
 Array = npt.NDArray[np.float32]
 Model = dict[str, Array]
@@ -127,13 +131,26 @@ class NetBot:
     played without asking the network. ``model``: the weights (the shipped ones by default).
     ``pass_bonus``: marks added to the pass in the auction of coinche and contrée (whose calls
     are learned as values, :data:`CALL_SCALE` marks a logit): a more cautious bidder without
-    training again (``net:pass=MARKS``)."""
+    training again (``net:pass=MARKS``).
+
+    ``endgame``: from this many cards in hand or fewer, each card with a choice is the card
+    of ``search`` (the registry gives a counted search over a few worlds drawn from the
+    seat's observation, :func:`rebelote.bots.pimc.endgame_budget`: deterministic from the
+    ``rng``), asked with the same observation and ``rng``; the calls and the earlier cards
+    stay the network's (0: the network alone, ``search`` unused)."""
 
     name: str = "net"
 
-    def __init__(self, model: Model | None = None, pass_bonus: float = 0.0) -> None:
+    def __init__(self, model: Model | None = None, pass_bonus: float = 0.0, endgame: int = 0,
+                 search: Bot | None = None) -> None:
         self.model = model if model is not None else shipped_model()
         self.pass_bonus = float(pass_bonus)
+        if not 0 <= endgame <= 8:
+            raise ValueError(f"endgame: cards in hand 0..8, not {endgame!r}")
+        if endgame and search is None:
+            raise ValueError("endgame: a search to play the last cards is needed (search)")
+        self.endgame = endgame
+        self.search = search
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal
@@ -141,6 +158,10 @@ class NetBot:
             return legal[0]
         if not legal:
             raise ValueError("act: the observed seat has no action to take")
+        if self.search is not None and observation.phase != AUCTION \
+                and observation.hand.bit_count() <= self.endgame \
+                and sum(isinstance(a, Play) for a in legal) > 1:
+            return self.search.act(observation, rng)
         x, suits = features(observation)
         logits, _ = forward(self.model, x[None, :])
         choices = legal_indices(observation, suits)
@@ -159,19 +180,80 @@ class NetBot:
         return float(forward(self.model, x[None, :])[1][0])
 
 
-def make_net(level: str | None = None) -> NetBot:
-    """The learned player of the registry: ``net`` (the shipped weights), ``net:pass=MARKS``
-    (:class:`NetBot`'s ``pass_bonus``); :class:`ValueError` naming the form otherwise."""
+#: The most worlds a card of the endgame may search (``net:endgame=K;worlds=W``).
+MAX_WORLDS: Final = 1000
+#: The endgame's worlds a card when the level does not say (``net:endgame=K``).
+ENDGAME_WORLDS: Final = 16
+#: The named level of the endgame searched (docs/net.md, "The endgame searched").
+ENDGAME_LEVEL: Final = "endgame=6;worlds=24"
+
+
+@dataclass(frozen=True, slots=True)
+class NetLevel:
+    """A level of ``net`` read (:func:`parse_net_level`): the pass bonus in marks, the cards in
+    hand from which the endgame is searched (0: never) and its worlds a card."""
+
+    pass_bonus: float = 0.0
+    endgame: int = 0
+    worlds: int = ENDGAME_WORLDS
+
+
+def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
+    try:
+        got = float(value) if low == -np.inf else int(value)
+    except ValueError:
+        got = float("nan")
+    if not (np.isfinite(got) and low <= got <= high):
+        raise ValueError(f"{key}: {rule}, not {value!r}")
+    return got
+
+
+def parse_net_level(level: str) -> NetLevel:
+    """Reads a level of ``net``: ``name=value`` settings joined by ``;``: ``pass=MARKS``
+    (marks added to the pass), ``endgame=K`` (the cards from K in hand searched, 0..8) and
+    ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`); :class:`ValueError`
+    naming the setting and its rule otherwise.
+
+    >>> parse_net_level("endgame=4;worlds=8")
+    NetLevel(pass_bonus=0.0, endgame=4, worlds=8)
+    >>> parse_net_level("endgame=9")
+    Traceback (most recent call last):
+    ...
+    ValueError: endgame: a whole number of cards in hand 0..8, not '9'
+    """
+    got: dict[str, float] = {}
+    for part in level.split(";"):
+        key, eq, value = part.strip().partition("=")
+        key, value = key.strip(), value.strip()
+        if key not in ("pass", "endgame", "worlds") or not eq:
+            raise ValueError(f"a level of net is pass=MARKS, endgame=K (cards in hand) or "
+                             f"worlds=W, joined by ';', not {part.strip()!r}")
+        if key in got:
+            raise ValueError(f"{key}: said twice in {level!r}")
+        if key == "pass":
+            got[key] = _number(key, value, -np.inf, np.inf, "a number of marks (pass=MARKS)")
+        elif key == "endgame":
+            got[key] = _number(key, value, 0, 8, "a whole number of cards in hand 0..8")
+        else:
+            got[key] = _number(key, value, 1, MAX_WORLDS,
+                               f"a whole number of worlds 1..{MAX_WORLDS}")
+    return NetLevel(got.get("pass", 0.0), int(got.get("endgame", 0)),
+                    int(got.get("worlds", ENDGAME_WORLDS)))
+
+
+def make_net(level: str | None = None,
+             search: Callable[[int], Bot] | None = None) -> NetBot:
+    """The learned player of the registry: ``net`` (the shipped weights, the network alone),
+    ``net:pass=MARKS`` (:class:`NetBot`'s ``pass_bonus``), ``net:endgame=K;worlds=W`` (the
+    last K cards searched by ``search(W)``, which the registry gives: a counted search);
+    :class:`ValueError` naming the setting otherwise (:func:`parse_net_level`)."""
     if level is None:
         return NetBot()
-    key, eq, value = level.strip().partition("=")
-    try:
-        bonus = float(value)
-    except ValueError:
-        bonus = float("nan")
-    if key.strip() != "pass" or not eq or not np.isfinite(bonus):
-        raise ValueError(f"a level of net is pass=MARKS (a number of marks), not {level!r}")
-    return NetBot(pass_bonus=bonus)
+    got = parse_net_level(level)
+    if got.endgame and search is None:
+        raise ValueError("endgame: a search to play the last cards is needed (search)")
+    return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,
+                  search=search(got.worlds) if got.endgame and search is not None else None)
 
 
 def describe(model: Model) -> dict[str, Any]:

@@ -31,8 +31,8 @@ def _text(summary: dict[str, Any]) -> str:
                      f"({games['mean_deals']} deals a game)")
     for key in ("a", "b"):
         t = summary["decision_ms"][key]
-        lines.append(f"{key.upper()} decisions: {t['decisions']}, median {t['median']} ms, "
-                     f"p99 {t['p99']} ms")
+        lines.append(f"{key.upper()} decisions: {t['decisions']}, mean {t['mean']} ms, "
+                     f"median {t['median']} ms, p99 {t['p99']} ms")
     where = summary["scheduler"] or f"{summary['workers']} worker(s)"
     lines.append(f"{summary['seconds']} s on {where}")
     return "\n".join(lines)

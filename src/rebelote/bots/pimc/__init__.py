@@ -45,6 +45,7 @@ from rebelote.bots.pimc.budget import (
     TUNED_SUFFIX,
     Budget,
     budget_of,
+    endgame_budget,
 )
 from rebelote.bots.pimc.calls import (
     ANCHOR_CHANCE,
@@ -143,6 +144,7 @@ __all__ = [
     "call_weight",
     "card_marks",
     "choose_call",
+    "endgame_budget",
     "hands_around",
     "hopeless",
     "lead_is_clear",

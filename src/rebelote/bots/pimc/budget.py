@@ -213,6 +213,16 @@ LEVELS: Final = {
 }
 
 
+def endgame_budget(worlds: int) -> Budget:
+    """The counted search of the learned player's last cards (``net:endgame=K;worlds=W``,
+    :class:`rebelote.bots.net.NetBot`): ``worlds`` a card, no time limit (the same card on
+    every machine, from the ``rng``), ties broken as ``default`` does (the heuristic's card,
+    then the points); it never bids (the calls stay the network's)."""
+    if not 1 <= worlds <= 10_000:
+        raise ValueError(f"worlds: a whole number 1..10000, not {worlds!r}")
+    return Budget(worlds=worlds, bid_worlds=1, min_worlds=1, tie_break=True, points_eps=0.01)
+
+
 #: A level's suffix that makes the tuned bidder's calls the prior (``pimc:fast+tuned``).
 TUNED_SUFFIX: Final = "+tuned"
 #: ... and the learned bidder's (:mod:`rebelote.bots.contextual`, ``pimc:fast+learned``).

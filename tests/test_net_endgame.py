@@ -1,0 +1,131 @@
+"""The learned player's endgame searched (``net:endgame=K;worlds=W``): from K cards in hand, each
+card with a choice is the counted search's card (the search player on
+:func:`rebelote.bots.pimc.endgame_budget`), the earlier cards and every call the network's."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from rebelote.actions import AUCTION, PLAY, Action, Play
+from rebelote.bots import HeuristicBot, make_bot
+from rebelote.bots.net import ENDGAME_LEVEL, NetBot, NetLevel, parse_net_level
+from rebelote.bots.pimc import PimcBot, endgame_budget
+from rebelote.deal import DealState
+from rebelote.observation import Observation
+from rebelote.rules import parse_rules
+
+
+def positions(deals: int) -> Iterator[Observation]:
+    """Every observation with more than one legal action of ``deals`` coinche deals driven
+    by the heuristic (seeded)."""
+    driver = HeuristicBot()
+    for seed in range(deals):
+        rng = random.Random(seed)
+        state = DealState.new(parse_rules("coinche:official"), dealer=seed % 4, rng=rng)
+        while not state.is_terminal:
+            obs = state.observation(state.player)
+            if len(obs.legal) > 1:
+                yield obs
+            state = state.apply(driver.act(obs, rng))
+
+
+class Counting:
+    """The real search player, counting the decisions asked of it."""
+
+    name = "counting"
+
+    def __init__(self, bot: PimcBot) -> None:
+        self.bot, self.asked = bot, 0
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        self.asked += 1
+        return self.bot.act(observation, rng)
+
+
+def test_the_last_cards_are_the_counted_searchs_and_the_others_the_networks() -> None:
+    """At K cards in hand or fewer a card with a choice is the counted search's card on the
+    same observation and rng (the plain PimcBot of the same budget, the reference); above K,
+    and every call, the network's (the search not asked)."""
+    plain = NetBot()
+    search = Counting(PimcBot(budget=endgame_budget(8)))
+    bot = NetBot(endgame=3, search=search)
+    reference = PimcBot(budget=endgame_budget(8))
+    searched = played = calls = differs = 0
+    for obs in positions(6):
+        cards = sum(isinstance(a, Play) for a in obs.legal)
+        asked = search.asked
+        got = bot.act(obs, random.Random(11))
+        if obs.phase == AUCTION:
+            calls += 1
+            assert got == plain.act(obs, random.Random(11))
+            assert search.asked == asked
+        elif obs.hand.bit_count() <= 3 and cards > 1:
+            searched += 1
+            assert search.asked == asked + 1
+            want = reference.act(obs, random.Random(11))
+            assert got == want
+            differs += got != plain.act(obs, random.Random(11))
+        else:
+            assert obs.phase == PLAY
+            played += 1
+            assert got == plain.act(obs, random.Random(11))
+            assert search.asked == asked
+    assert searched >= 10 and played >= 20 and calls >= 10
+    assert differs >= 1  # the search is not the network under another name
+
+
+def test_the_endgame_is_reproducible_from_the_rng() -> None:
+    bot = make_bot("net:endgame=4;worlds=8")
+    again = make_bot("net:endgame=4;worlds=8")
+    for obs in positions(3):
+        if obs.phase == PLAY and obs.hand.bit_count() <= 4:
+            assert bot.act(obs, random.Random(5)) == again.act(obs, random.Random(5))
+
+
+def test_the_spec_reads_the_endgame_and_its_worlds() -> None:
+    assert parse_net_level("endgame=5;worlds=32") == NetLevel(0.0, 5, 32)
+    assert parse_net_level(" pass=30 ; endgame=4 ") == NetLevel(30.0, 4, 16)
+    bot = make_bot("net:endgame=5;worlds=32")
+    assert isinstance(bot, NetBot) and bot.endgame == 5
+    assert isinstance(bot.search, PimcBot)
+    assert bot.search.budget == endgame_budget(32) and bot.search.budget.seconds is None
+    named = make_bot("net:endgame")
+    assert isinstance(named, NetBot)
+    assert (named.endgame, named.search.budget.worlds) == (  # type: ignore[union-attr]
+        parse_net_level(ENDGAME_LEVEL).endgame, parse_net_level(ENDGAME_LEVEL).worlds)
+    plain = make_bot("net")
+    assert isinstance(plain, NetBot) and plain.endgame == 0 and plain.search is None
+    off = make_bot("net:endgame=0")
+    assert isinstance(off, NetBot) and off.search is None
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("net:endgame=9", "endgame: a whole number of cards in hand 0..8, not '9'"),
+    ("net:endgame=-1", "endgame: a whole number of cards in hand 0..8"),
+    ("net:endgame=x", "endgame: a whole number of cards in hand 0..8, not 'x'"),
+    ("net:endgame=4;worlds=0", "worlds: a whole number of worlds 1..1000, not '0'"),
+    ("net:endgame=4;worlds=1001", "worlds: a whole number of worlds 1..1000"),
+    ("net:endgame=4;worlds=2.5", "worlds: a whole number of worlds"),
+    ("net:endgame=4;endgame=5", "endgame: said twice"),
+    ("net:endgames=4", "a level of net is pass=MARKS, endgame=K"),
+    ("net:endgame", None),
+])
+def test_a_bad_endgame_setting_is_named(spec: str, says: str | None) -> None:
+    if says is None:
+        make_bot(spec)
+        return
+    with pytest.raises(ValueError, match=None) as got:
+        make_bot(spec)
+    assert says in str(got.value)
+
+
+def test_an_endgame_without_a_search_is_refused() -> None:
+    with pytest.raises(ValueError, match="endgame: a search"):
+        NetBot(endgame=3)
+    with pytest.raises(ValueError, match="endgame: cards in hand 0..8"):
+        NetBot(endgame=9, search=PimcBot(budget=endgame_budget(4)))
+    with pytest.raises(ValueError, match="worlds: a whole number 1..10000"):
+        endgame_budget(0)
