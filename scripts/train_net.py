@@ -95,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the teacher's pimc level (counted), or dd / dd+calls (the true deal's "
                         "labels: the cards, or the cards and the calls), net+calls (the calls "
                         "by the network's play of the true deal from each candidate, =PATH "
-                        "its weights), net-calls (those calls alone), :SPEC a driver")
+                        "its weights), net-calls (those calls alone), search-cards (the cards "
+                        "alone by the search, =N worlds a card, the shipped network the "
+                        "driver), :SPEC a driver")
     d.add_argument("--out", type=Path, required=True, help="a folder for the chunks")
     t = sub.add_parser("train", help="train the network on the chunks of --data")
     t.add_argument("--data", type=Path, required=True)
@@ -114,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--cards-from", type=Path, action="append", default=[], metavar="DIR",
                    help="more chunks whose cards only are learned (their calls dropped: the "
                         "driver's calls of level dd beside the true deal's of dd+calls)")
+    t.add_argument("--calls-only", action="store_true",
+                   help="learn --data's calls only (its cards dropped): the cards come from "
+                        "--cards-from (level search-cards: the search's cards, no calls)")
     t.add_argument("--belote-calls-from", type=Path, default=None, metavar="DIR",
                    help="belote's calls from these chunks (level dd: the tuned driver's) "
                         "instead of --data's")
@@ -138,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             (data.deal % len(RULE_SETS) == belote)
         data = Examples.concat([data.rows(~mine),
                                 more.rows(calls & (more.deal % len(RULE_SETS) == belote))])
+    if a.calls_only:
+        data = data.rows(data.legal[:, :len(PLAYS)].sum(axis=1) == 0.0)
     for folder in a.cards_from:
         more = read_data(folder)
         cards = more.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
