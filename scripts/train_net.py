@@ -154,18 +154,23 @@ def main(argv: list[str] | None = None) -> int:
     fit, test = data.rows(~held), data.rows(held)
     print(f"{len(fit)} examples to fit, {len(test)} held out", flush=True)
 
-    test_calls = test.rows(test.legal[:, :len(PLAYS)].sum(axis=1) == 0.0)
+    is_call = test.legal[:, :len(PLAYS)].sum(axis=1) == 0.0
+    parts = {"calls_": test.rows(is_call), "cards_": test.rows(~is_call)}
 
     def log(epoch: int, model: dict[str, np.ndarray]) -> None:
         figures = {k: round(v, 4) for k, v in evaluate(model, test).items()}
-        calls = evaluate(model, test_calls)
-        figures.update({"calls_" + k: round(calls.get(k, 0.0), 4)
-                        for k in ("top_agreement", "cross_entropy")})
+        for name, part in parts.items():
+            got = evaluate(model, part)
+            figures.update({name + k: round(got.get(k, 0.0), 4)
+                            for k in ("top_agreement", "cross_entropy")})
         print(json.dumps({"epoch": epoch, **figures}), flush=True)
 
+    init = None if a.init is None else load_model(a.init)
+    if init is not None:
+        log(0, init)  # the start's figures on the same held-out rows
     model = train(fit, a.seed, hidden=a.hidden, epochs=a.epochs, batch=a.batch, rate=a.rate,
                   checkpoint=a.checkpoint, log=log, card_q=a.card_q, call_q=a.call_q,
-                  init=None if a.init is None else load_model(a.init))
+                  init=init)
     save_model(model, a.out)
     print(json.dumps({"out": str(a.out), **describe(model)}), flush=True)
     return 0
