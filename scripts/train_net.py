@@ -95,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the teacher's pimc level (counted), or dd / dd+calls (the true deal's "
                         "labels: the cards, or the cards and the calls), net+calls (the calls "
                         "by the network's play of the true deal from each candidate, =PATH "
-                        "its weights), net-calls (those calls alone), :SPEC a driver")
+                        "its weights), net-calls (those calls alone), search-cards (the cards "
+                        "alone by the search, =N worlds a card, the shipped network the "
+                        "driver), :SPEC a driver")
     d.add_argument("--out", type=Path, required=True, help="a folder for the chunks")
     t = sub.add_parser("train", help="train the network on the chunks of --data")
     t.add_argument("--data", type=Path, required=True)
@@ -114,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--cards-from", type=Path, action="append", default=[], metavar="DIR",
                    help="more chunks whose cards only are learned (their calls dropped: the "
                         "driver's calls of level dd beside the true deal's of dd+calls)")
+    t.add_argument("--calls-only", action="store_true",
+                   help="learn --data's calls only (its cards dropped): the cards come from "
+                        "--cards-from (level search-cards: the search's cards, no calls)")
     t.add_argument("--belote-calls-from", type=Path, default=None, metavar="DIR",
                    help="belote's calls from these chunks (level dd: the tuned driver's) "
                         "instead of --data's")
@@ -138,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             (data.deal % len(RULE_SETS) == belote)
         data = Examples.concat([data.rows(~mine),
                                 more.rows(calls & (more.deal % len(RULE_SETS) == belote))])
+    if a.calls_only:
+        data = data.rows(data.legal[:, :len(PLAYS)].sum(axis=1) == 0.0)
     for folder in a.cards_from:
         more = read_data(folder)
         cards = more.legal[:, :len(PLAYS)].sum(axis=1) > 0.0
@@ -147,18 +154,23 @@ def main(argv: list[str] | None = None) -> int:
     fit, test = data.rows(~held), data.rows(held)
     print(f"{len(fit)} examples to fit, {len(test)} held out", flush=True)
 
-    test_calls = test.rows(test.legal[:, :len(PLAYS)].sum(axis=1) == 0.0)
+    is_call = test.legal[:, :len(PLAYS)].sum(axis=1) == 0.0
+    parts = {"calls_": test.rows(is_call), "cards_": test.rows(~is_call)}
 
     def log(epoch: int, model: dict[str, np.ndarray]) -> None:
         figures = {k: round(v, 4) for k, v in evaluate(model, test).items()}
-        calls = evaluate(model, test_calls)
-        figures.update({"calls_" + k: round(calls.get(k, 0.0), 4)
-                        for k in ("top_agreement", "cross_entropy")})
+        for name, part in parts.items():
+            got = evaluate(model, part)
+            figures.update({name + k: round(got.get(k, 0.0), 4)
+                            for k in ("top_agreement", "cross_entropy")})
         print(json.dumps({"epoch": epoch, **figures}), flush=True)
 
+    init = None if a.init is None else load_model(a.init)
+    if init is not None:
+        log(0, init)  # the start's figures on the same held-out rows
     model = train(fit, a.seed, hidden=a.hidden, epochs=a.epochs, batch=a.batch, rate=a.rate,
                   checkpoint=a.checkpoint, log=log, card_q=a.card_q, call_q=a.call_q,
-                  init=None if a.init is None else load_model(a.init))
+                  init=init)
     save_model(model, a.out)
     print(json.dumps({"out": str(a.out), **describe(model)}), flush=True)
     return 0

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -40,6 +42,8 @@ from rebelote.bots.nettrain import (
     Q_FLOOR,
     Q_SCALE,
     RULE_SETS,
+    TEACHER,
+    TEMPERATURE,
     Examples,
     call_candidates,
     call_values_of,
@@ -50,7 +54,16 @@ from rebelote.bots.nettrain import (
     train,
     with_pass_bonus,
 )
-from rebelote.bots.pimc import Marker, call_takers, hopeless, tricks_won, true_call_marks
+from rebelote.bots.pimc import (
+    Clock,
+    Marker,
+    budget_of,
+    call_takers,
+    card_marks,
+    hopeless,
+    tricks_won,
+    true_call_marks,
+)
 from rebelote.bots.pimc.calls import _call_mark, _contract_holder, _played_worlds
 from rebelote.cards import iter_mask
 from rebelote.deal import DealState
@@ -162,14 +175,15 @@ def test_double_dummy_examples_favour_the_true_deal_s_best_card() -> None:
     assert checked == int(play.sum())
 
 
-def _driven_deal(index: int) -> Iterator[tuple[DealState, Observation, Action]]:
-    """Deal ``index`` of seed 5 as the examples' generator plays it with the tuned driver:
-    each state before a move, its player's observation and the move made (a forced one as
-    it comes)."""
+def _driven_deal(index: int, spec: str = "tuned"
+                 ) -> Iterator[tuple[DealState, Observation, Action]]:
+    """Deal ``index`` of seed 5 as the examples' generator plays it with the driver ``spec``
+    (the tuned bidder by default): each state before a move, its player's observation and the
+    move made (a forced one as it comes)."""
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(5 * 1_000_003 + index)
     driver_rng = random.Random(5 * 1_000_003 + index + 1_000_000_007)
-    driver = make_bot("tuned")
+    driver = make_bot(spec)
     state = DealState.new(rules, dealer=index % 4, rng=rng)
     while not state.is_terminal:
         obs = state.observation(state.player)
@@ -452,12 +466,8 @@ def test_the_shipped_weights_are_small_and_of_this_encoding() -> None:
     assert logits.shape == (1, len(ACTIONS)) and np.isfinite(value).all()
 
 
-def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``scripts/train_net.py`` end to end on a few deals: ``data --level dd+calls`` and
-    ``dd`` (workers 1, chunks taken up), then ``train`` with belote's calls from the ``dd``
-    chunks, their cards, a bonus on the pass, the calls as values and a start from trained
-    weights: the same weights twice."""
+def _script() -> Any:
+    """``scripts/train_net.py`` as a module."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -465,6 +475,16 @@ def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
+    return script
+
+
+def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``scripts/train_net.py`` end to end on a few deals: ``data --level dd+calls`` and
+    ``dd`` (workers 1, chunks taken up), then ``train`` with belote's calls from the ``dd``
+    chunks, their cards, a bonus on the pass, the calls as values and a start from trained
+    weights: the same weights twice."""
+    script = _script()
     calls, plain = tmp_path / "calls", tmp_path / "plain"
     assert script.main(["data", "--seed", "3", "--deals", "6", "--chunk", "3",
                         "--level", "dd+calls", "--out", str(calls)]) == 0
@@ -489,3 +509,65 @@ def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(
     for k in KEYS:
         assert np.array_equal(outs[0][k], outs[1][k]), k
     assert "examples to fit" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("index", [0, 2])
+def test_the_search_s_cards_are_its_expected_marks_over_the_seat_s_worlds(index: int) -> None:
+    """Level ``search-cards``: the shipped network plays the deal (the positions of level
+    ``dd:net``, the same deal), each card with a choice is a softmax at TEMPERATURE of every
+    legal card's expected mark over the teacher's counted worlds drawn from the seat's
+    observation, computed here again on a replay with its own random stream, the value the
+    true deal's double-dummy value; no call is an example; the same seed, the same rows."""
+    a = deal_examples(5, index, level="search-cards=3")
+    b = deal_examples(5, index, level="search-cards=3")
+    for field in ("x", "legal", "target", "value", "has_value", "deal"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert len(a) > 5 and (a.legal[:, :len(PLAYS)].sum(axis=1) > 0).all()  # cards only
+    assert (a.has_value == 1).all()
+    dd = deal_examples(5, index, level="dd:net")
+    cards = dd.legal[:, :len(PLAYS)].sum(axis=1) > 0
+    assert np.array_equal(dd.x[cards], a.x) and np.array_equal(dd.value[cards], a.value)
+    budget = replace(budget_of(TEACHER), seconds=None, bid_seconds=None, worlds=3)
+    worlds = random.Random(5 * 1_000_003 + index + 2_000_000_011)
+    row = 0
+    for state, obs, _ in _driven_deal(index, "net"):
+        if state.phase == PLAY and len(obs.legal) > 1:
+            x, suits = features(obs)
+            assert np.array_equal(a.x[row], x)
+            marks = card_marks(obs, worlds, budget, Clock())
+            best = max(marks.values())
+            want = np.zeros(len(ACTIONS))
+            for i, act in legal_indices(obs, suits):
+                if isinstance(act, Play):  # a declaration (declare nothing) weighs nothing
+                    want[i] = np.exp((marks[act.card] - best) / TEMPERATURE)
+            assert np.allclose(a.target[row], want / want.sum(), atol=1e-6)
+            team = state.player & 1
+            won = tricks_won(state.tricks, state.leader)[team] > 0
+            marker = Marker(state, state.taker, state.auction.best, state.auction.multiplier)
+            values = solve(position_of_state(state), state.rules)
+            assert a.value[row] == max(marker.own(team, v, won, 0.0) for v in values.values())
+            row += 1
+    assert row == len(a)
+
+
+def test_the_training_script_learns_the_search_s_cards_beside_other_data_s_calls(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``data --level search-cards`` writes cards alone; ``train --calls-only`` keeps
+    ``--data``'s calls and drops its cards, the cards coming from ``--cards-from``."""
+    script = _script()
+    cards, calls = tmp_path / "cards", tmp_path / "calls"
+    assert script.main(["data", "--seed", "3", "--deals", "2", "--chunk", "2",
+                        "--level", "search-cards=2", "--out", str(cards)]) == 0
+    assert script.main(["data", "--seed", "4", "--deals", "2", "--chunk", "2",
+                        "--level", "dd", "--out", str(calls)]) == 0
+    searched, plain = script.read_data(cards), script.read_data(calls)
+    assert len(searched) and searched.legal[:, :len(PLAYS)].any(axis=1).all()
+    n_calls = int((~plain.legal[:, :len(PLAYS)].any(axis=1)).sum())
+    capsys.readouterr()
+    for extra, rows in (([], n_calls + len(searched)), (["--cards-from", str(calls)],
+                                                          len(plain) + len(searched))):
+        assert script.main(["train", "--data", str(calls), "--calls-only", "--cards-from",
+                            str(cards), *extra, "--hidden", "8", "--epochs", "1",
+                            "--out", str(tmp_path / "net.npz")]) == 0
+        fit, held = capsys.readouterr().out.split(" examples to fit, ")
+        assert int(fit) + int(held.split()[0]) == rows

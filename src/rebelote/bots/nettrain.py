@@ -60,9 +60,10 @@ from rebelote.deal import DealState
 from rebelote.rules import AUCTION_GAMES, card_values, parse_rules
 from rebelote.solver import position_of_state, solve
 
-__all__ = ["DD_CALLS", "DD_TEACHER", "NET_CALLS", "NET_CALLS_ONLY", "RULE_SETS", "TEACHER",
-           "Examples", "call_candidates", "call_values_of", "card_values_of", "dd_examples",
-           "deal_examples", "evaluate", "net_call_marks", "played_out", "train", "with_pass_bonus"]
+__all__ = ["DD_CALLS", "DD_TEACHER", "NET_CALLS", "NET_CALLS_ONLY", "RULE_SETS", "SEARCH_CARDS",
+           "TEACHER", "Examples", "call_candidates", "call_values_of", "card_values_of",
+           "dd_examples", "deal_examples", "evaluate", "net_call_marks", "played_out", "train",
+           "with_pass_bonus"]
 
 F32 = np.float32
 Array = npt.NDArray[np.float32]
@@ -95,6 +96,15 @@ NET_CALLS: Final = "net+calls"
 #: card solves (61 ms a deal against 157 on a loaded machine); the cards of the same deals
 #: are level :data:`DD_CALLS`'s of the same seed, to the bit (``train --cards-from``).
 NET_CALLS_ONLY: Final = "net-calls"
+#: The ``level`` that labels the cards by the search over worlds drawn from the seat's
+#: observation (``"search-cards"``, ``"search-cards=N"`` N worlds a card, ``":SPEC"`` a
+#: driver, the shipped network by default): a driver plays the deal and each card with a
+#: choice is the teacher's softmax of its counted worlds' expected marks (:data:`TEMPERATURE`),
+#: as the search teacher's cards are, without its calls' simulations; no call rows (the calls
+#: come from other chunks: ``train --calls-only``).
+SEARCH_CARDS: Final = "search-cards"
+#: :data:`SEARCH_CARDS`'s worlds a card by default.
+SEARCH_CARD_WORLDS: Final = 48
 _PASS: Final = ACTIONS.index(PASS)
 #: The calls' labels: the softmax's temperature in marks, and the margin in marks given to the
 #: tuned bidder's call (the anchor: ``fort``'s :data:`~rebelote.bots.pimc.ANCHOR_MARGIN`).
@@ -143,6 +153,16 @@ class Examples:
             return Examples(d["x"].astype(F32), d["legal"].astype(F32), d["target"].astype(F32),
                             d["value"].astype(F32), d["has_value"].astype(F32),
                             d["deal"].astype(np.int64))
+
+
+def _search_target(marks: dict[int, float], choices: Sequence[tuple[int, Action]],
+                   target: Array) -> None:
+    """The teacher's target of a card (in ``target``, over the legal ``choices``): a softmax
+    at :data:`TEMPERATURE` marks of each legal card's expected mark over the worlds."""
+    best = max(marks.values())
+    for i, a in choices:
+        if isinstance(a, Play):
+            target[i] = np.exp((marks[a.card] - best) / TEMPERATURE)
 
 
 def _critic(state: DealState) -> float:
@@ -288,7 +308,8 @@ def _call_target(state: DealState, prior: Bid,
 
 
 def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = False,
-                playout: str | None = None, cards: bool = True) -> Examples:
+                playout: str | None = None, cards: bool = True,
+                search: Budget | None = None) -> Examples:
     """The examples of deal ``index`` of ``seed`` labelled by the true deal: the deal (dealt
     as :func:`deal_examples` deals it) is played by ``driver`` (a registry spec: the tuned
     bidder's calls and the heuristic's cards by default, a few milliseconds a deal), and each
@@ -302,10 +323,16 @@ def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = Fals
     the auction ended on them, the tuned bidder's call given :data:`CALL_MARGIN`); with
     ``playout`` too (a driver spec, ``net`` or ``net=PATH``), the candidates' marks are that
     bot's play of the deal from each candidate's contract (:data:`NET_CALLS`). Without
-    ``cards``, the cards are played but not labelled (no rows, no solves)."""
+    ``cards``, the cards are played but not labelled (no rows, no solves). With ``search``
+    (:data:`SEARCH_CARDS`), each card's target is the search's over that budget's worlds
+    drawn from the seat's observation (:func:`~rebelote.bots.pimc.card_marks`, their own
+    random stream: the driver plays the same deal as without), the value the critic's, and
+    the calls are no examples."""
     rules = parse_rules(RULE_SETS[index % len(RULE_SETS)])
     rng = random.Random(seed * 1_000_003 + index)
     play = random.Random(seed * 1_000_003 + index + 1_000_000_007)
+    worlds = random.Random(seed * 1_000_003 + index + 2_000_000_011)
+    clock = Clock()
     bot = _driver(driver)
     tuned = _driver("tuned")
     player = _driver(playout) if playout is not None else None
@@ -317,7 +344,8 @@ def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = Fals
         obs = state.observation(seat)
         legal = obs.legal
         action = legal[0] if len(legal) == 1 else bot.act(obs, play)
-        if len(legal) > 1 and (cards or state.phase == AUCTION):
+        if len(legal) > 1 and (cards or state.phase == AUCTION) and \
+                (search is None or state.phase == PLAY):
             x, suits = features(obs)
             choices = legal_indices(obs, suits)
             if len(choices) > 1:
@@ -326,7 +354,12 @@ def dd_examples(seed: int, index: int, driver: str = "tuned", calls: bool = Fals
                 for i, _ in choices:
                     mask[i] = 1.0
                 value, has_value, call_team = 0.0, 0.0, None
-                if state.phase == PLAY:
+                if state.phase == PLAY and search is not None:
+                    marks = card_marks(obs, worlds, search, clock)
+                    if marks:
+                        _search_target(marks, choices, target)
+                    value, has_value = _critic(state), 1.0
+                elif state.phase == PLAY:
                     team = seat & 1
                     solved = solve(position_of_state(state), state.rules)
                     won = tricks_won(state.tricks, state.leader)[team] > 0
@@ -365,11 +398,17 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
     :data:`DD_CALLS` (``"dd+calls"``, ``"dd+calls:SPEC"``) its calls too; :data:`NET_CALLS`
     (``"net+calls"``, ``"net+calls=PATH:SPEC"``) its calls by the network's play of the deal
     from each candidate's contract, :data:`NET_CALLS_ONLY` (``"net-calls"``) those calls
-    alone."""
+    alone; :data:`SEARCH_CARDS` (``"search-cards=N:SPEC"``) the cards alone by the search
+    over N worlds a card (:data:`SEARCH_CARD_WORLDS` by default), the shipped network the
+    driver by default."""
     base, _, driver = level.partition(":")
     if base in (DD_TEACHER, DD_CALLS):
         return dd_examples(seed, index, driver or "tuned", calls=base == DD_CALLS)
     name, eq, weights = base.partition("=")
+    if name == SEARCH_CARDS:
+        count = int(weights) if eq else SEARCH_CARD_WORLDS
+        return dd_examples(seed, index, driver or "net",
+                           search=replace(teacher_budget(), worlds=count))
     if name in (NET_CALLS, NET_CALLS_ONLY):
         return dd_examples(seed, index, driver or "tuned", calls=True,
                            playout="net=" + weights if eq else "net",
@@ -400,10 +439,7 @@ def deal_examples(seed: int, index: int, level: str = TEACHER) -> Examples:
             marks = card_marks(obs, search, budget, clock)
             cards = [a for a in legal if isinstance(a, Play)]
             if marks and len(choices) > 1:
-                best = max(marks.values())
-                for i, a in choices:
-                    if isinstance(a, Play):
-                        target[i] = np.exp((marks[a.card] - best) / TEMPERATURE)
+                _search_target(marks, choices, target)
                 points = card_values(obs.trump, rules.no_trump_aces, rules.all_trump_scale)
                 action: Action = max(cards, key=lambda a: (marks[a.card], -points[a.card]))
                 value, has_value = _critic(state), 1.0
