@@ -11,7 +11,14 @@ import pytest
 
 from rebelote.actions import AUCTION, PLAY, Action, Play
 from rebelote.bots import HeuristicBot, make_bot
-from rebelote.bots.net import ENDGAME_LEVEL, NetBot, NetLevel, parse_net_level
+from rebelote.bots.net import (
+    ENDGAME_CARDS,
+    ENDGAME_LEVEL,
+    ENDGAME_WORLDS,
+    NetBot,
+    NetLevel,
+    parse_net_level,
+)
 from rebelote.bots.pimc import PimcBot, endgame_budget
 from rebelote.deal import DealState
 from rebelote.observation import Observation
@@ -87,7 +94,8 @@ def test_the_endgame_is_reproducible_from_the_rng() -> None:
 
 def test_the_spec_reads_the_endgame_and_its_worlds() -> None:
     assert parse_net_level("endgame=5;worlds=32") == NetLevel(0.0, 5, 32)
-    assert parse_net_level(" pass=30 ; endgame=4 ") == NetLevel(30.0, 4, 16)
+    assert parse_net_level(" pass=30 ; endgame=4 ") == NetLevel(30.0, 4, ENDGAME_WORLDS)
+    assert parse_net_level("pass=30") == NetLevel(30.0, ENDGAME_CARDS, ENDGAME_WORLDS)
     bot = make_bot("net:endgame=5;worlds=32")
     assert isinstance(bot, NetBot) and bot.endgame == 5
     assert isinstance(bot.search, PimcBot)
@@ -96,10 +104,12 @@ def test_the_spec_reads_the_endgame_and_its_worlds() -> None:
     assert isinstance(named, NetBot)
     assert (named.endgame, named.search.budget.worlds) == (  # type: ignore[union-attr]
         parse_net_level(ENDGAME_LEVEL).endgame, parse_net_level(ENDGAME_LEVEL).worlds)
-    plain = make_bot("net")
-    assert isinstance(plain, NetBot) and plain.endgame == 0 and plain.search is None
+    assert parse_net_level(ENDGAME_LEVEL) == NetLevel(0.0, ENDGAME_CARDS, ENDGAME_WORLDS)
+    default = make_bot("net")  # net searches its endgame: the named level's setting
+    assert isinstance(default, NetBot) and default.endgame == ENDGAME_CARDS == 6
+    assert default.search.budget == endgame_budget(24)  # type: ignore[union-attr]
     off = make_bot("net:endgame=0")
-    assert isinstance(off, NetBot) and off.search is None
+    assert isinstance(off, NetBot) and off.endgame == 0 and off.search is None
 
 
 @pytest.mark.parametrize(("spec", "says"), [
@@ -129,3 +139,16 @@ def test_an_endgame_without_a_search_is_refused() -> None:
         NetBot(endgame=9, search=PimcBot(budget=endgame_budget(4)))
     with pytest.raises(ValueError, match="worlds: a whole number 1..10000"):
         endgame_budget(0)
+
+
+def test_the_training_s_data_still_play_the_network_alone() -> None:
+    """``net`` searches its endgame; the data levels that name ``net`` as their driver or
+    playout (``search-cards``, ``dd:net``, ``net+calls``) play the network alone, as when they
+    were made: the same seed, the same files."""
+    from rebelote.bots import nettrain
+
+    driver = nettrain._driver("net")
+    assert isinstance(driver, NetBot) and driver.endgame == 0 and driver.search is None
+    assert nettrain._driver("net:endgame") is not driver
+    endgame = nettrain._driver("net:endgame")
+    assert isinstance(endgame, NetBot) and endgame.endgame == ENDGAME_CARDS

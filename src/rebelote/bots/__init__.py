@@ -191,11 +191,12 @@ register_bot("tuned", _make_tuned, levels=("heuristic",))
 
 
 def _make_net(level: str | None = None) -> Bot:
-    """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights; a level
-    ``pass=MARKS`` adds marks to its pass, ``endgame=K;worlds=W`` plays the cards from K in
-    hand by a counted search of W worlds a card, :func:`rebelote.bots.pimc.endgame_budget`:
+    """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights, its last
+    six cards searched over 24 counted worlds, :func:`rebelote.bots.pimc.endgame_budget`; a
+    level ``pass=MARKS`` adds marks to its pass, ``endgame=K;worlds=W`` searches from K cards
+    in hand over W worlds a card, ``endgame=0`` is the network alone:
     :func:`rebelote.bots.net.make_net`), imported when first made, like the learned bidder.
-    ``net:endgame`` is the endgame's chosen setting
+    ``net:endgame`` names the default setting in full
     (:data:`rebelote.bots.net.ENDGAME_LEVEL`)."""
     from rebelote.bots.net import ENDGAME_LEVEL, make_net
 

@@ -50,9 +50,9 @@ from rebelote.bots.encoding import (
 from rebelote.observation import Observation
 from rebelote.rules import AUCTION_GAMES
 
-__all__ = ["CALL_SCALE", "ENDGAME_LEVEL", "KEYS", "MAX_WORLDS", "NetBot", "NetLevel", "forward",
-           "legal_indices", "load_model", "make_net", "parse_net_level", "save_model",
-           "shipped_model"]
+__all__ = ["ALONE_LEVEL", "CALL_SCALE", "ENDGAME_CARDS", "ENDGAME_LEVEL", "KEYS", "MAX_WORLDS",
+           "NetBot", "NetLevel", "forward", "legal_indices", "load_model", "make_net",
+           "parse_net_level", "save_model", "shipped_model"]
 
 Array = npt.NDArray[np.float32]
 Model = dict[str, Array]
@@ -182,10 +182,15 @@ class NetBot:
 
 #: The most worlds a card of the endgame may search (``net:endgame=K;worlds=W``).
 MAX_WORLDS: Final = 1000
-#: The endgame's worlds a card when the level does not say (``net:endgame=K``).
-ENDGAME_WORLDS: Final = 16
-#: The named level of the endgame searched (docs/net.md, "The endgame searched").
-ENDGAME_LEVEL: Final = "endgame=6;worlds=24"
+#: The cards in hand from which ``net`` searches its endgame when the level does not say
+#: (docs/net.md, "The endgame searched"); ``net:endgame=0`` is the network alone.
+ENDGAME_CARDS: Final = 6
+#: The endgame's worlds a card when the level does not say.
+ENDGAME_WORLDS: Final = 24
+#: The named level of the endgame searched: ``net``'s own setting, said in full.
+ENDGAME_LEVEL: Final = f"endgame={ENDGAME_CARDS};worlds={ENDGAME_WORLDS}"
+#: The level of the network alone, every card its own (the training's data levels play it).
+ALONE_LEVEL: Final = "endgame=0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +199,7 @@ class NetLevel:
     hand from which the endgame is searched (0: never) and its worlds a card."""
 
     pass_bonus: float = 0.0
-    endgame: int = 0
+    endgame: int = ENDGAME_CARDS
     worlds: int = ENDGAME_WORLDS
 
 
@@ -237,19 +242,19 @@ def parse_net_level(level: str) -> NetLevel:
         else:
             got[key] = _number(key, value, 1, MAX_WORLDS,
                                f"a whole number of worlds 1..{MAX_WORLDS}")
-    return NetLevel(got.get("pass", 0.0), int(got.get("endgame", 0)),
+    return NetLevel(got.get("pass", 0.0), int(got.get("endgame", ENDGAME_CARDS)),
                     int(got.get("worlds", ENDGAME_WORLDS)))
 
 
 def make_net(level: str | None = None,
              search: Callable[[int], Bot] | None = None) -> NetBot:
-    """The learned player of the registry: ``net`` (the shipped weights, the network alone),
-    ``net:pass=MARKS`` (:class:`NetBot`'s ``pass_bonus``), ``net:endgame=K;worlds=W`` (the
-    last K cards searched by ``search(W)``, which the registry gives: a counted search);
+    """The learned player of the registry: ``net`` (the shipped weights, the calls and first
+    cards the network's, the last :data:`ENDGAME_CARDS` cards searched by ``search`` over
+    :data:`ENDGAME_WORLDS` worlds a card), ``net:pass=MARKS`` (:class:`NetBot`'s
+    ``pass_bonus``), ``net:endgame=K;worlds=W`` (the last K cards searched by ``search(W)``,
+    which the registry gives: a counted search), ``net:endgame=0`` the network alone;
     :class:`ValueError` naming the setting otherwise (:func:`parse_net_level`)."""
-    if level is None:
-        return NetBot()
-    got = parse_net_level(level)
+    got = parse_net_level(level) if level is not None else NetLevel()
     if got.endgame and search is None:
         raise ValueError("endgame: a search to play the last cards is needed (search)")
     return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,

@@ -220,14 +220,17 @@ class _Rows:
 @lru_cache(maxsize=4)
 def _driver(spec: str) -> Bot:
     """The bot that plays the true deal's examples: a registry spec, or ``net=PATH`` the
-    learned player with the weights of ``PATH`` (self-play: the network's own positions)."""
+    learned player with the weights of ``PATH`` (self-play: the network's own positions).
+    ``net`` here is the network alone (``net:endgame=0``), every card its own, as the data
+    levels were made before ``net`` searched its endgame: the same seed, the same files."""
     if spec.startswith("net="):
         from rebelote.bots.net import NetBot, load_model
 
         return NetBot(load_model(spec.partition("=")[2]))
     from rebelote.bots import make_bot
+    from rebelote.bots.net import ALONE_LEVEL
 
-    return make_bot(spec)
+    return make_bot(f"net:{ALONE_LEVEL}" if spec == "net" else spec)
 
 
 def call_candidates(legal: Sequence[Bid], marks: dict[Bid, float], prior: Bid
