@@ -198,10 +198,8 @@ def _make_net(level: str | None = None) -> Bot:
     :func:`rebelote.bots.net.make_net`), imported when first made, like the learned bidder.
     ``net:endgame`` names the default setting in full
     (:data:`rebelote.bots.net.ENDGAME_LEVEL`)."""
-    from rebelote.bots.net import ENDGAME_LEVEL, make_net
+    from rebelote.bots.net import make_net
 
-    if level is not None and level.strip() == "endgame":
-        level = ENDGAME_LEVEL
     return make_net(level, search=_endgame_search)
 
 

@@ -216,8 +216,8 @@ def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
 def parse_net_level(level: str) -> NetLevel:
     """Reads a level of ``net``: ``name=value`` settings joined by ``;``: ``pass=MARKS``
     (marks added to the pass), ``endgame=K`` (the cards from K in hand searched, 0..8) and
-    ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`); :class:`ValueError`
-    naming the setting and its rule otherwise.
+    ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`), or ``endgame`` alone
+    (:data:`ENDGAME_LEVEL`); :class:`ValueError` naming the setting and its rule otherwise.
 
     >>> parse_net_level("endgame=4;worlds=8")
     NetLevel(pass_bonus=0.0, endgame=4, worlds=8)
@@ -226,6 +226,8 @@ def parse_net_level(level: str) -> NetLevel:
     ...
     ValueError: endgame: a whole number of cards in hand 0..8, not '9'
     """
+    if level.strip() == "endgame":  # the named level: net's own setting, said in full
+        level = ENDGAME_LEVEL
     got: dict[str, float] = {}
     for part in level.split(";"):
         key, eq, value = part.strip().partition("=")
@@ -255,8 +257,6 @@ def make_net(level: str | None = None,
     which the registry gives: a counted search), ``net:endgame=0`` the network alone;
     :class:`ValueError` naming the setting otherwise (:func:`parse_net_level`)."""
     got = parse_net_level(level) if level is not None else NetLevel()
-    if got.endgame and search is None:
-        raise ValueError("endgame: a search to play the last cards is needed (search)")
     return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,
                   search=search(got.worlds) if got.endgame and search is not None else None)
 
