@@ -30,8 +30,8 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, Final
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, Final, Protocol
 
 from rebelote.bots import DEFAULT_LEVEL, level_of_spec, level_spec, player_level, player_levels
 from rebelote.bots.explain import Explanation
@@ -88,6 +88,16 @@ class SeatForbiddenError(PermissionError):
 
 class TableFullError(RuntimeError):
     """Every seat of the room is taken."""
+
+
+class Allowance(Protocol):
+    """What a caller who may start a table takes just before it does (the web's count of
+    tables started, ``rebelote.web.table.deps.TableStart``): awaited, it may refuse by
+    raising; ``give_back`` when nothing was started after all."""
+
+    async def __call__(self) -> None: ...
+
+    async def give_back(self) -> None: ...
 
 
 def _text(obj: Mapping[str, Any], key: str, default: str, choices: tuple[str, ...]) -> str:
@@ -514,14 +524,11 @@ class TableService:
         return nxt, seat
 
     async def start_next_game(self, table_id: str, token: str | None,
-                              starting: Callable[[], Awaitable[None]] | None = None,
-                              not_started: Callable[[], Awaitable[None]] | None = None
-                              ) -> tuple[Loaded, int, bool]:
+                              starting: Allowance | None = None) -> tuple[Loaded, int, bool]:
         """:meth:`again`, and whether this call started the next game (``False``: another
         player of the room, or an earlier call, did). ``starting`` is awaited just before the
         next game is started, only then (the web's count of tables started: it may raise, and
-        nothing is made); ``not_started`` after it when another worker's call started it
-        first (the count given back).
+        nothing is made); its ``give_back`` when another worker's call started it first.
 
         One next game per finished table, whatever the workers: the finished table first
         names its next game's id (a new id, written with the check of its version: of two
@@ -546,8 +553,8 @@ class TableService:
                     loaded = await self.repo.load(table_id)
                     if not loaded.table.next_game:
                         raise
-                    if starting is not None and not_started is not None:
-                        await not_started()  # this call started nothing
+                    if starting is not None:
+                        await starting.give_back()  # this call started nothing
         nxt, seat = await self._next_of(loaded, token)
         return nxt, seat, started
 

@@ -211,8 +211,7 @@ async def again(table_id: str, tables: TableServiceDep, token: SeatTokenDep,
     handed their seat back, ``409`` while the game goes on. Counted as a table started
     (``tables_per_minute``, ``429`` past it) only by the call that starts it."""
     try:
-        new, seat, started = await tables.start_next_game(table_id, token, starting,
-                                                            starting.give_back)
+        new, seat, started = await tables.start_next_game(table_id, token, starting)
     except TablesTooFastError as e:
         return too_fast(str(e), e.wait)
     assert token is not None  # a seat's secret: the same at the next game

@@ -564,8 +564,7 @@ async def again(table_id: str, request: Request, tables: TableServiceDep, token:
     past it) only by the press that starts it."""
 
     async def step(table_id: str, token: str | None) -> tuple[Loaded, int]:
-        new, seat, _ = await tables.start_next_game(table_id, token, starting,
-                                                    starting.give_back)
+        new, seat, _ = await tables.start_next_game(table_id, token, starting)
         return new, seat
 
     try:
