@@ -17,8 +17,8 @@ from test_table_browser import CHROMIUM, SHOTS, no_overflow, server
 
 __all__ = ["server"]
 
-#: The level for people that plays the learned player (``net``).
-LEARNED = "net"
+#: The level for people that plays the learned player (``net``, since 7 December).
+LEARNED = "club"
 
 pytestmark = [
     pytest.mark.browser,
