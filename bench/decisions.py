@@ -210,7 +210,7 @@ async def _server_level(level: str, tables: int, games: list[str], deals: int, t
                         seed: int) -> ServerRun:
     from rebelote.web.app import create_app
 
-    run = ServerRun(player_level(level).key, player_level(level).spec)
+    run = ServerRun(*server_bots(level))
     with tempfile.TemporaryDirectory(prefix="rebelote-bench-") as tmp:
         app = create_app(f"sqlite:///{tmp}/tables.sqlite3")
         async with app.router.lifespan_context(app):
@@ -228,6 +228,18 @@ async def _server_level(level: str, tables: int, games: list[str], deals: int, t
     return run
 
 
+def server_bots(text: str) -> tuple[str, str]:
+    """A level for people (``club``) or a spec a table takes (``net``, ``pimc:fast+tuned``:
+    :func:`rebelote.tableserver.service.table_bot`), as ``(what the table is asked for, the
+    spec it plays)``; :class:`ValueError` naming the levels otherwise."""
+    from rebelote.tableserver.service import table_level
+
+    try:
+        return table_level(text, "--bots")
+    except Exception as e:  # an InputError: said as the command line's error
+        raise ValueError(str(e)) from None
+
+
 def _ms(values: list[float]) -> str:
     if not values:
         return f"{'':>9} {'':>9} {'':>9}"
@@ -241,7 +253,7 @@ def server_main(args: argparse.Namespace) -> int:
     games = ["belote", "coinche"] if args.game == "both" else [args.game]
     levels = [s.strip() for s in args.bots.split(",") if s.strip()]
     for level in levels:
-        player_level(level)  # a level for people, or a clear error now
+        server_bots(level)  # a level for people or a table's spec, or a clear error now
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"machine: {platform.machine()} {os.cpu_count()} cpus, Python "
           f"{platform.python_version()}; load average before: {load}")
@@ -281,7 +293,8 @@ def server_main(args: argparse.Namespace) -> int:
               f"{statistics.median(every) * 1000 if every else 0:.0f} ms, worst "
               f"{max(every, default=0) * 1000:.0f} ms, {run.fell_back} fell back)")
     order = [lv.key for lv in PLAYER_LEVELS]
-    best = max(met, key=lambda r: order.index(r.level), default=None)
+    best = max((r for r in met if r.level in order), key=lambda r: order.index(r.level),
+               default=None)
     print(f"the strongest level of this run that met the goal: "
           f"{best.level if best else 'none'}")
     return 0
@@ -295,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=1, help="tables playing at once")
     parser.add_argument("--server", action="store_true",
                         help="play the tables through the live table server (its bot runner), "
-                             "--bots being levels for people")
+                             "--bots being levels for people or specs a table takes (net)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="--server: seconds the human takes for each move")
     parser.add_argument("--game", default="both", choices=["both", "belote", "coinche"],

@@ -171,7 +171,7 @@ def test_the_arena_command_prints_json_and_refuses_bad_bots() -> None:
     levels = run_cli("--a", "Débutant", "--b", "club", "--deals", "1", "--seed", "2", "--json")
     assert levels.returncode == 0, levels.stderr
     got = json.loads(levels.stdout)
-    assert (got["a"], got["b"]) == ("heuristic", "pimc:fast+tuned")
+    assert (got["a"], got["b"]) == ("heuristic", "net")
 
 
 def test_a_function_a_pool_cannot_receive_is_refused_before_the_pool_starts() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -91,8 +92,14 @@ def test_levels_for_people_are_registry_specs_named_in_both_languages() -> None:
         make_bot(level.spec)  # each one a spec the registry makes
         for lang in ("fr", "en"):
             assert level.name(lang) and level.explain(lang).endswith(".")
+        # French typography: a no-break space before ; : ! ? (it was a plain one)
+        assert not re.search(r"[^\u00a0][;:!?]", level.explain("fr")), level.key
         assert player_level(level.name("fr")) is level
     assert player_level("Débutant").name("fr") == "débutant"
     assert player_level(DEFAULT_LEVEL).key == DEFAULT_LEVEL
     with pytest.raises(ValueError, match="levels: debutant, club, fort, expert"):
         player_level("maître")
+    # club is the learned player since 7 December (docs/levels.md); it was the search's 8
+    # worlds a card, whose tables keep their spec and their name
+    assert player_level("club").spec == "net"
+    assert player_level("club").former == ("pimc:fast+tuned", "pimc:fast")

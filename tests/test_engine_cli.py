@@ -87,11 +87,11 @@ def test_deal_bots_take_the_levels_for_people_and_name_them_on_a_mistake() -> No
     # the same records as the specs themselves, and the explanations name the spec played
     args = ("deal", "--game", "belote", "--seed", "5", "--count", "2", "--explain")
     levels = run(*args, "--bots", "Débutant,club,debutant,random")
-    specs = run(*args, "--bots", "heuristic,pimc:fast+tuned,heuristic,random")
+    specs = run(*args, "--bots", "heuristic,net,heuristic,random")
     assert levels.returncode == 0, levels.stderr
     assert levels.stdout == specs.stdout and len(lines(levels.stdout)) == 2
     named = {e["level"] for r in lines(levels.stdout) for e in r["explanations"]}
-    assert named <= {"heuristic", "pimc:fast+tuned", "random"} and "heuristic" in named
+    assert named <= {"heuristic", "net", "random"} and "heuristic" in named
     bad = run("deal", "--bots", "random,master,random,random")
     assert bad.returncode == 2 and not bad.stdout and "Traceback" not in bad.stderr
     assert bad.stderr.strip() == (

@@ -94,7 +94,7 @@ def test_budget_fields_make_a_measured_search_player() -> None:
     assert (b.worlds, b.auction_alpha, b.infer, b.by_cards, b.tie_break) == (
         16, 0.0, 0.35, (32, 8), True)
     assert judge.make_judged("pimc:fast[]").budget == budget_of("fast")  # type: ignore[attr-defined]
-    assert judge.make_judged("club").name == "pimc"
+    assert judge.make_judged("club").name == "net"
     for bad in ("pimc:16[nothing=1]", "heuristic[infer=1]", "pimc:16[infer]"):
         with pytest.raises(ValueError, match="pimc"):
             judge.make_judged(bad)

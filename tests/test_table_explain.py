@@ -10,6 +10,7 @@ import io
 import json
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -34,6 +35,8 @@ from test_web_postgres import pg_url
 __all__ = ["auth", "client", "pg_url"]
 
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
+#: The level for people that plays the learned player (``net``, since 7 December).
+LEARNED = "club"
 
 pytestmark = pytest.mark.skipif(not solver_available(), reason="no solver in this build")
 
@@ -130,6 +133,46 @@ def test_every_bot_move_of_a_finished_deal_is_explained_and_none_before_its_end(
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [(x["seat"], x["action"], x["why"]) for x in lines] == [
         (e["seat"], e["action"], e["why"]) for e in en["explanations"]]
+
+
+def test_the_learned_players_moves_are_explained_by_its_network_and_its_search(
+        client: TestClient) -> None:
+    """A table of the learned player (``club`` plays ``net``): its calls and first cards say
+    the network's preferences (each move's share, its expected mark), its last cards the
+    search's worlds; on the page, the network's column and its one line of help."""
+    r = client.post("/api/tables", json={"game": "coinche", "bots": LEARNED, "pace": 0,
+                                         "target": 2000})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    tid, token = t["id"], t["token"]
+    play_one_deal(client, tid, token, t)
+    got = client.get(f"/api/tables/{tid}/deals/1/analysis", headers=auth(token))
+    why = got.json()["explanations"]
+    assert why and all(e["level"] == "net" for e in why)  # the spec the level plays
+    first = WHY["net"]["fr"].split("{")[0]
+    by_net = [e for e in why if e["why"].startswith(first)]
+    searched = [e for e in why if any(c["mark"] is not None for c in e["candidates"])]
+    assert by_net and searched
+    for e in by_net:
+        shares = [c["share"] for c in e["candidates"]]
+        assert e["candidates"][0]["action"] == e["action"]
+        assert all(s is not None and 0 < s <= 1 for s in shares) and sum(shares) <= 1.001
+        assert shares == sorted(shares, reverse=True)
+        said = re.search(r"\((\d+)\u00a0% de sa préférence\)", e["why"])
+        assert said and abs(int(said[1]) - 100 * shares[0]) <= 0.51  # shares[0] to 3 places
+    for e in searched:
+        assert all(c["share"] is None and c["worlds"] == 24 for c in e["candidates"]
+                   if c["mark"] is not None)
+    en = client.get(f"/api/tables/{tid}/deals/1/analysis?lang=en", headers=auth(token)).json()
+    assert any(e["why"].startswith("The learned network's first choice (")
+               for e in en["explanations"])
+    client.cookies.set("rebelote_keys", f"{tid}.{token}")
+    page = client.get(f"/tables/{tid}/deals/1/analysis").text
+    assert page.count("<details>") == len(why) and 'id="why-net"' in page
+    assert page.count("Part de la préférence du réseau") == sum(
+        len(e["candidates"]) > 1 for e in by_net)
+    for e in by_net:
+        assert e["why"].replace("'", "&#39;") in page
 
 
 def test_a_deal_whose_explanations_were_not_kept_says_so(client: TestClient) -> None:

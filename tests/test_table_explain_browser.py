@@ -17,6 +17,9 @@ from test_table_browser import CHROMIUM, SHOTS, no_overflow, server
 
 __all__ = ["server"]
 
+#: The level for people that plays the learned player (``net``, since 7 December).
+LEARNED = "club"
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent"),
@@ -24,10 +27,11 @@ pytestmark = [
 ]
 
 
-def finished_deal(base: str) -> tuple[str, str]:
-    """A contrée table of club bots whose first deal S plays out through the API."""
+def finished_deal(base: str, bots: str = "pimc:fast") -> tuple[str, str]:
+    """A contrée table of ``bots`` (the search's small level by default) whose first deal S
+    plays out through the API."""
     with httpx.Client(base_url=base, timeout=60) as http:
-        t = http.post("/api/tables", json={"game": "contree", "bots": "pimc:fast", "pace": 0,
+        t = http.post("/api/tables", json={"game": "contree", "bots": bots, "pace": 0,
                                            "target": 2000}).json()
         headers = {"Authorization": f"Bearer {t['token']}"}
         view, rng = t, random.Random(5)
@@ -67,5 +71,36 @@ def test_the_explanations_on_the_analysis_page_pass_axe_on_a_phone_and_a_desktop
     page.screenshot(path=str(SHOTS / f"why-{screen}.png"))
     page.locator("#why details").nth(count - 1).scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"why-card-{screen}.png"))
+    ctx.close()
+    axe.assert_clean()
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_the_learned_players_explanations_pass_axe_on_a_phone_and_a_desktop(
+        browser: Any, server: str, screen: str) -> None:
+    """A table of the learned player (``club``): its network's moves show each move's share
+    of its preference, its last cards the search's worlds, in the same list."""
+    tid, token = finished_deal(server, LEARNED)
+    ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
+    ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
+                      "domain": urlsplit(server).hostname, "path": "/"}])
+    page = ctx.new_page()
+    page.goto(f"{server}/tables/{tid}/deals/1/analysis")
+    page.wait_for_selector("#why-list")
+    assert page.locator("#why-net").is_visible()
+    page.evaluate("document.querySelectorAll('#why details').forEach(d => d.open = true)")
+    shares = page.locator("#why th", has_text="Part de la préférence du réseau")
+    worlds = page.locator("#why th", has_text="Donnes imaginées")
+    assert shares.count() >= 1 and worlds.count() >= 1
+    axe = Axe()
+    axe.check(page, f"the learned player's explanations open, {screen}")
+    no_overflow(page)
+    net_th = page.locator("th", has_text="Part de la préférence du réseau")
+    first = page.locator("#why details", has=net_th).first
+    first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"why-net-{screen}.png"))
+    last = page.locator("#why details", has=page.locator("th", has_text="Donnes imaginées")).last
+    last.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"why-net-card-{screen}.png"))
     ctx.close()
     axe.assert_clean()

@@ -347,17 +347,20 @@ def test_the_start_form_offers_the_levels_for_people_only(client: TestClient) ->
     assert r.status_code == 303, r.text
     tid = r.headers["location"].rsplit("/", 1)[1]
     seats = client.get(f"/api/tables/{tid}").json()["seats"]
-    assert [seats[s]["bot"] for s in "NEW"] == ["pimc:fast+tuned"] * 3
+    assert [seats[s]["bot"] for s in "NEW"] == ["net"] * 3  # the learned player
     assert "(robot club)" in client.get(f"/tables/{tid}/fragment").text
 
 
 def test_a_table_made_before_a_level_changed_spec_keeps_its_level_name() -> None:
-    # the level's bots get stronger (club was pimc:fast before the tuned bidder): a table
-    # stored then plays its stored spec and is still named by its level
+    # the level's bots get stronger (club was pimc:fast before the tuned bidder, and
+    # pimc:fast+tuned before the learned player): a table stored then plays its stored spec
+    # and is still named by its level
     from rebelote.bots import level_of_spec, player_level
     from rebelote.web.table.words import bot_short
 
-    assert level_of_spec("pimc:fast") is level_of_spec("pimc:fast+tuned") is player_level("club")
+    assert level_of_spec("pimc:fast") is level_of_spec("pimc:fast+tuned") \
+        is level_of_spec("net") is player_level("club")
+    assert bot_short("pimc:fast+tuned", "fr") == bot_short("net", "fr") == "robot club"
     assert bot_short("pimc", "fr") == bot_short("pimc:default+tuned", "fr") == "robot fort"
     assert bot_short("pimc:strong", "en") == "expert bot"
     # expert bid with the tuned bidder before the learned one
@@ -1343,7 +1346,7 @@ def test_the_json_nouvelle_partie_keeps_every_setting_and_no_old_key_opens_it(tm
         assert [new_t.levels[i] for i in (0, 1, 3)] == ["expert", "club", "pimc:fast"]
         assert [s.bot for s in new_t.seats] == [s.bot for s in old_t.seats]
         assert [new_t.seats[i].bot for i in (0, 1, 3)] == [
-            "pimc:expert+learned", "pimc:fast+tuned", "pimc:fast"]
+            "pimc:expert+learned", "net", "pimc:fast"]
         assert [s.kind for s in new_t.seats] == ["human", "open", "human", "bot"]
         assert (new_t.seats[0].name, new_t.seats[2].name) == ("Jean", "Mamie Jo")
         assert new_t.host == old_t.host and new_t.teams == old_t.teams

@@ -238,14 +238,17 @@ PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
     PlayerLevel(
         "debutant", "heuristic",
         {"fr": "débutant", "en": "beginner"},
-        {"fr": "Joue d'après des règles simples de club, sans calculer ; répond aussitôt.",
+        {"fr": "Joue d'après des règles simples de club, sans calculer\u00a0; "
+               "répond aussitôt.",
          "en": "Plays by simple club rules without calculating; answers at once."}),
     PlayerLevel(
-        "club", "pimc:fast+tuned",
+        "club", "net",
         {"fr": "club", "en": "club"},
-        {"fr": "Imagine 8 donnes possibles à chaque carte et joue la meilleure en moyenne.",
-         "en": "Imagines 8 possible deals at each card and plays the best on average."},
-        former=("pimc:fast",)),
+        {"fr": "Joue d'instinct, appris sur des milliers de donnes, et calcule ses six "
+               "dernières cartes\u00a0; répond aussitôt.",
+         "en": "Plays by instinct, learned from thousands of deals, and calculates its last "
+               "six cards; answers at once."},
+        former=("pimc:fast+tuned", "pimc:fast")),
     PlayerLevel(
         "fort", "pimc:default+tuned",
         {"fr": "fort", "en": "strong"},
@@ -256,7 +259,7 @@ PLAYER_LEVELS: Final[tuple[PlayerLevel, ...]] = (
         "expert", "pimc:expert+learned",
         {"fr": "expert", "en": "expert"},
         {"fr": "Calcule 48 donnes par carte, les plus vraisemblables d'après le jeu des "
-               "autres : le plus fort, et le plus lent à répondre.",
+               "autres\u00a0: le plus fort, et le plus lent à répondre.",
          "en": "Calculates 48 deals a card, the likeliest from how the others played: the "
                "strongest, and the slowest to answer."},
         former=("pimc:expert+tuned", "pimc:expert", "pimc:strong")),

@@ -5,8 +5,11 @@ A bot records its explanation as it decides, into the list that :data:`EXPLAIN` 
 someone asks (:func:`explained_act`); nobody asking, the bot records nothing and its search
 does no extra work. The search player (:class:`rebelote.bots.pimc.PimcBot`) fills
 :class:`Notes` as it solves its worlds and explains its card or call from them: no second
-search that could disagree. A bot that records nothing (random, heuristic, an outside
-program) gets a short explanation (:func:`plain_explanation`: a forced move, a rule, a draw).
+search that could disagree. The learned player (:class:`rebelote.bots.net.NetBot`) records
+its network's preferences (:func:`net_explanation`: each legal action's share of the policy,
+the value head's estimate), and its searched endgame the search's own explanation. A bot
+that records nothing (random, heuristic, an outside program) gets a short explanation
+(:func:`plain_explanation`: a forced move, a rule, a draw).
 
 An :class:`Explanation` holds codes and figures, not sentences: :meth:`Explanation.to_json`
 writes it in French or English (:data:`LANGS`), :meth:`Explanation.to_record` stores it
@@ -24,6 +27,7 @@ without a language and :meth:`Explanation.from_record` reads it back.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
@@ -61,6 +65,7 @@ __all__ = [
     "explained_act",
     "joined",
     "knowledge",
+    "net_explanation",
     "plain_explanation",
 ]
 
@@ -121,12 +126,17 @@ WHY: Final[dict[str, dict[str, str]]] = {
                   "en": "The best mean mark among the calls that succeed often enough."},
     "call_pass": {"fr": "Aucune annonce ne réussit assez souvent\u00a0: passe.",
                   "en": "No call succeeds often enough: a pass."},
+    "net": {"fr": "Premier choix du réseau appris ({share}\u00a0% de sa préférence), sans "
+                  "calcul\u00a0; l’écart de marque qu’il prévoit pour son équipe\u00a0: "
+                  "{value}.",
+            "en": "The learned network's first choice ({share}% of its preference), without "
+                  "searching; the mark difference it expects for its team: {value}."},
 }
 
 #: The reasons whose chosen action need not have the best mark of its candidates.
 NOT_BEST: Final = frozenset({"points", "tie_rule", "near_rule", "tie_points", "tie_first",
                              "time", "rule", "random", "outside", "hopeless", "anchor_kept",
-                             "anchor_left", "call_pass", "forced"})
+                             "anchor_left", "call_pass", "forced", "net"})
 
 _SEAT_NAMES: Final = {"fr": ("Nord", "Est", "Sud", "Ouest"),
                       "en": ("North", "East", "South", "West")}
@@ -157,11 +167,13 @@ MOST_LIKELY: Final = 3
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """An action weighed: its expected mark for the seat's team (its mark minus the other
-    team's, over the worlds; ``None``: not valued) and over how many worlds."""
+    team's, over the worlds; ``None``: not valued) and over how many worlds; ``share``: its
+    probability under a learned policy (``None``: no policy weighed it)."""
 
     action: Action
     mark: float | None = None
     worlds: int = 0
+    share: float | None = None
 
 
 #: A fact the bot knew: (kind, seat, a card or a suit or a mask, a share of the worlds).
@@ -199,14 +211,17 @@ class Explanation:
 
     def to_json(self, lang: str = "fr") -> dict[str, Any]:
         """The explanation for people: ``action``, ``level``, ``candidates`` (each
-        ``{"action", "mark", "worlds"}``), ``why`` and ``knew`` written in ``lang``."""
+        ``{"action", "mark", "worlds", "share"}``, ``share`` a learned policy's probability
+        or ``None``), ``why`` and ``knew`` written in ``lang``."""
         return {
             "seat": SEATS[self.seat],
             "action": str(self.action),
             "level": self.level,
             "candidates": [{"action": str(c.action),
                             "mark": None if c.mark is None else round(c.mark, 1),
-                            "worlds": c.worlds} for c in self.candidates],
+                            "worlds": c.worlds,
+                            "share": None if c.share is None else round(c.share, 3)}
+                           for c in self.candidates],
             "why": self.why_text(lang),
             "knew": self.knew(lang),
         }
@@ -216,8 +231,8 @@ class Explanation:
         return {
             "seat": SEATS[self.seat], "action": str(self.action), "why": self.why,
             "level": self.level,
-            "candidates": [[str(c.action), c.mark,
-                            c.worlds] for c in self.candidates],
+            "candidates": [[str(c.action), c.mark, c.worlds]
+                           + ([] if c.share is None else [c.share]) for c in self.candidates],
             "facts": [list(f) for f in self.facts],
             "args": dict(self.args),
         }
@@ -232,14 +247,22 @@ class Explanation:
             return Explanation(
                 seat=SEATS.index(obj["seat"]), action=parse_action(str(obj["action"])),
                 why=why, level=str(obj.get("level", "")),
-                candidates=tuple(Candidate(parse_action(str(a)),
-                                           None if m is None else float(m), int(w))
-                                 for a, m, w in obj.get("candidates", ())),
+                candidates=tuple(_candidate(c) for c in obj.get("candidates", ())),
                 facts=tuple((str(k), int(s), int(x), float(p))
                             for k, s, x, p in obj.get("facts", ())),
                 args=tuple((str(k), str(v)) for k, v in dict(obj.get("args", {})).items()))
         except (KeyError, TypeError) as e:
             raise ValueError(f"explanation: {e}") from None
+
+
+def _candidate(row: Sequence[Any]) -> Candidate:
+    """A stored candidate: ``[action, mark, worlds]``, a policy's ``share`` fourth if any."""
+    if len(row) not in (3, 4):
+        raise ValueError(f"explanation: a candidate is [action, mark, worlds(, share)], "
+                         f"not {list(row)!r}")
+    a, m, w = row[:3]
+    share = None if len(row) == 3 or row[3] is None else float(row[3])
+    return Candidate(parse_action(str(a)), None if m is None else float(m), int(w), share)
 
 
 class _Blank(dict[str, str]):
@@ -261,6 +284,10 @@ def _arg(value: str, lang: str) -> str:
         return (" et " if lang == "fr" else " and ").join(parts) if len(parts) <= 2 \
             else ", ".join(parts)
     text = f"{number:g}" if number == int(number) else f"{number:.1f}"
+    if value.startswith("+") and number > 0:
+        text = "+" + text
+    elif number < 0:
+        text = "\u2212" + text[1:]
     return text.replace(".", ",") if lang == "fr" else text
 
 
@@ -419,6 +446,48 @@ def explained_act(bot: Any, obs: Observation, rng: random.Random, level: str = "
     if got is None:
         got = plain_explanation(name, obs, action)
     return action, replace(got, level=level or name)
+
+
+#: The shares of a learned policy an explanation keeps: its likeliest actions, at most
+#: :data:`SHOWN`, from :data:`LEAST_SHARE` of the policy up (and the chosen one always).
+SHOWN: Final = 8
+LEAST_SHARE: Final = 0.005
+
+
+def net_explanation(obs: Observation, chosen: Action,
+                    weighed: Sequence[tuple[Action, float]], value: float) -> Explanation:
+    """Why a learned policy chose ``chosen`` (its action of the highest logit): ``weighed``,
+    each legal action it scored with its logit, becomes each one's share of the softmax over
+    them (likeliest first, the :data:`SHOWN` likeliest of :data:`LEAST_SHARE` or more kept,
+    and the chosen one always); ``value``:
+    the value head's estimate of the seat's team's mark minus the other's. Only what the
+    seat knows: its observation's facts (:func:`knowledge`).
+
+    >>> from rebelote.deal import DealState
+    >>> from rebelote.rules import Rules
+    >>> obs = DealState.new(Rules.preset("official", "coinche"), 0, seed=1).observation(1)
+    >>> a, b = obs.legal[:2]
+    >>> e = net_explanation(obs, a, [(a, 2.0), (b, 0.0)], 41.6)
+    >>> [(str(c.action), round(c.share or 0, 3)) for c in e.candidates]
+    [('pass', 0.881), ('80 spades', 0.119)]
+    >>> e.args
+    (('share', '88'), ('value', '+42'))
+    >>> e.why_text("en")[-49:]
+    'the mark difference it expects for its team: +42.'
+
+    """
+    top = max(logit for _, logit in weighed)
+    exps = [(a, math.exp(logit - top)) for a, logit in weighed]
+    total = sum(e for _, e in exps)
+    shares = sorted(((a, e / total) for a, e in exps), key=lambda t: -t[1])
+    kept = [t for t in shares if t[1] >= LEAST_SHARE or t[0] == chosen][:SHOWN]
+    if all(a != chosen for a, _ in kept):
+        kept = kept[:SHOWN - 1] + [t for t in shares if t[0] == chosen][:1]
+    mine = next((p for a, p in shares if a == chosen), 0.0)
+    return Explanation(obs.seat, chosen, "net",
+                       candidates=tuple(Candidate(a, share=p) for a, p in kept),
+                       facts=knowledge(obs),
+                       args=(("share", f"{round(100 * mine)}"), ("value", f"{value:+.0f}")))
 
 
 def joined(actions: Iterable[Action]) -> str:

@@ -47,6 +47,7 @@ from rebelote.bots.encoding import (
     encode,
     permute_action,
 )
+from rebelote.bots.explain import EXPLAIN, net_explanation
 from rebelote.observation import Observation
 from rebelote.rules import AUCTION_GAMES
 
@@ -163,7 +164,7 @@ class NetBot:
                 and sum(isinstance(a, Play) for a in legal) > 1:
             return self.search.act(observation, rng)
         x, suits = features(observation)
-        logits, _ = forward(self.model, x[None, :])
+        logits, value = forward(self.model, x[None, :])
         choices = legal_indices(observation, suits)
         if not choices:  # only declare ... choices: the first (the best set)
             return legal[0]
@@ -172,7 +173,13 @@ class NetBot:
                 and observation.rules.game in AUCTION_GAMES:
             row = row.copy()
             row[_PASS] += np.float32(self.pass_bonus / CALL_SCALE)
-        return max(choices, key=lambda c: float(row[c[0]]))[1]
+        chosen = max(choices, key=lambda c: float(row[c[0]]))[1]
+        notes = EXPLAIN.get()
+        if notes is not None:  # someone asks why: the policy's preferences, the value's mark
+            notes.append(net_explanation(observation, chosen,
+                                         [(a, float(row[i])) for i, a in choices],
+                                         float(value[0])))
+        return chosen
 
     def value(self, observation: Observation) -> float:
         """The value head's estimate of the seat's team's mark minus the other's."""
