@@ -2,7 +2,7 @@
 the bots, while the bots answer within their level's goal and the other pages keep their p99.
 
 Starts ``rebelote serve`` (``--db``, ``--workers``) on a free loopback port for each level, its
-log at ``info`` (one line a bot decision: ``bot decision: table=... ms=... fell_back=...``),
+log at ``info`` (one JSON line a bot decision, ``"event": "bot_decision"``, with its client),
 then for each count of tables, ascending, one step of ``--seconds``:
 
 - **the tables**: each has one simulated player (its own address, ``X-Forwarded-For``, as on
@@ -39,7 +39,6 @@ import json
 import os
 import platform
 import random
-import re
 import socket
 import statistics
 import subprocess
@@ -59,8 +58,30 @@ GOALS: Final = {"debutant": (0.05, 0.2), "club": (0.3, 1.0), "fort": (0.3, 1.0),
 #: Levels whose bots do not search: their moves are played on the event loop, no decision
 #: line (their cost is in the server's CPU and the pages' p99).
 QUICK: Final = frozenset({"debutant"})
-_LINE: Final = re.compile(r"bot decision: table=(\S+) client=\S+ bot=\S+ ms=(\d+) "
-                          r"waited_ms=(\d+) ahead=\S+ fell_back=(\S+)")
+
+
+def decisions(log: str, clients: set[str]) -> list[tuple[float, bool]]:
+    """The bot decisions of ``log`` (the server's JSON lines, ``"event": "bot_decision"``:
+    rebelote.tableserver.observe) made for ``clients``: their seconds, and whether the
+    heuristic played them for want of time or after a failure.
+
+    >>> line = ('{"time":"t","level":"info","logger":"rebelote.bots","event":"bot_decision",'
+    ...         '"ms":12.5,"outcome":"fallback_time","client":"10.0.1.7"}')
+    >>> decisions(line + "\\nplain text\\n" + line.replace("10.0.1.7", "10.0.2.9"), {"10.0.1.7"})
+    [(0.0125, True)]
+    """
+    out = []
+    for line in log.splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if event.get("event") == "bot_decision" and event.get("client") in clients:
+            out.append((float(event["ms"]) / 1000,
+                        str(event.get("outcome", "")).startswith("fallback")))
+    return out
 
 
 def free_port() -> int:
@@ -145,7 +166,9 @@ async def request(port: int, method: str, path: str, body: Any = None, token: st
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> str | None:
-    legal: list[str] = view.get("legal") or []
+    """The player's move: ``next`` between deals, a pass four times in five in the auction,
+    else any legal action (``no-declaration`` alone is refused: a card declares, or not)."""
+    legal: list[str] = [a for a in view.get("legal") or [] if a != "no-declaration"]
     if not legal:
         return None
     if "next" in legal:
@@ -210,8 +233,9 @@ class Step:
 
 
 async def player(port: int, level: str, n: int, step: Step, until: float,
-                 think: tuple[float, float], ids: list[str]) -> None:
-    """One table's player, from an address of its own."""
+                 think: tuple[float, float], clients: list[str]) -> None:
+    """One table's player, from an address of its own (added to ``clients`` once its table
+    is made: the server's lines of its bots' decisions name it)."""
     rng = random.Random(n)
     client = f"10.{n // 250}.{n % 250}.{random.randrange(1, 250)}"
     status, view, _ = await request(port, "POST", "/api/tables",
@@ -221,7 +245,7 @@ async def player(port: int, level: str, n: int, step: Step, until: float,
         step.errors += 1
         return
     table_id, token = view["id"], view["token"]
-    ids.append(table_id)
+    clients.append(client)
     while time.monotonic() < until:
         action = choose(view, rng)
         if action is None:
@@ -276,18 +300,17 @@ async def run_step(server: Server, level: str, tables: int, seconds: float,
     cpu0 = server_cpu(server.proc.pid)
     start = time.monotonic()
     until = start + seconds
-    ids: list[str] = []
+    clients: list[str] = []
     await asyncio.gather(pages(port, step, until, (game["id"], game["token"]),
                                (probe["id"], probe["token"])),
-                         *(player(port, level, n, step, until, think, ids)
+                         *(player(port, level, n, step, until, think, clients)
                            for n in range(tables)))
     step.seconds = time.monotonic() - start
     step.cpu = server_cpu(server.proc.pid) - cpu0
-    mine = set(ids)
-    for m in _LINE.finditer(server.log()[since:]):
-        if m.group(1) in mine:
-            step.decisions.append(int(m.group(2)) / 1000)
-            step.fell_back += m.group(4) != "-"
+    mine = set(clients)
+    for seconds, fell_back in decisions(server.log()[since:], mine):
+        step.decisions.append(seconds)
+        step.fell_back += fell_back
     return step
 
 
