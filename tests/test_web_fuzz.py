@@ -10,6 +10,7 @@ its finished deals' routes to a table whose first deal was played out.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,20 @@ APP: Any = None
 GAMES: dict[str, dict[str, Any]] = {}
 
 
+#: The client that makes the games and tables the requests are aimed at: schemathesis's own
+#: for :data:`APP`, in the same app's one startup as the fuzzed requests (a test client
+#: started for each of them, its app's startup and shutdown, took a quarter of the test).
+CLIENT: Any = None
+
+
 @pytest.fixture(scope="module")
-def api_schema() -> Any:
-    global APP
+def api_schema() -> Iterator[Any]:
+    global APP, CLIENT
+    from schemathesis.python import asgi
+
     APP = _app()
-    return schemathesis.openapi.from_asgi("/openapi.json", APP)
+    with asgi.get_client(APP) as CLIENT:
+        yield schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")
@@ -68,13 +78,10 @@ def _node_id(request: pytest.FixtureRequest) -> None:
 def _game(case: Any) -> dict[str, Any]:
     """A real game for this run, created once through the API."""
     if "belote" not in GAMES:
-        from fastapi.testclient import TestClient
-
-        with TestClient(APP) as client:
-            game = client.post("/api/counter/games", json={"game": "belote"}).json()
-            client.post(f"/api/counter/games/{game['id']}/deals",
-                        json={"taker": "NS", "points": {"NS": 100}},
-                        headers={"Authorization": f"Bearer {game['token']}"})
+        game = CLIENT.post("/api/counter/games", json={"game": "belote"}).json()
+        CLIENT.post(f"/api/counter/games/{game['id']}/deals",
+                    json={"taker": "NS", "points": {"NS": 100}},
+                    headers={"Authorization": f"Bearer {game['token']}"})
         GAMES["belote"] = game
     return GAMES["belote"]
 
@@ -82,17 +89,14 @@ def _game(case: Any) -> dict[str, Any]:
 def _table(finished: bool) -> dict[str, Any]:
     """A coinche table against random bots: a new one, or (``finished``) the one whose first
     deal was played out through the API, made once."""
-    from fastapi.testclient import TestClient
-
     if finished and "finished" in GAMES:
         return GAMES["finished"]
-    with TestClient(APP) as client:
-        table = client.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
-        view = table
-        while finished and view["deal"] == 1 and not view["over"]:
-            view = client.post(f"/api/tables/{table['id']}/actions",
-                               json={"action": view["legal"][0]},
-                               headers={"Authorization": f"Bearer {table['token']}"}).json()
+    table = CLIENT.post("/api/tables", json={"game": "coinche", "bots": "random"}).json()
+    view = table
+    while finished and view["deal"] == 1 and not view["over"]:
+        view = CLIENT.post(f"/api/tables/{table['id']}/actions",
+                           json={"action": view["legal"][0]},
+                           headers={"Authorization": f"Bearer {table['token']}"}).json()
     if finished:
         GAMES["finished"] = table
     return dict(table)
