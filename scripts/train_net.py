@@ -172,6 +172,11 @@ def from_scratch(work: Path, out: Path, workers: int = 1, scheduler: str | None 
     skipped and one stopped takes up after its last epoch (its checkpoint). Prints each
     stage's wall and CPU time, and the total's."""
     work.mkdir(parents=True, exist_ok=True)
+    threads = {k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    if any(v != "1" for v in threads.values()):
+        print(f"note: {threads}: the shipped weights were made on one BLAS thread; another "
+              "count sums in another order and ends with other weights (docs/net.md)",
+              flush=True)
     dd_seed, self_seed, calls_seed = data_seeds
     dd, own, calls = (work / f"dd{dd_seed}", work / f"dd{self_seed}",
                       work / f"calls-{calls_seed}")

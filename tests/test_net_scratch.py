@@ -136,3 +136,19 @@ def test_scratch_refuses_an_empty_stage(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         _script().main(["scratch", "--work", str(tmp_path), "--out", str(tmp_path / "n.npz"),
                         "--dd-deals", "0"])
+
+
+def test_scratch_warns_when_blas_runs_on_more_than_one_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two BLAS threads sum in another order: the shipped file is one thread's (docs/net.md)."""
+    argv = ["scratch", "--work", str(tmp_path), "--out", str(tmp_path / "n.npz"),
+            "--dd-deals", "2", "--self-deals", "1", "--calls-deals", "1", "--chunk", "1",
+            "--dd-epochs", "1", "--all-epochs", "1", "--tune-epochs", "1", "--hidden", "8"]
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert _script().main(argv) == 0
+    assert "one BLAS thread" not in capsys.readouterr().out
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+    assert _script().main(argv) == 0
+    assert "made on one BLAS thread" in capsys.readouterr().out
