@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from program_loader import load_program
 from rebelote.actions import AUCTION, PLAY, PLAYS, Action, Play
 from rebelote.auction import PASS, Bid
 from rebelote.bots import make_bot
@@ -468,14 +469,7 @@ def test_the_shipped_weights_are_small_and_of_this_encoding() -> None:
 
 def _script() -> Any:
     """``scripts/train_net.py`` as a module."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "train_net", Path(__file__).parent.parent / "scripts" / "train_net.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
+    return load_program("scripts/train_net.py")
 
 
 def test_the_training_script_makes_the_true_deal_s_calls_and_trains_on_them(

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from program_loader import load_program
 from rebelote.bots.net import KEYS, load_model
 from rebelote.bots.nettrain import Examples, deal_examples
 
@@ -24,14 +25,7 @@ WEIGHTS = ("net-dd11.npz", "net-ddall.npz")
 
 def _script() -> Any:
     """``scripts/train_net.py`` as a module."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "train_net_scratch", Path(__file__).parent.parent / "scripts" / "train_net.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
+    return load_program("scripts/train_net.py")
 
 
 def _equal(a: Path, b: Path) -> bool:
