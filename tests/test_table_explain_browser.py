@@ -43,6 +43,20 @@ def finished_deal(base: str, bots: str = "pimc:fast") -> tuple[str, str]:
         return t["id"], t["token"]
 
 
+def analysis_page(browser: Any, server: str, deal: tuple[str, str], screen: str
+                  ) -> tuple[Any, Any]:
+    """A browser context holding the seat's key of ``deal`` (its table id and secret) and its
+    page on the first deal's analysis, once the explanations' list is there."""
+    tid, token = deal
+    ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
+    ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
+                      "domain": urlsplit(server).hostname, "path": "/"}])
+    page = ctx.new_page()
+    page.goto(f"{server}/tables/{tid}/deals/1/analysis")
+    page.wait_for_selector("#why-list")
+    return ctx, page
+
+
 @pytest.fixture(scope="module")
 def deal(server: str) -> tuple[str, str]:
     """One finished deal for the module's tests: each only reads it, in its own context."""
@@ -52,13 +66,7 @@ def deal(server: str) -> tuple[str, str]:
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_the_explanations_on_the_analysis_page_pass_axe_on_a_phone_and_a_desktop(
         browser: Any, server: str, deal: tuple[str, str], screen: str) -> None:
-    tid, token = deal
-    ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
-    ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
-                      "domain": urlsplit(server).hostname, "path": "/"}])
-    page = ctx.new_page()
-    page.goto(f"{server}/tables/{tid}/deals/1/analysis")
-    page.wait_for_selector("#why-list")
+    ctx, page = analysis_page(browser, server, deal, screen)
     assert page.locator("#why h2").inner_text() == "Pourquoi ce coup\u00a0?"
     count = page.locator("#why details").count()
     assert count >= 20
@@ -80,13 +88,7 @@ def test_the_learned_players_explanations_pass_axe_on_a_phone_and_a_desktop(
         browser: Any, server: str, screen: str) -> None:
     """A table of the learned player (``club``): its network's moves show each move's share
     of its preference, its last cards the search's worlds, in the same list."""
-    tid, token = finished_deal(server, LEARNED)
-    ctx = browser.new_context(viewport=SCREENS[screen], bypass_csp=True)
-    ctx.add_cookies([{"name": "rebelote_keys", "value": f"{tid}.{token}",
-                      "domain": urlsplit(server).hostname, "path": "/"}])
-    page = ctx.new_page()
-    page.goto(f"{server}/tables/{tid}/deals/1/analysis")
-    page.wait_for_selector("#why-list")
+    ctx, page = analysis_page(browser, server, finished_deal(server, LEARNED), screen)
     assert page.locator("#why-net").is_visible()
     page.evaluate("document.querySelectorAll('#why details').forEach(d => d.open = true)")
     shares = page.locator("#why th", has_text="Part de la préférence du réseau")
