@@ -156,7 +156,9 @@ def test_the_learned_players_moves_are_explained_by_its_network_and_its_search(
     for e in by_net:
         shares = [c["share"] for c in e["candidates"]]
         assert e["candidates"][0]["action"] == e["action"]
-        assert all(s is not None and 0 < s <= 1 for s in shares) and sum(shares) <= 1.001
+        # each share is written to 3 decimals: their sum may pass 1 by half a thousandth each
+        assert all(s is not None and 0 < s <= 1 for s in shares)
+        assert sum(shares) <= 1 + 0.0005 * len(shares) + 1e-9
         assert shares == sorted(shares, reverse=True)
         said = re.search(r"\((\d+)\u00a0% de sa préférence\)", e["why"])
         assert said and abs(int(said[1]) - 100 * shares[0]) <= 0.51  # shares[0] to 3 places
