@@ -100,6 +100,14 @@ def test_a_worker_never_brings_back_a_turn_clock_another_moved_on_from(
         one.set_leave(tid, 1, 1700.0)  # then a page closes on worker one
         await one.close()
         assert await stored(db, tid) == {"turn": [2, 1600.0], "leave": {"1": 1700.0}}
+        one.set_turn(tid, None, None)  # worker one's clock of version 1 runs out
+        await one.close()
+        one.set_turn(tid, 1, 1550.0)  # (or starts again, late)
+        await one.close()
+        assert await stored(db, tid) == {"turn": [2, 1600.0], "leave": {"1": 1700.0}}
+        one.set_turn(tid, None, None)
+        await one.close()
+        assert await stored(db, tid) == {"turn": [2, 1600.0], "leave": {"1": 1700.0}}
         two.set_leave(tid, 3, 1800.0)
         await two.close()
         # a table's write by worker two keeps worker one's leave timer

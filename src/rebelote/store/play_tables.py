@@ -95,10 +95,14 @@ class TimersChange:
     {seat: ends}}``): ``turn`` (:data:`KEEP`: left as stored; ``None``: none runs; else
     ``[version, ends]``) and in ``leave`` each seat (``"0"`` to ``"3"``) whose leave timer
     started (its end) or stopped (``None``). The rest of the stored timers is left as it is:
-    another worker's leave timers."""
+    another worker's leave timers. ``turn_of``: the table's version whose clock this worker
+    started or stopped, when the change is not a table's write; a stored clock of a later
+    version (another worker's write) is then left as stored. A table's write (``None``) stores
+    the clock of the version it writes whatever was stored."""
 
     turn: list[Any] | Keep | None = KEEP
     leave: Mapping[str, float | None] = field(default_factory=dict)
+    turn_of: int | None = None
 
     def applied(self, text: str | None) -> str | None:
         """The stored timers ``text`` (JSON; ``None``: none) with this change made (``None``
@@ -109,7 +113,7 @@ class TimersChange:
             book = {}
         if not isinstance(book, dict):
             book = {}
-        if not isinstance(self.turn, Keep):
+        if not isinstance(self.turn, Keep) and not self._older(book.get("turn")):
             if self.turn is None:
                 book.pop("turn", None)
             else:
@@ -127,6 +131,14 @@ class TimersChange:
             else:
                 book.pop("leave", None)
         return json.dumps(book, separators=(",", ":")) if book else None
+
+    def _older(self, stored: object) -> bool:
+        """Whether this change's clock is of a version before the ``stored`` clock's."""
+        if self.turn_of is None or not isinstance(stored, list) or not stored:
+            return False
+        version = stored[0]
+        return (isinstance(version, int | float) and not isinstance(version, bool)
+                and version > self.turn_of)
 _GET: Final = select(_TABLE.c.version, _TABLE.c.base, _TABLE.c.data).where(
     _TABLE.c.id == bindparam("tid"))
 _GET_MOVES: Final = select(_MOVES.c.moves).where(

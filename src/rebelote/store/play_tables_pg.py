@@ -96,12 +96,16 @@ _APPEND: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, over = %
                   "SELECT id, %(new)s, %(moves)s FROM u) "
                   "SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
 #: The stored timers with one worker's change made (:class:`TimersChange`: ``turn_set``,
-#: ``turn``, ``leave`` the seats started and ``gone`` the seats stopped), computed in the
-#: statement that writes them on the row it locks: another worker's leave timers stay.
+#: ``turn``, ``turn_of``, ``leave`` the seats started and ``gone`` the seats stopped),
+#: computed in the statement that writes them on the row it locks: another worker's leave
+#: timers stay, and its clock of a later version than ``turn_of``.
 _CHANGED: Final = (
     "(SELECT nullif((CASE WHEN l = '{}'::jsonb THEN b - 'leave' "
     "ELSE b || jsonb_build_object('leave', l) END)::text, '{}') FROM ("
-    "SELECT CASE WHEN NOT %(turn_set)s THEN t WHEN %(turn)s::jsonb IS NULL THEN t - 'turn' "
+    "SELECT CASE WHEN NOT %(turn_set)s THEN t "
+    "WHEN %(turn_of)s::bigint IS NOT NULL AND CASE WHEN jsonb_typeof(t -> 'turn' -> 0) = "
+    "'number' THEN (t -> 'turn' ->> 0)::numeric > %(turn_of)s::bigint ELSE false END THEN t "
+    "WHEN %(turn)s::jsonb IS NULL THEN t - 'turn' "
     "ELSE t || jsonb_build_object('turn', %(turn)s::jsonb) END AS b, "
     "(CASE WHEN jsonb_typeof(t -> 'leave') = 'object' THEN t -> 'leave' ELSE '{}'::jsonb END "
     "|| %(leave)s::jsonb) - %(gone)s::text[] AS l "
@@ -129,6 +133,7 @@ def _change_args(change: TimersChange | Keep) -> dict[str, Any]:
     turn = change.turn
     return {"turn_set": not isinstance(turn, Keep),
             "turn": None if isinstance(turn, Keep) or turn is None else json.dumps(turn),
+            "turn_of": change.turn_of,
             "leave": json.dumps({k: v for k, v in change.leave.items() if v is not None}),
             "gone": [k for k, v in change.leave.items() if v is None]}
 

@@ -49,6 +49,7 @@ class Timers:
         self.db = db
         self._book: dict[str, dict[str, Any]] = {}
         self._changed: dict[str, set[str]] = {}  # "turn" and leave seats, not yet written
+        self._turn_of: dict[str, int] = {}  # the version whose clock was set or stopped last
         self._flushing: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
 
@@ -75,6 +76,7 @@ class Timers:
         write of the timers under way writes them once more after (it may have read them
         before)."""
         book = self._book.setdefault(table_id, {})
+        self._stopped_or_started(table_id, book.get("turn"), turn)
         if turn is None:
             book.pop("turn", None)
         else:
@@ -90,11 +92,18 @@ class Timers:
         new = None if version is None or ends is None else [version, round(ends, 3)]
         if book.get("turn") == new:
             return
+        self._stopped_or_started(table_id, book.get("turn"), new)
         if new is None:
             book.pop("turn", None)
         else:
             book["turn"] = new
         self._dirty(table_id, "turn")
+
+    def _stopped_or_started(self, table_id: str, old: list[Any] | None,
+                            new: list[Any] | None) -> None:
+        clock = new if new is not None else old
+        if clock is not None:
+            self._turn_of[table_id] = int(clock[0])
 
     def set_leave(self, table_id: str, seat: int, ends: float | None) -> None:
         book = self._book.setdefault(table_id, {})
@@ -144,7 +153,8 @@ class Timers:
         leave = book.get("leave", {})
         return TimersChange(
             turn=book.get("turn") if "turn" in keys else KEEP,
-            leave={key: leave.get(key) for key in sorted(keys - {"turn"})})
+            leave={key: leave.get(key) for key in sorted(keys - {"turn"})},
+            turn_of=self._turn_of.get(table_id))
 
     async def stored(self) -> list[tuple[str, dict[str, Any]]]:
         """Every table's timers as stored (at start-up)."""
