@@ -512,10 +512,10 @@ def test_a_turn_clock_is_stored_by_the_write_that_starts_it(tmp_path: Path) -> N
     with TestClient(create_app(url)) as c:
         service = c.app.state.tables  # type: ignore[attr-defined]
 
-        async def killed_first(table_id: str, timers: str | None) -> None:
+        async def killed_first(table_id: str, change: object) -> None:
             return None  # the timers' own write: never made
 
-        service.timers.db = SimpleNamespace(set_timers=killed_first)
+        service.timers.db = SimpleNamespace(change_timers=killed_first)
         before = time.time()
         t = new_table(c, clock=60, pace=0)
         assert t["turn"] == "S"

@@ -11,9 +11,12 @@ Every write is one conditional ``UPDATE ... WHERE version = ?``: two moves are n
 at once, by one worker or several (:class:`TableConflictError` for the one that comes second).
 A table is found by its id, or by the short join code of its room. ``timers`` (JSON text)
 holds a table's running turn clock and leave timers, for a restart: a write of the table
-stores them in the same statement (``timers=``), so that a stored turn clock is the one of
-the version stored with it; a leave timer that starts between two writes is stored alone
-(:meth:`TableStore.set_timers`).
+stores its turn clock in the same statement (``timers=``), so that a stored turn clock is the
+one of the version stored with it; a leave timer that starts between two writes is stored alone
+(:meth:`TableStore.change_timers`). Each worker writes only what it changed (a
+:class:`TimersChange`), merged into what is stored in the same statement or transaction:
+with several workers on PostgreSQL, one worker's write never erases the leave timer another
+worker stored.
 ``table_explanations`` holds the bots' explanations of its finished deals, one row per decision
 (:meth:`TableStore.put_explanations`, written once the deal is over), ``table_replays`` *le
 robot à votre place* of each, one row per deal and human seat (:meth:`TableStore.put_replay`,
@@ -30,11 +33,12 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol, cast
 
 from sqlalchemy import (
+    Connection,
     Table,
     bindparam,
     delete,
@@ -83,6 +87,58 @@ class Keep:
 
 #: A write's ``timers`` left as stored (the default: a caller that does not keep timers).
 KEEP: Final = Keep()
+
+
+@dataclass(frozen=True, slots=True)
+class TimersChange:
+    """What one worker changed of a table's stored timers (``{"turn": [version, ends], "leave":
+    {seat: ends}}``): ``turn`` (:data:`KEEP`: left as stored; ``None``: none runs; else
+    ``[version, ends]``) and in ``leave`` each seat (``"0"`` to ``"3"``) whose leave timer
+    started (its end) or stopped (``None``). The rest of the stored timers is left as it is:
+    another worker's leave timers. ``turn_of``: the table's version whose clock this worker
+    started or stopped, when the change is not a table's write; a stored clock of a later
+    version (another worker's write) is then left as stored. A table's write (``None``) stores
+    the clock of the version it writes whatever was stored."""
+
+    turn: list[Any] | Keep | None = KEEP
+    leave: Mapping[str, float | None] = field(default_factory=dict)
+    turn_of: int | None = None
+
+    def applied(self, text: str | None) -> str | None:
+        """The stored timers ``text`` (JSON; ``None``: none) with this change made (``None``
+        when none is left running). A stored text that does not parse counts as none."""
+        try:
+            book = json.loads(text) if text else {}
+        except ValueError:
+            book = {}
+        if not isinstance(book, dict):
+            book = {}
+        if not isinstance(self.turn, Keep) and not self._older(book.get("turn")):
+            if self.turn is None:
+                book.pop("turn", None)
+            else:
+                book["turn"] = list(self.turn)
+        if self.leave:
+            leave = book.get("leave")
+            leave = dict(leave) if isinstance(leave, dict) else {}
+            for seat, ends in self.leave.items():
+                if ends is None:
+                    leave.pop(seat, None)
+                else:
+                    leave[seat] = ends
+            if leave:
+                book["leave"] = leave
+            else:
+                book.pop("leave", None)
+        return json.dumps(book, separators=(",", ":")) if book else None
+
+    def _older(self, stored: object) -> bool:
+        """Whether this change's clock is of a version before the ``stored`` clock's."""
+        if self.turn_of is None or not isinstance(stored, list) or not stored:
+            return False
+        version = stored[0]
+        return (isinstance(version, int | float) and not isinstance(version, bool)
+                and version > self.turn_of)
 _GET: Final = select(_TABLE.c.version, _TABLE.c.base, _TABLE.c.data).where(
     _TABLE.c.id == bindparam("tid"))
 _GET_MOVES: Final = select(_MOVES.c.moves).where(
@@ -187,13 +243,13 @@ class Tables(Protocol):
                      ) -> StoredTable: ...
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-                  moves: str | None = None, timers: str | Keep | None = KEEP) -> int: ...
+                  moves: str | None = None, timers: TimersChange | Keep = KEEP) -> int: ...
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
                      digest: str | None = None, told: str | None = None,
-                     timers: str | Keep | None = KEEP) -> int: ...
+                     timers: TimersChange | Keep = KEEP) -> int: ...
 
-    async def set_timers(self, table_id: str, timers: str | None) -> None: ...
+    async def change_timers(self, table_id: str, change: TimersChange) -> None: ...
 
     async def put_explanations(self, table_id: str, deal: int,
                                rows: Sequence[tuple[int, str]]) -> None: ...
@@ -207,6 +263,14 @@ class Tables(Protocol):
     async def timed(self) -> list[tuple[str, str]]: ...
 
     async def close(self) -> None: ...
+
+
+def _stored_timers(conn: Connection, table_id: str) -> str | None:
+    """The table's stored timers, its row locked (``FOR UPDATE``; SQLite: one writer) until
+    the transaction's end."""
+    got = conn.execute(select(_TABLE.c.timers).where(_TABLE.c.id == table_id)
+                       .with_for_update()).scalar()
+    return None if got is None else str(got)
 
 
 def new_code() -> str:
@@ -285,16 +349,16 @@ class TableStore(KeptConnection):
             return int(conn.execute(delete(_TABLE).where(old)).rowcount)
 
     def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-            timers: str | Keep | None = KEEP) -> int:
-        """Replace the table (a new snapshot) if still at version ``expected``, with its
-        ``timers`` unless :data:`KEEP`: answers its new version, ``expected + 1``;
-        :class:`TableConflictError` if another write came first."""
+            timers: TimersChange | Keep = KEEP) -> int:
+        """Replace the table (a new snapshot) if still at version ``expected``, with the
+        change of its ``timers`` unless :data:`KEEP`: answers its new version,
+        ``expected + 1``; :class:`TableConflictError` if another write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "data": table_text(data), "over": over,
                   "updated_at": datetime.now(UTC)}
-        if not isinstance(timers, Keep):  # (a column named in the parameters is written)
-            params["timers"] = timers
         with self._begin() as conn:
+            if not isinstance(timers, Keep):  # (a column named in the parameters is written)
+                params["timers"] = timers.applied(_stored_timers(conn, table_id))
             done = conn.execute(_PUT if timers is KEEP else _PUT_TIMED, params).rowcount
             if done:
                 conn.execute(delete(_MOVES).where(_MOVES.c.table_id == table_id))
@@ -304,16 +368,16 @@ class TableStore(KeptConnection):
         return expected + 1
 
     def append(self, table_id: str, expected: int, moves: str, *, over: bool,
-               timers: str | Keep | None = KEEP) -> int:
+               timers: TimersChange | Keep = KEEP) -> int:
         """Add the moves that take the table from version ``expected`` to the next
-        (``Table.moves_after``, JSON text) if it is still at ``expected``, with its ``timers``
-        unless :data:`KEEP`: answers the new version; :class:`TableConflictError` if another
-        write came first."""
+        (``Table.moves_after``, JSON text) if it is still at ``expected``, with the change of
+        its ``timers`` unless :data:`KEEP`: answers the new version;
+        :class:`TableConflictError` if another write came first."""
         params = {"tid": table_id, "expected": expected, "new_version": expected + 1,
                   "over": over, "updated_at": datetime.now(UTC)}
-        if not isinstance(timers, Keep):  # (a column named in the parameters is written)
-            params["timers"] = timers
         with self._begin() as conn:
+            if not isinstance(timers, Keep):  # (a column named in the parameters is written)
+                params["timers"] = timers.applied(_stored_timers(conn, table_id))
             done = conn.execute(_BUMP if timers is KEEP else _BUMP_TIMED, params).rowcount
             if done:
                 conn.execute(insert(_MOVES).values(table_id=table_id, version=expected + 1,
@@ -323,10 +387,12 @@ class TableStore(KeptConnection):
             raise TableConflictError(table_id, expected)
         return expected + 1
 
-    def set_timers(self, table_id: str, timers: str | None) -> None:
-        """Keep the table's running timers (JSON text; ``None``: none runs)."""
+    def change_timers(self, table_id: str, change: TimersChange) -> None:
+        """Make ``change`` to the table's stored timers (what one worker changed), in one
+        transaction: the rest of them is left as stored."""
         with self._begin() as conn:
-            conn.execute(update(_TABLE).where(_TABLE.c.id == table_id).values(timers=timers))
+            conn.execute(update(_TABLE).where(_TABLE.c.id == table_id).values(
+                timers=change.applied(_stored_timers(conn, table_id))))
 
     def put_explanations(self, table_id: str, deal: int, rows: Sequence[tuple[int, str]]
                          ) -> None:
@@ -381,5 +447,5 @@ class TableStore(KeptConnection):
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "CodeTakenError", "PlayTable",
            "StoreDamagedError", "StoreDownError", "StoredTable", "StoredText",
            "TableConflictError", "TableDamagedError", "TableExistsError", "TableNotFoundError",
-           "TableStore", "Tables", "moves_missing", "new_code", "new_table_id", "normal_code",
-           "table_text", "text_digest"]
+           "TableStore", "Tables", "TimersChange", "moves_missing", "new_code", "new_table_id",
+           "normal_code", "table_text", "text_digest"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -43,6 +44,7 @@ from rebelote.store.play_tables import (
     TableDamagedError,
     TableExistsError,
     TableNotFoundError,
+    TimersChange,
     moves_missing,
     new_table_id,
     normal_code,
@@ -93,10 +95,26 @@ _APPEND: Final = ("WITH u AS (UPDATE play_tables SET version = %(new)s, over = %
                   "m AS (INSERT INTO play_moves (table_id, version, moves) "
                   "SELECT id, %(new)s, %(moves)s FROM u) "
                   "SELECT pg_notify(%(channel)s, %(payload)s) FROM u")
-_TIMERS: Final = "UPDATE play_tables SET timers = %s WHERE id = %s"
-#: The writes with the table's timers, stored with the version they were set for.
-_PUT_TIMED: Final = _PUT.replace("SET version", "SET timers = %(timers)s, version", 1)
-_APPEND_TIMED: Final = _APPEND.replace("SET version", "SET timers = %(timers)s, version", 1)
+#: The stored timers with one worker's change made (:class:`TimersChange`: ``turn_set``,
+#: ``turn``, ``turn_of``, ``leave`` the seats started and ``gone`` the seats stopped),
+#: computed in the statement that writes them on the row it locks: another worker's leave
+#: timers stay, and its clock of a later version than ``turn_of``.
+_CHANGED: Final = (
+    "(SELECT nullif((CASE WHEN l = '{}'::jsonb THEN b - 'leave' "
+    "ELSE b || jsonb_build_object('leave', l) END)::text, '{}') FROM ("
+    "SELECT CASE WHEN NOT %(turn_set)s THEN t "
+    "WHEN %(turn_of)s::bigint IS NOT NULL AND CASE WHEN jsonb_typeof(t -> 'turn' -> 0) = "
+    "'number' THEN (t -> 'turn' ->> 0)::numeric > %(turn_of)s::bigint ELSE false END THEN t "
+    "WHEN %(turn)s::jsonb IS NULL THEN t - 'turn' "
+    "ELSE t || jsonb_build_object('turn', %(turn)s::jsonb) END AS b, "
+    "(CASE WHEN jsonb_typeof(t -> 'leave') = 'object' THEN t -> 'leave' ELSE '{}'::jsonb END "
+    "|| %(leave)s::jsonb) - %(gone)s::text[] AS l "
+    "FROM (SELECT coalesce(play_tables.timers::jsonb, '{}'::jsonb) AS t) s0) s1)")
+_TIMERS: Final = f"UPDATE play_tables SET timers = {_CHANGED} WHERE id = %(tid)s"
+#: The writes with the change of the table's timers, stored with the version they were set
+#: for.
+_PUT_TIMED: Final = _PUT.replace("SET version", f"SET timers = {_CHANGED}, version", 1)
+_APPEND_TIMED: Final = _APPEND.replace("SET version", f"SET timers = {_CHANGED}, version", 1)
 _PUT_EXPLAINED: Final = ("INSERT INTO table_explanations (table_id, deal, idx, data) "
                          "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING")
 _EXPLAINED: Final = ("SELECT idx, data FROM table_explanations WHERE table_id = %s AND deal = %s "
@@ -106,6 +124,18 @@ _PUT_REPLAY: Final = ("INSERT INTO table_replays (table_id, deal, seat, data) "
 _REPLAYS: Final = ("SELECT deal, seat, data FROM table_replays WHERE table_id = %s "
                    "ORDER BY deal, seat")
 _TIMED: Final = "SELECT id, timers FROM play_tables WHERE timers IS NOT NULL AND NOT over"
+
+
+def _change_args(change: TimersChange | Keep) -> dict[str, Any]:
+    """The parameters of :data:`_CHANGED` for ``change`` (:data:`KEEP`: none written)."""
+    if isinstance(change, Keep):
+        return {}
+    turn = change.turn
+    return {"turn_set": not isinstance(turn, Keep),
+            "turn": None if isinstance(turn, Keep) or turn is None else json.dumps(turn),
+            "turn_of": change.turn_of,
+            "leave": json.dumps({k: v for k, v in change.leave.items() if v is not None}),
+            "gone": [k for k, v in change.leave.items() if v is None]}
 
 
 def connect_args(engine: Engine) -> dict[str, Any]:
@@ -252,7 +282,7 @@ class PgTables:
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
                      digest: str | None = None, told: str | None = None,
-                     timers: str | Keep | None = KEEP) -> int:
+                     timers: TimersChange | Keep = KEEP) -> int:
         """Add the moves that take the table from version ``expected`` to the next, and tell
         the other workers (``NOTIFY``, in the same statement, with the moves when ``digest``,
         the written table's, is given: see :data:`CHANNEL`). ``told``: the moves the
@@ -267,15 +297,17 @@ class PgTables:
                                  expected, {
             "new": expected + 1, "moves": moves, "over": over, "at": datetime.now(UTC),
             "tid": table_id, "expected": expected, "channel": CHANNEL, "payload": payload,
-            "timers": None if timers is KEEP else timers})
+            **_change_args(timers)})
 
-    async def set_timers(self, table_id: str, timers: str | None) -> None:
-        """Keep the table's running timers (JSON text; ``None``: none runs)."""
+    async def change_timers(self, table_id: str, change: TimersChange) -> None:
+        """Make ``change`` to the table's stored timers (what this worker changed), in one
+        statement on the locked row: the rest of them is left as stored (another worker's
+        leave timers)."""
         import psycopg
 
         try:
             async with self._conn() as conn:
-                await conn.execute(_TIMERS, (timers, table_id))
+                await conn.execute(_TIMERS, {"tid": table_id, **_change_args(change)})
         except psycopg.OperationalError as e:
             raise StoreDownError(str(e)) from e
 
@@ -335,7 +367,7 @@ class PgTables:
         return expected + 1
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-                  moves: str | None = None, timers: str | Keep | None = KEEP) -> int:
+                  moves: str | None = None, timers: TimersChange | Keep = KEEP) -> int:
         """Replace the table if still at version ``expected``, and tell the other workers
         (``NOTIFY``, in the same statement, with ``moves`` if given: see :data:`CHANNEL`):
         answers the new version, ``expected + 1``. :class:`TableConflictError` if another
@@ -348,8 +380,7 @@ class PgTables:
                 payload = full
         args = {"new": expected + 1, "data": text, "over": over,
                 "at": datetime.now(UTC), "tid": table_id, "expected": expected,
-                "channel": CHANNEL, "payload": payload,
-                "timers": None if timers is KEEP else timers}
+                "channel": CHANNEL, "payload": payload, **_change_args(timers)}
         return await self._write(_PUT if timers is KEEP else _PUT_TIMED, table_id, expected,
                                  args)
 

@@ -6,10 +6,16 @@ players whose last page closed.
 Each running timer is written beside its table (the wall-clock time it ends) and read back
 when the server starts again (:meth:`Timers.stored`): a ``kill -9`` then a restart resumes
 every clock with the time it had left. A turn clock is written by the very write that starts
-it (:meth:`Timers.for_write`, the table's version and its timers in one statement), so that a
+it (:meth:`Timers.for_write`, the table's version and its clock in one statement), so that a
 stored clock always belongs to its stored version; a leave timer, which starts between two
 writes, is written alone as soon as it starts
-(:meth:`~rebelote.store.play_tables.TableStore.set_timers`).
+(:meth:`~rebelote.store.play_tables.TableStore.change_timers`).
+
+With several workers (PostgreSQL) each keeps its own book of a table's timers: a worker writes
+only what it changed since it last wrote (a
+:class:`~rebelote.store.play_tables.TimersChange`: the turn clock, each seat's leave timer),
+merged into the stored timers on the locked row, never its whole book: one worker's write
+never erases a leave timer another stored, nor brings back a clock it stopped.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from rebelote.store.play_tables import KEEP, Keep, Tables
+from rebelote.store.play_tables import KEEP, Keep, Tables, TimersChange
 from rebelote.table import Table
 
 log = logging.getLogger("rebelote.table")
@@ -36,11 +42,14 @@ def clock_runs(table: Table) -> bool:
 class Timers:
     """The running timers of each table, as stored: ``{"turn": [version, ends], "leave":
     {seat: ends}}`` (``ends``: seconds since the epoch). Each change is written at once (in
-    the background, one write in flight per table)."""
+    the background, one write in flight per table), as what changed (``"turn"`` and the seats
+    of ``"leave"``, :attr:`_changed`) merged into the stored timers."""
 
     def __init__(self, db: Tables) -> None:
         self.db = db
         self._book: dict[str, dict[str, Any]] = {}
+        self._changed: dict[str, set[str]] = {}  # "turn" and leave seats, not yet written
+        self._turn_of: dict[str, int] = {}  # the version whose clock was set or stopped last
         self._flushing: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
 
@@ -48,22 +57,18 @@ class Timers:
         return self._book.get(table_id, {})
 
     def for_write(self, table_id: str | None, version: int, table: Table
-                  ) -> tuple[list[Any] | None, str | Keep | None]:
+                  ) -> tuple[list[Any] | None, TimersChange | Keep]:
         """The turn clock of ``table`` about to be written as ``version`` (``[version,
-        ends]``, or ``None`` when none runs there) and the timers' text that write stores
-        with it (the leave timers running, and that clock; ``table_id`` ``None``: a new
-        table). :data:`~rebelote.store.play_tables.KEEP` when this worker runs no timer of
-        the table and none starts: the stored timers are left as they are (on PostgreSQL,
-        another worker's leave timers). Nothing changes here until the write is done
-        (:meth:`written`)."""
+        ends]``, or ``None`` when none runs there) and the change of the stored timers that
+        write makes with it (that clock; ``table_id`` ``None``: a new table). The leave
+        timers are left as stored (another worker's among them);
+        :data:`~rebelote.store.play_tables.KEEP` when this worker runs no turn clock of the
+        table and none starts: the stored timers are left as they are. Nothing changes here
+        until the write is done (:meth:`written`)."""
         turn = [version, round(time.time() + table.clock, 3)] if clock_runs(table) else None
-        running = self.get(table_id) if table_id is not None else {}
-        if turn is None and not running and table_id is not None:
+        if turn is None and table_id is not None and "turn" not in self.get(table_id):
             return None, KEEP
-        book = {k: v for k, v in running.items() if k != "turn"}
-        if turn is not None:
-            book["turn"] = turn
-        return turn, json.dumps(book, separators=(",", ":")) if book else None
+        return turn, TimersChange(turn=turn)
 
     def written(self, table_id: str, turn: list[Any] | None) -> None:
         """The turn clock :meth:`for_write` gave was stored with its write: kept as stored
@@ -71,13 +76,15 @@ class Timers:
         write of the timers under way writes them once more after (it may have read them
         before)."""
         book = self._book.setdefault(table_id, {})
+        self._stopped_or_started(table_id, book.get("turn"), turn)
         if turn is None:
             book.pop("turn", None)
         else:
             book["turn"] = turn
         if not book:
             self._book.pop(table_id, None)
-        if table_id in self._flushing:
+        if table_id in self._flushing:  # it may carry an older clock: write this one after
+            self._changed.setdefault(table_id, set()).add("turn")
             self._again.add(table_id)
 
     def set_turn(self, table_id: str, version: int | None, ends: float | None) -> None:
@@ -85,11 +92,18 @@ class Timers:
         new = None if version is None or ends is None else [version, round(ends, 3)]
         if book.get("turn") == new:
             return
+        self._stopped_or_started(table_id, book.get("turn"), new)
         if new is None:
             book.pop("turn", None)
         else:
             book["turn"] = new
-        self._dirty(table_id)
+        self._dirty(table_id, "turn")
+
+    def _stopped_or_started(self, table_id: str, old: list[Any] | None,
+                            new: list[Any] | None) -> None:
+        clock = new if new is not None else old
+        if clock is not None:
+            self._turn_of[table_id] = int(clock[0])
 
     def set_leave(self, table_id: str, seat: int, ends: float | None) -> None:
         book = self._book.setdefault(table_id, {})
@@ -103,9 +117,10 @@ class Timers:
             leave[key] = round(ends, 3)
         if not leave:
             book.pop("leave", None)
-        self._dirty(table_id)
+        self._dirty(table_id, key)
 
-    def _dirty(self, table_id: str) -> None:
+    def _dirty(self, table_id: str, key: str) -> None:
+        self._changed.setdefault(table_id, set()).add(key)
         if not self._book.get(table_id):
             self._book.pop(table_id, None)
         if table_id in self._flushing:
@@ -118,16 +133,28 @@ class Timers:
         try:
             while True:
                 self._again.discard(table_id)
-                book = self._book.get(table_id)
-                text = json.dumps(book, separators=(",", ":")) if book else None
-                try:
-                    await self.db.set_timers(table_id, text)
-                except Exception as e:  # the timer still runs in memory
-                    log.warning("table %s: its timers could not be stored (%s)", table_id, e)
+                keys = self._changed.pop(table_id, set())
+                if keys:
+                    try:
+                        await self.db.change_timers(table_id, self._change(table_id, keys))
+                    except Exception as e:  # the timer still runs in memory
+                        log.warning("table %s: its timers could not be stored (%s)",
+                                    table_id, e)
+                        # written with the next change of the table's timers
+                        self._changed.setdefault(table_id, set()).update(keys)
                 if table_id not in self._again:
                     return
         finally:
             self._flushing.pop(table_id, None)
+
+    def _change(self, table_id: str, keys: set[str]) -> TimersChange:
+        """The change of the stored timers that writes ``keys`` as this worker has them."""
+        book = self.get(table_id)
+        leave = book.get("leave", {})
+        return TimersChange(
+            turn=book.get("turn") if "turn" in keys else KEEP,
+            leave={key: leave.get(key) for key in sorted(keys - {"turn"})},
+            turn_of=self._turn_of.get(table_id))
 
     async def stored(self) -> list[tuple[str, dict[str, Any]]]:
         """Every table's timers as stored (at start-up)."""

@@ -39,6 +39,7 @@ from rebelote.store.play_tables import (
     TableNotFoundError,
     Tables,
     TableStore,
+    TimersChange,
     table_text,
     text_digest,
 )
@@ -84,18 +85,18 @@ class LocalTables:
                                      timers=timers, table_id=table_id)
 
     async def put(self, table_id: str, expected: int, data: Mapping[str, Any], *, over: bool,
-                  moves: str | None = None, timers: str | Keep | None = KEEP) -> int:
+                  moves: str | None = None, timers: TimersChange | Keep = KEEP) -> int:
         return await in_store_thread(self.store.put, table_id, expected, data, over=over,
                                      timers=timers)
 
     async def append(self, table_id: str, expected: int, moves: str, *, over: bool,
                      digest: str | None = None, told: str | None = None,
-                     timers: str | Keep | None = KEEP) -> int:
+                     timers: TimersChange | Keep = KEEP) -> int:
         return await in_store_thread(self.store.append, table_id, expected, moves, over=over,
                                      timers=timers)
 
-    async def set_timers(self, table_id: str, timers: str | None) -> None:
-        await in_store_thread(self.store.set_timers, table_id, timers)
+    async def change_timers(self, table_id: str, change: TimersChange) -> None:
+        await in_store_thread(self.store.change_timers, table_id, change)
 
     async def put_explanations(self, table_id: str, deal: int,
                                rows: Sequence[tuple[int, str]]) -> None:
@@ -222,9 +223,10 @@ class TableRepo:
     async def create(self, table: Table, table_id: str | None = None) -> Loaded:
         """Store the new ``table`` (under ``table_id`` if given: a room's next game, named by
         its finished table before it is made)."""
-        turn, timers = self.timers.for_write(None, 1, table) if self.timers else (None, None)
+        turn, timers = self.timers.for_write(None, 1, table) if self.timers else (None, KEEP)
         stored = await self.db.create(table.to_json(), game=table.rules.game, code=table.code,
-                                      timers=None if isinstance(timers, Keep) else timers,
+                                      timers=None if isinstance(timers, Keep)
+                                      else timers.applied(None),
                                       table_id=table_id)
         if self.timers:
             self.timers.written(stored.id, turn)
