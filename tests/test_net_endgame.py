@@ -152,3 +152,74 @@ def test_the_training_s_data_still_play_the_network_alone() -> None:
     assert nettrain._driver("net:endgame") is not driver
     endgame = nettrain._driver("net:endgame")
     assert isinstance(endgame, NetBot) and endgame.endgame == ENDGAME_CARDS
+
+
+def _policy_reference(obs: Observation, values: dict[int, float], prior: float, keep: float
+                      ) -> int:
+    """The card of ``net:prior=P;keep=M`` written plainly: the policy's log-probabilities over
+    the legal cards (a softmax of the network's logits, by the permuted actions), each card's
+    search mark plus ``prior`` times its own, the network's card unless beaten by more than
+    ``keep``; ties to the network's card, then its higher logit."""
+    from rebelote.bots.encoding import action_index, permute_action
+    from rebelote.bots.net import features, forward, shipped_model
+
+    x, suits = features(obs)
+    row = forward(shipped_model(), x[None, :])[0][0].astype(float)
+    cards = [a.card for a in obs.legal if isinstance(a, Play)]
+    logit = {c: row[action_index(permute_action(Play(c), suits))] for c in cards}
+    z = sum(pow(2.718281828459045, v) for v in logit.values())
+    import math
+    score = {c: values[c] + prior * (logit[c] - math.log(z)) for c in cards}
+    own = max(cards, key=lambda c: logit[c])
+    ranked = sorted(cards, key=lambda c: (score[c], c == own, logit[c]), reverse=True)
+    best = ranked[0]
+    return own if keep and score[best] - score[own] <= keep else best
+
+
+def test_the_search_weighed_with_the_policy_is_its_plain_reference() -> None:
+    """``net:prior=P`` and ``net:keep=M``: at the searched cards the card of the plain
+    reference above, from the search's marks over the same worlds (``card_values`` with the
+    same rng: the draws ``act`` makes); an unbounded ``keep`` is the network alone, and no
+    weight at all is the search's own card."""
+    plain = NetBot()
+    search = PimcBot(budget=endgame_budget(8))
+    searched = moved = 0
+    for obs in positions(6):
+        if obs.phase != PLAY or obs.hand.bit_count() > 4 \
+                or sum(isinstance(a, Play) for a in obs.legal) < 2:
+            continue
+        searched += 1
+        values = search.card_values(obs, random.Random(3))
+        assert set(values) == {a.card for a in obs.legal if isinstance(a, Play)}
+        for prior, keep in ((4.0, 0.0), (0.0, 6.0), (10.0, 3.0)):
+            bot = NetBot(endgame=4, search=PimcBot(budget=endgame_budget(8)), prior=prior,
+                         keep=keep)
+            got = bot.act(obs, random.Random(3))
+            assert got == Play(_policy_reference(obs, values, prior, keep))
+            moved += got != search.act(obs, random.Random(3))
+        stubborn = NetBot(endgame=4, search=PimcBot(budget=endgame_budget(8)), keep=1e9)
+        assert stubborn.act(obs, random.Random(3)) == plain.act(obs, random.Random(3))
+    assert searched >= 10 and moved >= 1  # the policy changes some cards
+
+
+def test_the_policy_s_weight_is_read_and_checked() -> None:
+    assert parse_net_level("prior=5;keep=10;alpha=0.5") == NetLevel(
+        0.0, ENDGAME_CARDS, ENDGAME_WORLDS, 5.0, 10.0, 0.5)
+    bot = make_bot("net:prior=5;alpha=0.5")
+    assert isinstance(bot, NetBot) and (bot.prior, bot.keep) == (5.0, 0.0)
+    assert bot.search.budget == endgame_budget(24, auction_alpha=0.5)  # type: ignore[union-attr]
+    weighed = make_bot("net:infer=0.1;pool=4;model=0.05;every=64")
+    assert isinstance(weighed, NetBot) and weighed.search.budget == endgame_budget(  # type: ignore[union-attr]
+        24, infer=0.1, pool=4, play_model=0.05, every_below=64)
+    for spec, says in (("net:prior=-1", "prior: a number of marks 0 or more, not '-1'"),
+                       ("net:infer=2", "infer: a number 0..1, not '2'"),
+                       ("net:pool=0", "pool: a whole number 1..100, not '0'"),
+                       ("net:model=-0.1", "model: a number 0..1, not '-0.1'"),
+                       ("net:every=1.5", "every: a whole number of deals 0..10000, not '1.5'"),
+                       ("net:keep=x", "keep: a number of marks 0 or more, not 'x'"),
+                       ("net:alpha=2", "alpha: a number 0..1, not '2'")):
+        with pytest.raises(ValueError) as got:
+            make_bot(spec)
+        assert says in str(got.value)
+    with pytest.raises(ValueError, match="prior, keep: a search that tells"):
+        NetBot(endgame=4, search=HeuristicBot(), prior=2.0)

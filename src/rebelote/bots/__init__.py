@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rebelote.bots.base import Bot
 from rebelote.bots.external import (
@@ -40,6 +40,9 @@ from rebelote.bots.external import (
 from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.pimc import LEVELS, PimcBot, endgame_budget
 from rebelote.bots.random_bot import RandomBot
+
+if TYPE_CHECKING:  # NumPy's module, imported when a net is first made
+    from rebelote.bots.net import NetLevel
 
 #: Makes a bot: called with no argument for a spec without a level, with the level's text
 #: otherwise (it raises :class:`ValueError` for a level it does not know).
@@ -203,9 +206,11 @@ def _make_net(level: str | None = None) -> Bot:
     return make_net(level, search=_endgame_search)
 
 
-def _endgame_search(worlds: int) -> Bot:
-    """The learned player's endgame: the search player on a counted budget."""
-    return PimcBot(budget=endgame_budget(worlds))
+def _endgame_search(level: NetLevel) -> Bot:
+    """The learned player's endgame: the search player on a counted budget, the level's
+    worlds and their weights (:func:`rebelote.bots.pimc.endgame_budget`)."""
+    return PimcBot(budget=endgame_budget(level.worlds, level.alpha, level.infer, level.pool,
+                                         level.model, level.every))
 
 
 register_bot("net", _make_net, levels=("pass=0", "endgame"))

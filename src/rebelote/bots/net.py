@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -127,6 +127,16 @@ def shipped_model() -> Model:
 CALL_SCALE: Final = 20.0
 
 
+class CardSearch(Protocol):
+    """A search whose cards' marks can be asked (:meth:`rebelote.bots.pimc.PimcBot.card_values`):
+    what ``net:prior`` and ``net:keep`` weigh with the policy."""
+
+    def act(self, observation: Observation, rng: random.Random) -> Action: ...
+
+    def card_values(self, observation: Observation, rng: random.Random
+                    ) -> dict[int, float]: ...
+
+
 class NetBot:
     """Plays the legal action of the highest logit of the policy; a single legal action is
     played without asking the network. ``model``: the weights (the shipped ones by default).
@@ -138,12 +148,19 @@ class NetBot:
     of ``search`` (the registry gives a counted search over a few worlds drawn from the
     seat's observation, :func:`rebelote.bots.pimc.endgame_budget`: deterministic from the
     ``rng``), asked with the same observation and ``rng``; the calls and the earlier cards
-    stay the network's (0: the network alone, ``search`` unused)."""
+    stay the network's (0: the network alone, ``search`` unused).
+
+    The search's card weighed with the policy (``search`` a :class:`CardSearch`; both 0: the
+    search's own card): ``prior``, marks a unit of the policy's log-probability (over the
+    legal cards) added to each card's mean mark over the worlds, the card of the highest sum
+    played (``net:prior=P``); ``keep``, the network's own card played unless that sum of the
+    best card beats its own by more than ``keep`` marks (``net:keep=M``). Ties go to the
+    network's card, then to its higher logit."""
 
     name: str = "net"
 
     def __init__(self, model: Model | None = None, pass_bonus: float = 0.0, endgame: int = 0,
-                 search: Bot | None = None) -> None:
+                 search: Bot | None = None, prior: float = 0.0, keep: float = 0.0) -> None:
         self.model = model if model is not None else shipped_model()
         self.pass_bonus = float(pass_bonus)
         if not 0 <= endgame <= 8:
@@ -152,6 +169,13 @@ class NetBot:
             raise ValueError("endgame: a search to play the last cards is needed (search)")
         self.endgame = endgame
         self.search = search
+        if prior < 0.0 or keep < 0.0:
+            raise ValueError(f"prior, keep: marks 0 or more, not {prior!r}, {keep!r}")
+        if (prior or keep) and not hasattr(search, "card_values"):
+            raise ValueError("prior, keep: a search that tells its cards' marks is needed "
+                             "(card_values)")
+        self.prior = float(prior)
+        self.keep = float(keep)
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal
@@ -162,6 +186,8 @@ class NetBot:
         if self.search is not None and observation.phase != AUCTION \
                 and observation.hand.bit_count() <= self.endgame \
                 and sum(isinstance(a, Play) for a in legal) > 1:
+            if self.prior or self.keep:
+                return self._weighed(observation, rng)
             return self.search.act(observation, rng)
         x, suits = features(observation)
         logits, value = forward(self.model, x[None, :])
@@ -180,6 +206,29 @@ class NetBot:
                                          [(a, float(row[i])) for i, a in choices],
                                          float(value[0])))
         return chosen
+
+    def _weighed(self, observation: Observation, rng: random.Random) -> Action:
+        """The search's card weighed with the policy (``prior``, ``keep``)."""
+        search: CardSearch = self.search  # type: ignore[assignment]
+        values = search.card_values(observation, rng)
+        if not values:
+            return search.act(observation, rng)
+        x, suits = features(observation)
+        logits, _ = forward(self.model, x[None, :])
+        row = logits[0]
+        cards = [(i, a) for i, a in legal_indices(observation, suits)
+                 if isinstance(a, Play) and a.card in values]
+        if not cards:
+            return search.act(observation, rng)
+        logit = {a.card: float(row[i]) for i, a in cards}
+        top = max(logit.values())
+        log_z = top + float(np.log(sum(np.exp(v - top) for v in logit.values())))
+        score = {c: values[c] + self.prior * (logit[c] - log_z) for c in logit}
+        own = max(logit, key=lambda c: logit[c])
+        best = max(logit, key=lambda c: (score[c], c == own, logit[c]))
+        if self.keep and score[best] - score[own] <= self.keep:
+            best = own
+        return Play(best)
 
     def value(self, observation: Observation) -> float:
         """The value head's estimate of the seat's team's mark minus the other's."""
@@ -203,11 +252,23 @@ ALONE_LEVEL: Final = "endgame=0"
 @dataclass(frozen=True, slots=True)
 class NetLevel:
     """A level of ``net`` read (:func:`parse_net_level`): the pass bonus in marks, the cards in
-    hand from which the endgame is searched (0: never) and its worlds a card."""
+    hand from which the endgame is searched (0: never) and its worlds a card; the search's
+    card weighed with the policy (:class:`NetBot`'s ``prior`` and ``keep``) and the exponent
+    on the worlds' weight from the auction (``alpha``,
+    :func:`rebelote.bots.pimc.endgame_budget`); the play's inference on them (``infer``,
+    ``pool``, ``model``: :attr:`rebelote.bots.pimc.Budget.infer`, ``pool``, ``play_model``) and
+    every deal that fits solved when at most ``every`` fit (``every_below``)."""
 
     pass_bonus: float = 0.0
     endgame: int = ENDGAME_CARDS
     worlds: int = ENDGAME_WORLDS
+    prior: float = 0.0
+    keep: float = 0.0
+    alpha: float = 1.0
+    infer: float = 0.0
+    pool: int = 1
+    model: float = 0.0
+    every: int = 0
 
 
 def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
@@ -220,14 +281,24 @@ def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
     return got
 
 
+_SETTINGS: Final = ("pass", "endgame", "worlds", "prior", "keep", "alpha", "infer", "pool",
+                     "model", "every")
+
+
 def parse_net_level(level: str) -> NetLevel:
     """Reads a level of ``net``: ``name=value`` settings joined by ``;``: ``pass=MARKS``
-    (marks added to the pass), ``endgame=K`` (the cards from K in hand searched, 0..8) and
-    ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`), or ``endgame`` alone
-    (:data:`ENDGAME_LEVEL`); :class:`ValueError` naming the setting and its rule otherwise.
+    (marks added to the pass), ``endgame=K`` (the cards from K in hand searched, 0..8),
+    ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`), ``prior=P`` and
+    ``keep=M`` (marks, 0 or more: the search's card weighed with the policy, :class:`NetBot`),
+    ``alpha=A`` (0..1: the auction's weight on the endgame's worlds), ``infer=F``,
+    ``pool=N`` and ``model=F`` (the play's inference on the endgame's worlds: floors 0..1,
+    a pool of 1..100 times the worlds) and ``every=N`` (every deal that fits solved once
+    when at most N fit, 0..10000), or ``endgame`` alone (:data:`ENDGAME_LEVEL`);
+    :class:`ValueError` naming the setting and its rule otherwise.
 
-    >>> parse_net_level("endgame=4;worlds=8")
-    NetLevel(pass_bonus=0.0, endgame=4, worlds=8)
+    >>> got = parse_net_level("endgame=4;worlds=8;infer=0.1;pool=4")
+    >>> got.endgame, got.worlds, got.infer, got.pool, got.prior
+    (4, 8, 0.1, 4, 0.0)
     >>> parse_net_level("endgame=9")
     Traceback (most recent call last):
     ...
@@ -239,33 +310,53 @@ def parse_net_level(level: str) -> NetLevel:
     for part in level.split(";"):
         key, eq, value = part.strip().partition("=")
         key, value = key.strip(), value.strip()
-        if key not in ("pass", "endgame", "worlds") or not eq:
-            raise ValueError(f"a level of net is pass=MARKS, endgame=K (cards in hand) or "
-                             f"worlds=W, joined by ';', not {part.strip()!r}")
+        if key not in _SETTINGS or not eq:
+            raise ValueError(f"a level of net is pass=MARKS, endgame=K (cards in hand), "
+                             f"worlds=W, prior=P, keep=M, alpha=A, infer=F, pool=N, model=F "
+                             f"or every=N, joined by ';', not {part.strip()!r}")
         if key in got:
             raise ValueError(f"{key}: said twice in {level!r}")
         if key == "pass":
             got[key] = _number(key, value, -np.inf, np.inf, "a number of marks (pass=MARKS)")
+        elif key in ("prior", "keep"):
+            got[key] = _number(key, value, -np.inf, np.inf, "a number of marks 0 or more")
+            if got[key] < 0.0:
+                raise ValueError(f"{key}: a number of marks 0 or more, not {value!r}")
+        elif key in ("alpha", "infer", "model"):
+            got[key] = _number(key, value, -np.inf, np.inf, "a number 0..1")
+            if not 0.0 <= got[key] <= 1.0:
+                raise ValueError(f"{key}: a number 0..1, not {value!r}")
+        elif key == "pool":
+            got[key] = _number(key, value, 1, 100, "a whole number 1..100")
+        elif key == "every":
+            got[key] = _number(key, value, 0, 10_000, "a whole number of deals 0..10000")
         elif key == "endgame":
             got[key] = _number(key, value, 0, 8, "a whole number of cards in hand 0..8")
         else:
             got[key] = _number(key, value, 1, MAX_WORLDS,
                                f"a whole number of worlds 1..{MAX_WORLDS}")
     return NetLevel(got.get("pass", 0.0), int(got.get("endgame", ENDGAME_CARDS)),
-                    int(got.get("worlds", ENDGAME_WORLDS)))
+                    int(got.get("worlds", ENDGAME_WORLDS)), got.get("prior", 0.0),
+                    got.get("keep", 0.0), got.get("alpha", 1.0), got.get("infer", 0.0),
+                    int(got.get("pool", 1)), got.get("model", 0.0), int(got.get("every", 0)))
 
 
 def make_net(level: str | None = None,
-             search: Callable[[int], Bot] | None = None) -> NetBot:
+             search: Callable[[NetLevel], Bot] | None = None) -> NetBot:
     """The learned player of the registry: ``net`` (the shipped weights, the calls and first
     cards the network's, the last :data:`ENDGAME_CARDS` cards searched by ``search`` over
     :data:`ENDGAME_WORLDS` worlds a card), ``net:pass=MARKS`` (:class:`NetBot`'s
     ``pass_bonus``), ``net:endgame=K;worlds=W`` (the last K cards searched by ``search(W)``,
-    which the registry gives: a counted search), ``net:endgame=0`` the network alone;
+    which the registry gives from the level read: a counted search, its worlds weighed as
+    the level says),
+    ``net:prior=P``, ``net:keep=M`` (its card weighed with the policy), ``net:endgame=0`` the
+    network alone;
     :class:`ValueError` naming the setting otherwise (:func:`parse_net_level`)."""
     got = parse_net_level(level) if level is not None else NetLevel()
     return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,
-                  search=search(got.worlds) if got.endgame and search is not None else None)
+                  search=search(got) if got.endgame and search is not None
+                  else None, prior=got.prior if got.endgame else 0.0,
+                  keep=got.keep if got.endgame else 0.0)
 
 
 def describe(model: Model) -> dict[str, Any]:

@@ -213,14 +213,27 @@ LEVELS: Final = {
 }
 
 
-def endgame_budget(worlds: int) -> Budget:
+def endgame_budget(worlds: int, auction_alpha: float = 1.0, infer: float = 0.0, pool: int = 1,
+                   play_model: float = 0.0, every_below: int = 0) -> Budget:
     """The counted search of the learned player's last cards (``net:endgame=K;worlds=W``,
     :class:`rebelote.bots.net.NetBot`): ``worlds`` a card, no time limit (the same card on
     every machine, from the ``rng``), ties broken as ``default`` does (the heuristic's card,
-    then the points); it never bids (the calls stay the network's)."""
+    then the points); it never bids (the calls stay the network's). ``auction_alpha``: the
+    exponent on a world's weight from the auction (:attr:`Budget.auction_alpha`,
+    ``net:alpha=A``); ``infer``, ``pool`` and ``play_model``: the worlds drawn from ``pool``
+    times as many, weighed by the play (:attr:`Budget.infer`, ``net:infer=F;pool=N;model=F``);
+    ``every_below``: every deal that fits solved once when so few fit (``net:every=N``)."""
     if not 1 <= worlds <= 10_000:
         raise ValueError(f"worlds: a whole number 1..10000, not {worlds!r}")
-    return Budget(worlds=worlds, bid_worlds=1, min_worlds=1, tie_break=True, points_eps=0.01)
+    if not 0.0 <= auction_alpha <= 1.0:
+        raise ValueError(f"auction_alpha: a number 0..1, not {auction_alpha!r}")
+    if not (0.0 <= infer <= 1.0 and 0.0 <= play_model <= 1.0):
+        raise ValueError(f"infer, play_model: floors 0..1, not {infer!r}, {play_model!r}")
+    if not (1 <= pool <= 100 and 0 <= every_below <= 10_000):
+        raise ValueError(f"pool 1..100, every_below 0..10000, not {pool!r}, {every_below!r}")
+    return Budget(worlds=worlds, bid_worlds=1, min_worlds=1, tie_break=True, points_eps=0.01,
+                  auction_alpha=auction_alpha, infer=infer, pool=pool, play_model=play_model,
+                  every_below=every_below)
 
 
 #: A level's suffix that makes the tuned bidder's calls the prior (``pimc:fast+tuned``).

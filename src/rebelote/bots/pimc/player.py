@@ -90,6 +90,12 @@ class PimcBot:
     def seconds(self) -> float | None:
         return self.budget.seconds
 
+    def card_values(self, observation: Observation, rng: random.Random) -> dict[int, float]:
+        """Each legal card's weighted mean mark over the budget's worlds (:func:`card_marks`,
+        the draws ``act`` would make from the same ``rng``); empty when no world could be
+        weighed. For a player that weighs the search's marks with its own (``net:prior``)."""
+        return card_marks(observation, rng, self.budget, self.clock)
+
     def act(self, observation: Observation, rng: random.Random) -> Action:
         asked = EXPLAIN.get()  # someone asks why (rebelote.bots.explain): explain the choice
         if observation.phase == AUCTION:
