@@ -121,7 +121,11 @@ def test_the_spec_reads_the_endgame_and_its_worlds() -> None:
     ("net:endgame=4;worlds=2.5", "worlds: a whole number of worlds"),
     ("net:endgame=4;endgame=5", "endgame: said twice"),
     ("net:endgames=4", "a level of net is pass=MARKS, endgame=K"),
+    ("net:endgame=0;prior=3", "prior: a setting of the endgame's search, which endgame=0 "
+                              "turns off"),
+    ("net:worlds=8;endgame=0", "worlds: a setting of the endgame's search"),
     ("net:endgame", None),
+    ("net:pass=30;endgame=0", None),
 ])
 def test_a_bad_endgame_setting_is_named(spec: str, says: str | None) -> None:
     if says is None:

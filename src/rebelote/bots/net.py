@@ -303,6 +303,10 @@ def parse_net_level(level: str) -> NetLevel:
     Traceback (most recent call last):
     ...
     ValueError: endgame: a whole number of cards in hand 0..8, not '9'
+    >>> parse_net_level("endgame=0;prior=3")
+    Traceback (most recent call last):
+    ...
+    ValueError: prior: a setting of the endgame's search, which endgame=0 turns off (...)
     """
     if level.strip() == "endgame":  # the named level: net's own setting, said in full
         level = ENDGAME_LEVEL
@@ -335,6 +339,11 @@ def parse_net_level(level: str) -> NetLevel:
         else:
             got[key] = _number(key, value, 1, MAX_WORLDS,
                                f"a whole number of worlds 1..{MAX_WORLDS}")
+    if got.get("endgame") == 0:  # the network alone: a search's setting would do nothing
+        for key in got:
+            if key not in ("pass", "endgame"):
+                raise ValueError(f"{key}: a setting of the endgame's search, which endgame=0 "
+                                 f"turns off (the network alone plays every card)")
     return NetLevel(got.get("pass", 0.0), int(got.get("endgame", ENDGAME_CARDS)),
                     int(got.get("worlds", ENDGAME_WORLDS)), got.get("prior", 0.0),
                     got.get("keep", 0.0), got.get("alpha", 1.0), got.get("infer", 0.0),
