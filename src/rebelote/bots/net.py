@@ -132,7 +132,9 @@ class NetBot:
     played without asking the network. ``model``: the weights (the shipped ones by default).
     ``pass_bonus``: marks added to the pass in the auction of coinche and contrée (whose calls
     are learned as values, :data:`CALL_SCALE` marks a logit): a more cautious bidder without
-    training again (``net:pass=MARKS``).
+    training again (``net:pass=MARKS``). ``over_bonus``: marks added to the pass on top of it
+    when an opponent holds the highest contract bid (its overcalls and coinches,
+    ``net:over=MARKS``).
 
     ``endgame``: from this many cards in hand or fewer, each card with a choice is the card
     of ``search`` (the registry gives a counted search over a few worlds drawn from the
@@ -143,9 +145,10 @@ class NetBot:
     name: str = "net"
 
     def __init__(self, model: Model | None = None, pass_bonus: float = 0.0, endgame: int = 0,
-                 search: Bot | None = None) -> None:
+                 search: Bot | None = None, over_bonus: float = 0.0) -> None:
         self.model = model if model is not None else shipped_model()
         self.pass_bonus = float(pass_bonus)
+        self.over_bonus = float(over_bonus)
         if not 0 <= endgame <= 8:
             raise ValueError(f"endgame: cards in hand 0..8, not {endgame!r}")
         if endgame and search is None:
@@ -169,10 +172,12 @@ class NetBot:
         if not choices:  # only declare ... choices: the first (the best set)
             return legal[0]
         row = logits[0]
-        if self.pass_bonus and observation.phase == AUCTION \
-                and observation.rules.game in AUCTION_GAMES:
+        bonus = self.pass_bonus
+        if self.over_bonus and _opponent_holds(observation):
+            bonus += self.over_bonus
+        if bonus and observation.phase == AUCTION and observation.rules.game in AUCTION_GAMES:
             row = row.copy()
-            row[_PASS] += np.float32(self.pass_bonus / CALL_SCALE)
+            row[_PASS] += np.float32(bonus / CALL_SCALE)
         chosen = max(choices, key=lambda c: float(row[c[0]]))[1]
         notes = EXPLAIN.get()
         if notes is not None:  # someone asks why: the policy's preferences, the value's mark
@@ -185,6 +190,12 @@ class NetBot:
         """The value head's estimate of the seat's team's mark minus the other's."""
         x, _ = features(observation)
         return float(forward(self.model, x[None, :])[1][0])
+
+
+def _opponent_holds(observation: Observation) -> bool:
+    """Whether the highest contract bid of the auction so far is an opponent's."""
+    bids = [seat for seat, bid in observation.auction if bid.is_contract]
+    return bool(bids) and (bids[-1] - observation.seat) % 2 == 1
 
 
 #: The most worlds a card of the endgame may search (``net:endgame=K;worlds=W``).
@@ -203,11 +214,13 @@ ALONE_LEVEL: Final = "endgame=0"
 @dataclass(frozen=True, slots=True)
 class NetLevel:
     """A level of ``net`` read (:func:`parse_net_level`): the pass bonus in marks, the cards in
-    hand from which the endgame is searched (0: never) and its worlds a card."""
+    hand from which the endgame is searched (0: never), its worlds a card and the pass's
+    further bonus when an opponent holds the contract (marks)."""
 
     pass_bonus: float = 0.0
     endgame: int = ENDGAME_CARDS
     worlds: int = ENDGAME_WORLDS
+    over: float = 0.0
 
 
 def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
@@ -222,12 +235,13 @@ def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
 
 def parse_net_level(level: str) -> NetLevel:
     """Reads a level of ``net``: ``name=value`` settings joined by ``;``: ``pass=MARKS``
-    (marks added to the pass), ``endgame=K`` (the cards from K in hand searched, 0..8) and
+    (marks added to the pass), ``over=MARKS`` (more when an opponent holds the contract),
+    ``endgame=K`` (the cards from K in hand searched, 0..8) and
     ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`), or ``endgame`` alone
     (:data:`ENDGAME_LEVEL`); :class:`ValueError` naming the setting and its rule otherwise.
 
     >>> parse_net_level("endgame=4;worlds=8")
-    NetLevel(pass_bonus=0.0, endgame=4, worlds=8)
+    NetLevel(pass_bonus=0.0, endgame=4, worlds=8, over=0.0)
     >>> parse_net_level("endgame=9")
     Traceback (most recent call last):
     ...
@@ -239,20 +253,20 @@ def parse_net_level(level: str) -> NetLevel:
     for part in level.split(";"):
         key, eq, value = part.strip().partition("=")
         key, value = key.strip(), value.strip()
-        if key not in ("pass", "endgame", "worlds") or not eq:
-            raise ValueError(f"a level of net is pass=MARKS, endgame=K (cards in hand) or "
-                             f"worlds=W, joined by ';', not {part.strip()!r}")
+        if key not in ("pass", "over", "endgame", "worlds") or not eq:
+            raise ValueError(f"a level of net is pass=MARKS, endgame=K (cards in hand), "
+                             f"worlds=W or over=MARKS, joined by ';', not {part.strip()!r}")
         if key in got:
             raise ValueError(f"{key}: said twice in {level!r}")
-        if key == "pass":
-            got[key] = _number(key, value, -np.inf, np.inf, "a number of marks (pass=MARKS)")
+        if key in ("pass", "over"):
+            got[key] = _number(key, value, -np.inf, np.inf, f"a number of marks ({key}=MARKS)")
         elif key == "endgame":
             got[key] = _number(key, value, 0, 8, "a whole number of cards in hand 0..8")
         else:
             got[key] = _number(key, value, 1, MAX_WORLDS,
                                f"a whole number of worlds 1..{MAX_WORLDS}")
     return NetLevel(got.get("pass", 0.0), int(got.get("endgame", ENDGAME_CARDS)),
-                    int(got.get("worlds", ENDGAME_WORLDS)))
+                    int(got.get("worlds", ENDGAME_WORLDS)), got.get("over", 0.0))
 
 
 def make_net(level: str | None = None,
@@ -265,7 +279,8 @@ def make_net(level: str | None = None,
     :class:`ValueError` naming the setting otherwise (:func:`parse_net_level`)."""
     got = parse_net_level(level) if level is not None else NetLevel()
     return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,
-                  search=search(got.worlds) if got.endgame and search is not None else None)
+                  search=search(got.worlds) if got.endgame and search is not None else None,
+                  over_bonus=got.over)
 
 
 def describe(model: Model) -> dict[str, Any]:
