@@ -215,6 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=200)
     p.add_argument("--start", type=int, default=0)
     p.add_argument("--level", default=None, help="replay: the level of net tried")
+    p.add_argument("--plays-of", default=None,
+                   help="replay: the plays this level would call otherwise (a control: "
+                        "--level 'pass=0' plays them again as net)")
     p.add_argument("--out", default=None)
     args = p.parse_args(argv)
     if args.command == "summary":
@@ -245,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f.flush()
         return 0
     base = read(args.record_file)
-    choose = parse_lever(args.level)
+    choose = parse_lever(args.plays_of or args.level)
     done = {(r["deal"], r["a_side"]) for r in read(args.out)} if Path(args.out).exists() \
         else set()
     todo = [r for r in base if any(choose(c) != c["chose"] for c in r["net_calls"])]
