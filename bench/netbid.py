@@ -12,7 +12,8 @@ back from the record) are played again with that level; every other play is the 
 (``net``'s choices are the same, the opponents' calls and cards are theirs). The paired
 difference over the deals: the level's margin minus ``net``'s, and its contracts taken / made
 against the record's. A clocked opponent (``fort``) plays the replayed deals in other minutes
-than the record: its own noise, in either direction.
+than the record: its own noise, in either direction, which ``--level 'pass=0' --plays-of
+LEVEL`` (``net`` itself on the plays LEVEL changes, in the replays' minutes) measures.
 
     OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/netbid.py record --b pimc:default+tuned \
         --seed 41 --deals 200 --out netbid-41.jsonl
@@ -46,7 +47,7 @@ from rebelote.rules import AUCTION_GAMES
 
 class Recorder:
     """Wraps a ``NetBot``: each call with a choice is written down (the legal calls' logits in
-    marks, the auction so far relative to the seat) before the bot's own choice."""
+    marks, the auction so far relative to the seat) with the bot's own choice."""
 
     def __init__(self, bot: NetBot, log: list[dict[str, Any]]) -> None:
         self.bot, self.log, self.name = bot, log, bot.name
