@@ -33,6 +33,7 @@ from rebelote.bots.net import (
     forward,
     legal_indices,
     load_model,
+    parse_net_level,
     save_model,
 )
 from rebelote.bots.nettrain import (
@@ -320,6 +321,39 @@ def test_a_pass_bonus_makes_the_network_pass_in_coinche_and_not_in_belote() -> N
     assert bids >= 3 and changed == bids
     for bad in ("net:pass", "net:pass=x", "net:bonus=3", "net:pass=inf"):
         with pytest.raises(ValueError, match="pass=MARKS"):
+            make_bot(bad)
+
+
+def test_the_overcall_bonus_changes_the_calls_over_an_opponent_s_contract_only() -> None:
+    """``net:over=MARKS`` adds MARKS / CALL_SCALE to the pass only when an opponent holds the
+    highest contract bid (the network's overcalls and coinches): 0 plays as the plain net, a
+    large bonus passes where the net would overcall or coinche, and every call made with no
+    contract or the partner's on the table, and every card, stays the plain net's."""
+    plain = NetBot()
+    zero, over = make_bot("net:over=0;endgame=0"), make_bot("net:over=1000;endgame=0")
+    assert isinstance(over, NetBot) and over.over_bonus == 1000.0 and over.pass_bonus == 0.0
+    overcalls = changed = others = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = DealState.new(parse_rules("coinche:official"), dealer=seed % 4, rng=rng)
+        while not state.is_terminal:
+            obs = state.observation(state.player)
+            action = plain.act(obs, random.Random(0))
+            assert zero.act(obs, random.Random(0)) == action
+            other = over.act(obs, random.Random(0))
+            bids = [seat for seat, bid in obs.auction if bid.is_contract]
+            if obs.phase == AUCTION and bids and (bids[-1] - obs.seat) % 2 == 1 \
+                    and action != PASS:
+                overcalls += 1
+                changed += other == PASS
+            else:
+                others += 1
+                assert other == action
+            state = state.apply(action)
+    assert overcalls >= 5 and changed == overcalls and others > 500
+    assert parse_net_level("over=45;pass=10").over == 45.0
+    for bad in ("net:over", "net:over=x", "net:over=nan"):
+        with pytest.raises(ValueError, match="over=MARKS"):
             make_bot(bad)
 
 

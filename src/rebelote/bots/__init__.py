@@ -196,7 +196,8 @@ register_bot("tuned", _make_tuned, levels=("heuristic",))
 def _make_net(level: str | None = None) -> Bot:
     """The learned player (:class:`rebelote.bots.net.NetBot`, the shipped weights, its last
     six cards searched over 24 counted worlds, :func:`rebelote.bots.pimc.endgame_budget`; a
-    level ``pass=MARKS`` adds marks to its pass, ``endgame=K;worlds=W`` searches from K cards
+    level ``pass=MARKS`` adds marks to its pass (``over=MARKS`` more when an opponent holds the
+    contract), ``endgame=K;worlds=W`` searches from K cards
     in hand over W worlds a card, ``endgame=0`` is the network alone:
     :func:`rebelote.bots.net.make_net`), imported when first made, like the learned bidder.
     ``net:endgame`` names the default setting in full

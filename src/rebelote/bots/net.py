@@ -142,7 +142,9 @@ class NetBot:
     played without asking the network. ``model``: the weights (the shipped ones by default).
     ``pass_bonus``: marks added to the pass in the auction of coinche and contrée (whose calls
     are learned as values, :data:`CALL_SCALE` marks a logit): a more cautious bidder without
-    training again (``net:pass=MARKS``).
+    training again (``net:pass=MARKS``). ``over_bonus``: marks added to the pass on top of it
+    when an opponent holds the highest contract bid (its overcalls and coinches,
+    ``net:over=MARKS``).
 
     ``endgame``: from this many cards in hand or fewer, each card with a choice is the card
     of ``search`` (the registry gives a counted search over a few worlds drawn from the
@@ -160,9 +162,11 @@ class NetBot:
     name: str = "net"
 
     def __init__(self, model: Model | None = None, pass_bonus: float = 0.0, endgame: int = 0,
-                 search: Bot | None = None, prior: float = 0.0, keep: float = 0.0) -> None:
+                 search: Bot | None = None, prior: float = 0.0, keep: float = 0.0,
+                 over_bonus: float = 0.0) -> None:
         self.model = model if model is not None else shipped_model()
         self.pass_bonus = float(pass_bonus)
+        self.over_bonus = float(over_bonus)
         if not 0 <= endgame <= 8:
             raise ValueError(f"endgame: cards in hand 0..8, not {endgame!r}")
         if endgame and search is None:
@@ -195,10 +199,12 @@ class NetBot:
         if not choices:  # only declare ... choices: the first (the best set)
             return legal[0]
         row = logits[0]
-        if self.pass_bonus and observation.phase == AUCTION \
-                and observation.rules.game in AUCTION_GAMES:
+        bonus = self.pass_bonus
+        if self.over_bonus and _opponent_holds(observation):
+            bonus += self.over_bonus
+        if bonus and observation.phase == AUCTION and observation.rules.game in AUCTION_GAMES:
             row = row.copy()
-            row[_PASS] += np.float32(self.pass_bonus / CALL_SCALE)
+            row[_PASS] += np.float32(bonus / CALL_SCALE)
         chosen = max(choices, key=lambda c: float(row[c[0]]))[1]
         notes = EXPLAIN.get()
         if notes is not None:  # someone asks why: the policy's preferences, the value's mark
@@ -236,6 +242,12 @@ class NetBot:
         return float(forward(self.model, x[None, :])[1][0])
 
 
+def _opponent_holds(observation: Observation) -> bool:
+    """Whether the highest contract bid of the auction so far is an opponent's."""
+    bids = [seat for seat, bid in observation.auction if bid.is_contract]
+    return bool(bids) and (bids[-1] - observation.seat) % 2 == 1
+
+
 #: The most worlds a card of the endgame may search (``net:endgame=K;worlds=W``).
 MAX_WORLDS: Final = 1000
 #: The cards in hand from which ``net`` searches its endgame when the level does not say
@@ -256,8 +268,9 @@ class NetLevel:
     card weighed with the policy (:class:`NetBot`'s ``prior`` and ``keep``) and the exponent
     on the worlds' weight from the auction (``alpha``,
     :func:`rebelote.bots.pimc.endgame_budget`); the play's inference on them (``infer``,
-    ``pool``, ``model``: :attr:`rebelote.bots.pimc.Budget.infer`, ``pool``, ``play_model``) and
-    every deal that fits solved when at most ``every`` fit (``every_below``)."""
+    ``pool``, ``model``: :attr:`rebelote.bots.pimc.Budget.infer`, ``pool``, ``play_model``),
+    every deal that fits solved when at most ``every`` fit (``every_below``); and the pass's
+    further bonus when an opponent holds the contract (``over``, marks)."""
 
     pass_bonus: float = 0.0
     endgame: int = ENDGAME_CARDS
@@ -269,6 +282,7 @@ class NetLevel:
     pool: int = 1
     model: float = 0.0
     every: int = 0
+    over: float = 0.0
 
 
 def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
@@ -281,13 +295,14 @@ def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
     return got
 
 
-_SETTINGS: Final = ("pass", "endgame", "worlds", "prior", "keep", "alpha", "infer", "pool",
-                     "model", "every")
+_SETTINGS: Final = ("pass", "over", "endgame", "worlds", "prior", "keep", "alpha", "infer",
+                     "pool", "model", "every")
 
 
 def parse_net_level(level: str) -> NetLevel:
     """Reads a level of ``net``: ``name=value`` settings joined by ``;``: ``pass=MARKS``
-    (marks added to the pass), ``endgame=K`` (the cards from K in hand searched, 0..8),
+    (marks added to the pass), ``over=MARKS`` (more when an opponent holds the contract),
+    ``endgame=K`` (the cards from K in hand searched, 0..8),
     ``worlds=W`` (the endgame's worlds a card, 1..:data:`MAX_WORLDS`), ``prior=P`` and
     ``keep=M`` (marks, 0 or more: the search's card weighed with the policy, :class:`NetBot`),
     ``alpha=A`` (0..1: the auction's weight on the endgame's worlds), ``infer=F``,
@@ -296,9 +311,9 @@ def parse_net_level(level: str) -> NetLevel:
     when at most N fit, 0..10000), or ``endgame`` alone (:data:`ENDGAME_LEVEL`);
     :class:`ValueError` naming the setting and its rule otherwise.
 
-    >>> got = parse_net_level("endgame=4;worlds=8;infer=0.1;pool=4")
-    >>> got.endgame, got.worlds, got.infer, got.pool, got.prior
-    (4, 8, 0.1, 4, 0.0)
+    >>> got = parse_net_level("endgame=4;worlds=8;infer=0.1;pool=4;over=60")
+    >>> got.endgame, got.worlds, got.infer, got.pool, got.prior, got.over
+    (4, 8, 0.1, 4, 0.0, 60.0)
     >>> parse_net_level("endgame=9")
     Traceback (most recent call last):
     ...
@@ -316,12 +331,12 @@ def parse_net_level(level: str) -> NetLevel:
         key, value = key.strip(), value.strip()
         if key not in _SETTINGS or not eq:
             raise ValueError(f"a level of net is pass=MARKS, endgame=K (cards in hand), "
-                             f"worlds=W, prior=P, keep=M, alpha=A, infer=F, pool=N, model=F "
-                             f"or every=N, joined by ';', not {part.strip()!r}")
+                             f"worlds=W, prior=P, keep=M, alpha=A, infer=F, pool=N, model=F, "
+                             f"every=N or over=MARKS, joined by ';', not {part.strip()!r}")
         if key in got:
             raise ValueError(f"{key}: said twice in {level!r}")
-        if key == "pass":
-            got[key] = _number(key, value, -np.inf, np.inf, "a number of marks (pass=MARKS)")
+        if key in ("pass", "over"):
+            got[key] = _number(key, value, -np.inf, np.inf, f"a number of marks ({key}=MARKS)")
         elif key in ("prior", "keep"):
             got[key] = _number(key, value, -np.inf, np.inf, "a number of marks 0 or more")
             if got[key] < 0.0:
@@ -341,13 +356,14 @@ def parse_net_level(level: str) -> NetLevel:
                                f"a whole number of worlds 1..{MAX_WORLDS}")
     if got.get("endgame") == 0:  # the network alone: a search's setting would do nothing
         for key in got:
-            if key not in ("pass", "endgame"):
+            if key not in ("pass", "over", "endgame"):
                 raise ValueError(f"{key}: a setting of the endgame's search, which endgame=0 "
                                  f"turns off (the network alone plays every card)")
     return NetLevel(got.get("pass", 0.0), int(got.get("endgame", ENDGAME_CARDS)),
                     int(got.get("worlds", ENDGAME_WORLDS)), got.get("prior", 0.0),
                     got.get("keep", 0.0), got.get("alpha", 1.0), got.get("infer", 0.0),
-                    int(got.get("pool", 1)), got.get("model", 0.0), int(got.get("every", 0)))
+                    int(got.get("pool", 1)), got.get("model", 0.0), int(got.get("every", 0)),
+                    got.get("over", 0.0))
 
 
 def make_net(level: str | None = None,
@@ -365,7 +381,7 @@ def make_net(level: str | None = None,
     return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,
                   search=search(got) if got.endgame and search is not None
                   else None, prior=got.prior if got.endgame else 0.0,
-                  keep=got.keep if got.endgame else 0.0)
+                  keep=got.keep if got.endgame else 0.0, over_bonus=got.over)
 
 
 def describe(model: Model) -> dict[str, Any]:
