@@ -12,7 +12,7 @@ import json
 import os
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -34,7 +34,7 @@ PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
+def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Tables]]:
     """A factory of the store under test, to be called inside the test's event loop."""
     if request.param == "sqlite":
         engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")

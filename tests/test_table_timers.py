@@ -10,47 +10,26 @@ import asyncio
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from rebelote.store import make_engine, migrate
-from rebelote.store.play_tables import Tables, TableStore, TimersChange
-from rebelote.tableserver import LocalTables
+from rebelote.store import make_engine
+from rebelote.store.play_tables import Tables, TimersChange
 from rebelote.tableserver.clock import Timers
 from rebelote.web.app import create_app
+from test_table_store import make_db  # noqa: F401  (the fixture: SQLite, then PostgreSQL)
 from test_web_postgres import pg_url  # noqa: F401  (the fixture: a schema of its own)
 
 PG_URL = os.environ.get("REBELOTE_TEST_PG_URL", "")
 NO_PG = "REBELOTE_TEST_PG_URL is not set: no PostgreSQL server to test against"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def make_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Tables]]:
-    """A factory of the store under test, to be called inside the test's event loop."""
-    if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-        migrate(engine)
-        yield lambda: LocalTables(TableStore(engine, single_thread=True))
-        engine.dispose()
-        return
-    if not PG_URL:
-        pytest.skip(NO_PG)
-    url = request.getfixturevalue("pg_url")
-    from rebelote.store.play_tables_pg import PgTables, connect_args
-
-    engine = make_engine(url)
-    migrate(engine)
-    yield lambda: PgTables(connect_args(engine))
-    engine.dispose()
-
-
-def run(make_db: Callable[[], Tables], body: Callable[[Tables], Any]) -> None:
+def run(factory: Callable[[], Tables], body: Callable[[Tables], Any]) -> None:
     async def main() -> None:
-        db = make_db()
+        db = factory()
         try:
             await body(db)
         finally:
@@ -63,7 +42,8 @@ async def stored(db: Tables, table_id: str) -> dict[str, Any]:
     return dict(await Timers(db).stored()).get(table_id, {})
 
 
-def test_two_workers_leave_timers_are_both_stored(make_db: Callable[[], Tables]) -> None:
+def test_two_workers_leave_timers_are_both_stored(
+        make_db: Callable[[], Tables]) -> None:  # noqa: F811
     async def body(db: Tables) -> None:
         tid = (await db.create({"n": 0}, game="coinche", code="TIME2345")).id
         one, two = Timers(db), Timers(db)  # two workers' books of the same table
@@ -87,7 +67,7 @@ def test_two_workers_leave_timers_are_both_stored(make_db: Callable[[], Tables])
 
 
 def test_a_worker_never_brings_back_a_turn_clock_another_moved_on_from(
-        make_db: Callable[[], Tables]) -> None:
+        make_db: Callable[[], Tables]) -> None:  # noqa: F811
     async def body(db: Tables) -> None:
         tid = (await db.create({"n": 0}, game="coinche", code="TIME3456")).id
         one, two = Timers(db), Timers(db)
@@ -122,7 +102,7 @@ def test_a_worker_never_brings_back_a_turn_clock_another_moved_on_from(
 
 
 def test_a_timer_whose_write_failed_is_written_with_the_next_change(
-        make_db: Callable[[], Tables]) -> None:
+        make_db: Callable[[], Tables]) -> None:  # noqa: F811
     async def body(db: Tables) -> None:
         tid = (await db.create({"n": 0}, game="coinche", code="TIME4567")).id
         timers = Timers(db)
