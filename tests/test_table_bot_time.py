@@ -112,6 +112,26 @@ def test_the_pool_serves_clients_in_turn_then_their_tables_in_turn() -> None:
     assert order == ["a1-1", "b3", "a2-1", "a1-2", "a1-3"]
 
 
+def test_a_client_back_with_work_goes_before_the_client_served_a_moment_ago() -> None:
+    """One worker; client h's first job runs and its second waits; client a (served earlier,
+    its work done since) asks for one: a's goes next, then h's second (a's turn was dropped
+    with its work, and it came back behind h, served a moment ago)."""
+    pool = FairPool(1)
+    order: list[str] = []
+    pool.submit("a", "1", order.append, "a0").result(5)
+    gate = threading.Event()
+    first = pool.submit("h", "2", lambda: (gate.wait(), order.append("h1")))
+    while pool.started < 2:
+        time.sleep(0.001)
+    second = pool.submit("h", "2", order.append, "h2")
+    back = pool.submit("a", "1", order.append, "a1")
+    gate.set()
+    for job in (first, second, back):
+        job.result(5)
+    pool.shutdown()
+    assert order == ["a0", "h1", "a1", "h2"]
+
+
 def test_a_long_job_gives_its_worker_up_between_two_worlds_to_another_client_s() -> None:
     """Two workers, both held by client a's long searches (they call the checkpoint between
     worlds, as the search does through STOP): client b's job starts at a's next checkpoint and
@@ -147,9 +167,10 @@ def test_a_long_job_gives_its_worker_up_between_two_worlds_to_another_client_s()
 def test_a_job_s_worker_is_free_before_its_client_s_next_job_is_asked() -> None:
     """Two workers, client a's job on one, b's on the other, two more of b's waiting: a's next
     job is asked as soon as its first answers (as a table asks its next bot move, while a's
-    thread may not have run again yet), and at most one of b's starts ahead of it (b's turn
-    came first: neither client had a job thinking). When the worker was given back only after
-    the answer, a counted one job thinking meanwhile, and both of b's went first."""
+    thread may not have run again yet), and none of b's starts ahead of it (a, back with work,
+    goes before b, served a moment ago; before that change one of b's did). When the worker
+    was given back only after the answer, a counted one job thinking meanwhile, and both of
+    b's went first."""
     pool = FairPool(2)
     gate_a, gate_b = threading.Event(), threading.Event()
     first = pool.submit("a", "1", gate_a.wait)
@@ -173,7 +194,7 @@ def test_a_job_s_worker_is_free_before_its_client_s_next_job_is_asked() -> None:
     for job in (first, held, *later, *nexts):
         job.result(5)
     pool.shutdown()
-    assert runner_module.ahead(nexts[0]) == 1
+    assert runner_module.ahead(nexts[0]) == 0
 
 
 def test_a_client_of_many_tables_never_queues_ahead_of_another_player_s_bots(

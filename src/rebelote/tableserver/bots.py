@@ -181,8 +181,12 @@ class FairPool:
         self._queues: dict[str, dict[str, deque[_Job]]] = {}
         #: client -> its parked jobs, oldest first
         self._parked: dict[str, deque[_Parked]] = {}
-        #: every client with work, the one served longest ago first
-        self._turns: dict[str, None] = {}
+        #: every client with work, and its place in turn: ``(0, n)`` for a client with no
+        #: turn yet (new, or back with work since its last was done: served longest ago,
+        #: in the order they asked), ``(1, n)`` for one served at the ``n``-th pick; the
+        #: smallest goes first among clients of as many jobs thinking
+        self._turns: dict[str, tuple[int, int]] = {}
+        self._seq = 0
         self._running: dict[str, int] = {}
         self._active = 0
         self._queued = 0
@@ -211,7 +215,11 @@ class FairPool:
             job = _Job(future, fn, args, self.started)
             future.queued_at = self.started  # type: ignore[attr-defined]
             self._queues.setdefault(client, {}).setdefault(key, deque()).append(job)
-            self._turns.setdefault(client, None)
+            if client not in self._turns:
+                # a client without work until now (new, or forgotten once its work was done)
+                # was served longest ago: before any client served since, not behind one
+                # served a moment ago
+                self._turns[client] = (0, self._next())
             self._queued += 1
             self._wake()
         return future
@@ -254,9 +262,8 @@ class FairPool:
             rank = min(self._low.get(c, 0) for c in waiting)
             # the low clients only when nobody of a lower rank waits
             waiting = [c for c in waiting if self._low.get(c, 0) == rank]
-            client = min(waiting, key=lambda c: self._running.get(c, 0))  # first among equals
-            del self._turns[client]
-            self._turns[client] = None  # served now: last in turn
+            client = min(waiting, key=lambda c: (self._running.get(c, 0), self._turns[c]))
+            self._turns[client] = (1, self._next())  # served now: last in turn
             parked = self._parked.get(client)
             if parked:
                 entry = parked.popleft()
@@ -275,6 +282,10 @@ class FairPool:
             if job.future.set_running_or_notify_cancel():
                 return client, job
             # cancelled while it waited: the next
+
+    def _next(self) -> int:
+        self._seq += 1
+        return self._seq
 
     def _forget(self, client: str) -> None:
         if client not in self._queues and client not in self._parked \
@@ -358,8 +369,7 @@ class FairPool:
                 return
             entry = _Parked()
             self._parked.setdefault(client, deque()).append(entry)
-            self._turns.pop(client, None)
-            self._turns[client] = None  # it had its turn: last among equals
+            self._turns[client] = (1, self._next())  # it had its turn: last among equals
             self.yielded += 1
             self._release(client)
             self._wake()
