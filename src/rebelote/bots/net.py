@@ -285,18 +285,23 @@ class NetLevel:
     over: float = 0.0
 
 
-def _number(key: str, value: str, low: float, high: float, rule: str) -> float:
-    try:
-        got = float(value) if low == -np.inf else int(value)
-    except ValueError:
-        got = float("nan")
-    if not (np.isfinite(got) and low <= got <= high):
-        raise ValueError(f"{key}: {rule}, not {value!r}")
-    return got
-
-
-_SETTINGS: Final = ("pass", "over", "endgame", "worlds", "prior", "keep", "alpha", "infer",
-                     "pool", "model", "every")
+#: Each setting of a level of ``net``: its :class:`NetLevel` field, whether it is a whole
+#: number, its bounds and its rule as said to whoever wrote it.
+_SETTINGS: Final[dict[str, tuple[str, bool, float, float, str]]] = {
+    "pass": ("pass_bonus", False, -np.inf, np.inf, "a number of marks (pass=MARKS)"),
+    "over": ("over", False, -np.inf, np.inf, "a number of marks (over=MARKS)"),
+    "endgame": ("endgame", True, 0, 8, "a whole number of cards in hand 0..8"),
+    "worlds": ("worlds", True, 1, MAX_WORLDS, f"a whole number of worlds 1..{MAX_WORLDS}"),
+    "prior": ("prior", False, 0.0, np.inf, "a number of marks 0 or more"),
+    "keep": ("keep", False, 0.0, np.inf, "a number of marks 0 or more"),
+    "alpha": ("alpha", False, 0.0, 1.0, "a number 0..1"),
+    "infer": ("infer", False, 0.0, 1.0, "a number 0..1"),
+    "model": ("model", False, 0.0, 1.0, "a number 0..1"),
+    "pool": ("pool", True, 1, 100, "a whole number 1..100"),
+    "every": ("every", True, 0, 10_000, "a whole number of deals 0..10000"),
+}
+#: The settings that mean something without the endgame's search (``endgame=0``).
+_WITHOUT_SEARCH: Final = frozenset({"pass", "over", "endgame"})
 
 
 def parse_net_level(level: str) -> NetLevel:
@@ -335,35 +340,21 @@ def parse_net_level(level: str) -> NetLevel:
                              f"every=N or over=MARKS, joined by ';', not {part.strip()!r}")
         if key in got:
             raise ValueError(f"{key}: said twice in {level!r}")
-        if key in ("pass", "over"):
-            got[key] = _number(key, value, -np.inf, np.inf, f"a number of marks ({key}=MARKS)")
-        elif key in ("prior", "keep"):
-            got[key] = _number(key, value, -np.inf, np.inf, "a number of marks 0 or more")
-            if got[key] < 0.0:
-                raise ValueError(f"{key}: a number of marks 0 or more, not {value!r}")
-        elif key in ("alpha", "infer", "model"):
-            got[key] = _number(key, value, -np.inf, np.inf, "a number 0..1")
-            if not 0.0 <= got[key] <= 1.0:
-                raise ValueError(f"{key}: a number 0..1, not {value!r}")
-        elif key == "pool":
-            got[key] = _number(key, value, 1, 100, "a whole number 1..100")
-        elif key == "every":
-            got[key] = _number(key, value, 0, 10_000, "a whole number of deals 0..10000")
-        elif key == "endgame":
-            got[key] = _number(key, value, 0, 8, "a whole number of cards in hand 0..8")
-        else:
-            got[key] = _number(key, value, 1, MAX_WORLDS,
-                               f"a whole number of worlds 1..{MAX_WORLDS}")
+        _, whole, low, high, rule = _SETTINGS[key]
+        try:
+            number = float(int(value) if whole else float(value))
+        except ValueError:
+            number = float("nan")
+        if not (np.isfinite(number) and low <= number <= high):
+            raise ValueError(f"{key}: {rule}, not {value!r}")
+        got[key] = number
     if got.get("endgame") == 0:  # the network alone: a search's setting would do nothing
-        for key in got:
-            if key not in ("pass", "over", "endgame"):
-                raise ValueError(f"{key}: a setting of the endgame's search, which endgame=0 "
-                                 f"turns off (the network alone plays every card)")
-    return NetLevel(got.get("pass", 0.0), int(got.get("endgame", ENDGAME_CARDS)),
-                    int(got.get("worlds", ENDGAME_WORLDS)), got.get("prior", 0.0),
-                    got.get("keep", 0.0), got.get("alpha", 1.0), got.get("infer", 0.0),
-                    int(got.get("pool", 1)), got.get("model", 0.0), int(got.get("every", 0)),
-                    got.get("over", 0.0))
+        for key in (k for k in got if k not in _WITHOUT_SEARCH):  # the first said
+            raise ValueError(f"{key}: a setting of the endgame's search, which endgame=0 "
+                             f"turns off (the network alone plays every card)")
+    fields: dict[str, Any] = {_SETTINGS[key][0]: int(v) if _SETTINGS[key][1] else v
+                              for key, v in got.items()}
+    return NetLevel(**fields)
 
 
 def make_net(level: str | None = None,
@@ -379,9 +370,8 @@ def make_net(level: str | None = None,
     :class:`ValueError` naming the setting otherwise (:func:`parse_net_level`)."""
     got = parse_net_level(level) if level is not None else NetLevel()
     return NetBot(pass_bonus=got.pass_bonus, endgame=got.endgame,
-                  search=search(got) if got.endgame and search is not None
-                  else None, prior=got.prior if got.endgame else 0.0,
-                  keep=got.keep if got.endgame else 0.0, over_bonus=got.over)
+                  search=search(got) if got.endgame and search is not None else None,
+                  prior=got.prior, keep=got.keep, over_bonus=got.over)
 
 
 def describe(model: Model) -> dict[str, Any]:
