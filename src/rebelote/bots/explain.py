@@ -480,9 +480,9 @@ def net_explanation(obs: Observation, chosen: Action,
     exps = [(a, math.exp(logit - top)) for a, logit in weighed]
     total = sum(e for _, e in exps)
     shares = sorted(((a, e / total) for a, e in exps), key=lambda t: -t[1])
-    kept = [t for t in shares if t[1] >= LEAST_SHARE or t[0] == chosen][:SHOWN]
-    if all(a != chosen for a, _ in kept):
-        kept = kept[:SHOWN - 1] + [t for t in shares if t[0] == chosen][:1]
+    # the chosen action has the highest logit: first of the shares (the first of equals, as
+    # the policy's own choice), so kept whatever its share
+    kept = [t for t in shares[:SHOWN] if t[1] >= LEAST_SHARE or t[0] == chosen]
     mine = next((p for a, p in shares if a == chosen), 0.0)
     return Explanation(obs.seat, chosen, "net",
                        candidates=tuple(Candidate(a, share=p) for a, p in kept),
